@@ -1,0 +1,65 @@
+"""uts58_adapt: make existing linkifiers conform to UTS #58, Unicode Link Detection and Formatting.
+
+The properties and the algorithms of the standard are importable directly; the
+detection front end (``detect``, ``linkify``, ``wrap``) is loaded on first use,
+so ``import uts58_adapt`` stays cheap for code that only needs the algorithms.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .link import Link
+from .properties import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
+from .refine.email import email_start, quote_local_part
+from .refine.escaping import format_url, minimal_escape
+from .refine.termination import terminate
+
+if TYPE_CHECKING:
+    from .backends.base import Backend, RawLink
+    from .detect import detect, linkify
+    from .wrap import wrap
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "UNICODE_VERSION",
+    "Backend",
+    "Link",
+    "LinkTerm",
+    "RawLink",
+    "detect",
+    "email_start",
+    "format_url",
+    "is_link_email",
+    "link_bracket",
+    "link_term",
+    "linkify",
+    "minimal_escape",
+    "quote_local_part",
+    "terminate",
+    "wrap",
+]
+
+_LAZY = {
+    "detect": ".detect",
+    "linkify": ".detect",
+    "wrap": ".wrap",
+    "Backend": ".backends.base",
+    "RawLink": ".backends.base",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,28 @@
+"""The one protocol every backend implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+__all__ = ["Backend", "RawLink"]
+
+
+@dataclass(frozen=True)
+class RawLink:
+    """A span as the backend reported it, before any UTS #58 refinement."""
+
+    start: int
+    end: int
+    kind: Literal["url", "email"]
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A linkifier that finds candidate links; the refinement stage does the rest (UTS #58 §10.1)."""
+
+    name: str
+
+    def find(self, text: str) -> list[RawLink]:
+        """Return the backend's own links in ``text``, sorted by start."""
+        ...

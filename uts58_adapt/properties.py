@@ -1,0 +1,92 @@
+"""The UTS #58 character properties: Link_Term (§3.4.1), Link_Bracket (§3.4.2), Link_Email (§5.1).
+
+Values come from ``_tables.py``, generated from the Unicode 17.0.0 UCD by
+``tools/generate_tables.py``.  At import the range tables are expanded into one
+byte per code point (1.1 MB): bits 0-2 hold the Link_Term code and bit 3 the
+Link_Email flag, so a lookup is a single index, ``FLAGS[ord(ch)]``, on every plane.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from . import _tables
+from ._tables import CLOSE, HARD, INCLUDE, OPEN, SOFT, UNICODE_VERSION
+
+__all__ = [
+    "CLOSE",
+    "EMAIL_BIT",
+    "FLAGS",
+    "HARD",
+    "INCLUDE",
+    "OPEN",
+    "SOFT",
+    "TERM_MASK",
+    "UNICODE_VERSION",
+    "BRACKET",
+    "LinkTerm",
+    "is_link_email",
+    "link_bracket",
+    "link_term",
+]
+
+TERM_MASK = 0x07
+EMAIL_BIT = 0x08
+
+
+def _build() -> bytes:
+    term = bytearray([HARD]) * 0x110000
+    for first, last, code in _tables.LINK_TERM_RANGES:
+        term[first : last + 1] = bytes([code]) * (last - first + 1)
+    email = bytearray(0x110000)
+    for first, last in _tables.LINK_EMAIL_RANGES:
+        email[first : last + 1] = bytes([EMAIL_BIT]) * (last - first + 1)
+    # Bitwise OR of the two byte strings in one big-integer operation.
+    merged = int.from_bytes(term, "big") | int.from_bytes(email, "big")
+    return merged.to_bytes(0x110000, "big")
+
+
+#: One byte per code point: Link_Term code in bits 0-2, Link_Email in bit 3.
+FLAGS: bytes = _build()
+#: Close code point -> the Open code point it matches (Link_Bracket).
+BRACKET: dict[int, int] = dict(_tables.LINK_BRACKET)
+
+
+class LinkTerm(str, Enum):
+    """Values of the Link_Term property (UTS #58 §3.4.1, Table 3-2)."""
+
+    INCLUDE = "Include"
+    HARD = "Hard"
+    SOFT = "Soft"
+    OPEN = "Open"
+    CLOSE = "Close"
+
+
+_BY_CODE = (LinkTerm.INCLUDE, LinkTerm.HARD, LinkTerm.SOFT, LinkTerm.OPEN, LinkTerm.CLOSE)
+
+
+def _code_point(ch: object, name: str = "ch") -> int:
+    if not isinstance(ch, str):
+        raise TypeError(f"{name} must be a str of one code point, not {type(ch).__name__}")
+    if len(ch) != 1:
+        raise ValueError(f"{name} must be exactly one code point, got a str of length {len(ch)}")
+    return ord(ch)
+
+
+def link_term(ch: str) -> LinkTerm:
+    """Return the Link_Term value of one code point (UTS #58 §3.4.1).
+
+    Lone surrogates are accepted; they are Hard.
+    """
+    return _BY_CODE[FLAGS[_code_point(ch)] & TERM_MASK]
+
+
+def link_bracket(ch: str) -> str | None:
+    """Return the Link_Bracket value of one code point (§3.4.2): the Open bracket a Close matches, else None."""
+    opener = BRACKET.get(_code_point(ch))
+    return None if opener is None else chr(opener)
+
+
+def is_link_email(ch: str) -> bool:
+    """Return whether one code point has Link_Email=Yes (§5.1), i.e. may occur in an unquoted local part."""
+    return bool(FLAGS[_code_point(ch)] & EMAIL_BIT)

@@ -1,0 +1,75 @@
+"""UTS #58 §5.2 Email Detection Algorithm and §5.3 Email Minimal Quoting Algorithm."""
+
+from __future__ import annotations
+
+from ..properties import EMAIL_BIT, FLAGS
+
+__all__ = ["MAILTO", "email_start", "quote_local_part"]
+
+MAILTO = "mailto:"
+
+
+def email_start(text: str, at: int) -> int | None:
+    """Return the start of the email link whose ``@`` is at ``text[at]`` (UTS #58 §5.2).
+
+    The caller has already found a valid domain name after the ``@``.  The local
+    part is scanned backwards over Link_Email characters; a ``mailto:`` right
+    before it is included.  Returns None (no link at all) when the local part is
+    empty, starts or ends with ``.``, or contains ``..``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not isinstance(at, int) or isinstance(at, bool):
+        raise TypeError(f"at must be int, not {type(at).__name__}")
+    if not 0 <= at < len(text) or text[at] != "@":
+        raise ValueError(f"text[{at}] is not an '@'")
+    n = at
+    if n == 0 or text[n - 1] == ".":
+        return None
+    flags = FLAGS
+    start = 0
+    i = n - 1
+    while i >= 0:
+        ch = text[i]
+        if ch == ".":
+            if text[i + 1] == ".":
+                return None
+        elif not flags[ord(ch)] & EMAIL_BIT:
+            start = i + 1
+            break
+        i -= 1
+    if start == n or text[start] == ".":
+        return None
+    # Schemes are case-insensitive, so "MAILTO:" counts as well (a choice the spec leaves open).
+    if start >= 7 and text[start - 7 : start].lower() == MAILTO:
+        start -= 7
+    return start
+
+
+def _valid_unquoted(local: str) -> bool:
+    return (
+        bool(local)
+        and not local.startswith(".")
+        and not local.endswith(".")
+        and ".." not in local
+        and all(FLAGS[ord(ch)] & EMAIL_BIT for ch in local)
+    )
+
+
+def quote_local_part(local: str) -> str:
+    """Return the local part as it should be written (UTS #58 §5.3).
+
+    A local part made of Link_Email characters with no leading, trailing or
+    doubled dot is returned as is.  Anything else is put in quotation marks, with
+    a backslash before each ``"`` and ``\\``.  ASCII control characters other
+    than tab cannot appear even in a quoted local part (RFC 5322 §3.2.4), so they
+    raise ValueError.
+    """
+    if not isinstance(local, str):
+        raise TypeError(f"local must be str, not {type(local).__name__}")
+    if _valid_unquoted(local):
+        return local
+    for ch in local:
+        if (ord(ch) < 0x20 and ch != "\t") or ch == "\x7f":
+            raise ValueError(f"local part contains U+{ord(ch):04X}, which cannot be quoted")
+    return '"' + local.replace("\\", "\\\\").replace('"', '\\"') + '"'
