@@ -17,7 +17,8 @@ from .refine.termination import terminate
 
 if TYPE_CHECKING:
     from .backends.base import Backend, RawLink
-    from .detect import detect, linkify
+    from .detect import detect
+    from .html import linkify
     from .wrap import wrap
 
 __version__ = "0.1.0"
@@ -43,7 +44,7 @@ __all__ = [
 
 _LAZY = {
     "detect": ".detect",
-    "linkify": ".detect",
+    "linkify": ".html",
     "wrap": ".wrap",
     "Backend": ".backends.base",
     "RawLink": ".backends.base",

@@ -8,6 +8,8 @@ of open brackets.
 
 from __future__ import annotations
 
+import re
+
 from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
 
 __all__ = ["NONE", "PATH", "QUERY", "FRAGMENT", "DIRECTIVE", "STACK_LIMIT", "terminate", "initiator_at"]
@@ -22,6 +24,38 @@ DIRECTIVE_INITIATOR = ":~:"
 _INITIATORS = {"/": PATH, "?": QUERY, "#": FRAGMENT}
 _TERMINATORS = {PATH: "?#", QUERY: "#", FRAGMENT: "", DIRECTIVE: "", NONE: ""}
 _CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,", NONE: ""}
+
+#: Astral ranges kept in the fast-path class (see ``_plain_include_run``).
+_ASTRAL_RANGES_KEPT = 32
+
+
+def _plain_include_run() -> re.Pattern[str]:
+    """Compile ``[...]*``, a run of "plain" Include code points, from the FLAGS table.
+
+    A code point is plain when its Link_Term is Include and it occurs in no
+    Action string of Table 3-3 (initiators, terminators, ClearStackOpen, ``:~:``).
+    In every part, §3.5.1 does the same for each of them: "LT == Include: set
+    lastSafe = i + 1, continue", so a run of them can be skipped in one
+    regular-expression match, with lastSafe set to the end of the run.
+
+    ``re`` tests code points above U+FFFF against the class's astral ranges one
+    by one, so only the largest astral ranges (CJK extensions, emoji, ...) are
+    kept; any code point outside the class simply takes the per-code-point path.
+    """
+    structural = set(DIRECTIVE_INITIATOR).union(*_INITIATORS, *_TERMINATORS.values(), *_CLEAR_STACK_OPEN.values())
+    is_include = bytes(int(code & TERM_MASK == INCLUDE) for code in range(256))
+    plain = bytearray(FLAGS.translate(is_include))
+    for ch in structural:
+        plain[ord(ch)] = 0
+    ranges = [(m.start(), m.end() - 1) for m in re.finditer(rb"\x01+", plain)]
+    bmp = [r for r in ranges if r[1] <= 0xFFFF]
+    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:_ASTRAL_RANGES_KEPT]
+    members = "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in bmp + sorted(astral))
+    return re.compile(f"[{members}]*")
+
+
+#: ``_skip_plain(text, i).end()``: the end of the run of plain Include code points at ``i``.
+_skip_plain = _plain_include_run().match
 
 
 def initiator_at(text: str, i: int, previous_part: int = NONE) -> tuple[int, int]:
@@ -87,7 +121,8 @@ def terminate(text: str, start: int) -> int:
         cp = ord(ch)
         term = flags[cp] & TERM_MASK
         if term == INCLUDE:
-            i += 1
+            # Fast path: the plain Include code points that follow act alike (see _plain_include_run).
+            i = _skip_plain(text, i + 1).end()
             last_safe = i
         elif term == SOFT:
             i += 1

@@ -1,0 +1,91 @@
+"""§5.2 email detection (Table 5-1) and §5.3 minimal quoting."""
+
+from __future__ import annotations
+
+import pytest
+
+from uts58_adapt import email_start, quote_local_part
+
+
+def _start(text: str):
+    return email_start(text, text.index("@"))
+
+
+@pytest.mark.parametrize(
+    ("text", "link_start"),
+    [
+        # Table 5-1
+        ("Contact abcd@example.com", "abcd@"),
+        ("Contact x.abcd@example.com", "x.abcd@"),
+        ("Contact アルベルト.アルベルト@example.com", "アルベルト.アルベルト@"),
+        ("Contact σωκράτης@example.com", "σωκράτης@"),
+        # mailto: is included
+        ("See mailto:αβγ.δεζ@example.com on", "mailto:αβγ.δεζ@"),
+        ("See MAILTO:a@example.com", "MAILTO:a@"),
+        # ASCII specials of RFC 5322 atext
+        ("(x!#$%&'*+/=?^_`{|}~-y@example.com)", "x!#$%&'*+/=?^_`{|}~-y@"),
+        # scanning stops at the first non-Link_Email character
+        ('"john\\ doe"x@example.com', "x@"),
+        ("name:bob@example.com", "bob@"),
+    ],
+)
+def test_detected(text, link_start):
+    start = _start(text)
+    assert start is not None
+    assert text[start:].startswith(link_start)
+    assert start == text.index(link_start)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Contact @example.com",  # no local part
+        "@example.com",  # @ at the start
+        "Contact john.@example.com",  # ends with .
+        "Contact john..doe@example.com",  # contains ..
+        "Contact .john.doe@example.com",  # starts with .
+        "See mailto:.αβγ@example.com",
+        'See "john\\ doe"@example.com',  # quoted local parts are out of scope
+        "a b@example.com".replace("b", " "),
+    ],
+)
+def test_fails(text):
+    assert _start(text) is None
+
+
+def test_argument_errors():
+    with pytest.raises(ValueError):
+        email_start("abc", 1)
+    with pytest.raises(ValueError):
+        email_start("a@b", 5)
+    with pytest.raises(TypeError, match="text"):
+        email_start(None, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="at"):
+        email_start("a@b", 1.0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("local", "quoted"),
+    [
+        ("john.doe", "john.doe"),
+        ("σωκράτης", "σωκράτης"),
+        ("x!#$%&'*+/=?^_`{|}~-y", "x!#$%&'*+/=?^_`{|}~-y"),
+        ("john doe", '"john doe"'),
+        ('say"hi', '"say\\"hi"'),
+        ("back\\slash", '"back\\\\slash"'),
+        ("john..doe", '"john..doe"'),
+        (".john", '".john"'),
+        ("john.", '"john."'),
+        ("", '""'),
+        ("a@b", '"a@b"'),
+    ],
+)
+def test_quote_local_part(local, quoted):
+    assert quote_local_part(local) == quoted
+
+
+def test_quote_rejects_controls():
+    with pytest.raises(ValueError, match="U\\+000A"):
+        quote_local_part("a\nb")
+    with pytest.raises(TypeError, match="local"):
+        quote_local_part(3)  # type: ignore[arg-type]

@@ -1,0 +1,129 @@
+"""§3.5.1 termination: official LinkDetectionTest.txt lines and the examples of §3."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
+from uts58_adapt import terminate
+
+# A link that starts with an optional scheme and a plain ASCII host (and port): the
+# host end is found by this independent pattern, then ``terminate`` must find the end.
+ASCII_HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?(?::[0-9]+)?")
+MARKED = re.compile(f"{OPEN_MARK}([^{CLOSE_MARK}]*){CLOSE_MARK}")
+
+
+def _url_links():
+    """(id, plain text, host end, expected end) for every marked URL link with an ASCII host."""
+    out = []
+    for lineno, line in detection_cases():
+        for m in MARKED.finditer(line):
+            link = m.group(1)
+            host = ASCII_HOST.match(link)
+            if not host or "@" in link[: host.end() + 1]:
+                continue  # emails, non-ASCII hosts: not a termination-only case
+            # A host match that stops inside a label is not a plain ASCII host.
+            if host.end() < len(link) and link[host.end()] not in "/?#":
+                continue
+            start = len(line[: m.start()].replace(OPEN_MARK, "").replace(CLOSE_MARK, ""))
+            plain = line.replace(OPEN_MARK, "").replace(CLOSE_MARK, "")
+            out.append((f"line{lineno}:{link[:40]}", plain, start + host.end(), start + len(link)))
+    return out
+
+
+CASES = _url_links()
+
+
+def test_official_cases_found():
+    require_data("17.0.0", "linkification", "LinkDetectionTest.txt")
+    assert len(CASES) >= 250, f"only {len(CASES)} URL links with an ASCII host found"
+
+
+@pytest.mark.parametrize(("plain", "host_end", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_official_termination(plain, host_end, expected):
+    got = terminate(plain, host_end)
+    assert got == expected, f"ends at {got} ({plain[host_end:got]!r}), expected {expected} ({plain[host_end:expected]!r})"
+
+
+def _end(text: str, link_prefix: str) -> str:
+    """Run terminate on ``text`` from the end of ``link_prefix`` (scheme + host) and return the link."""
+    start = text.index(link_prefix)
+    return text[start : terminate(text, start + len(link_prefix))]
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "link"),
+    [
+        # §3 Soft characters
+        ("See abc.com?def!", "abc.com", "abc.com?def"),
+        ("See abc.com?def!ghi", "abc.com", "abc.com?def!ghi"),
+        ("x.com/wiki/Einstein!! abc", "x.com", "x.com/wiki/Einstein"),
+        ("x.com/wiki/Einstein?? abc", "x.com", "x.com/wiki/Einstein?"),  # the first ? starts a query
+        ("x.com/wiki/Einstein??abc", "x.com", "x.com/wiki/Einstein??abc"),
+        ("x.com/path。", "x.com", "x.com/path"),
+        # a part initiator is included (NOTES.md)
+        ("x.com/abc? yes", "x.com", "x.com/abc?"),
+        # §3 closing brackets
+        ("(See abc.com?def=a). And", "abc.com", "abc.com?def=a"),
+        ("See abc.com?def=(a). And", "abc.com", "abc.com?def=(a)"),
+        ("ja.wikipedia.org/wiki/(アルベルト)アインシュタイン)", "ja.wikipedia.org", "ja.wikipedia.org/wiki/(アルベルト)アインシュタイン"),
+        ("(ja.wikipedia.org/wiki/アルベルト)アイン", "ja.wikipedia.org", "ja.wikipedia.org/wiki/アルベルト"),
+        ("x.com/a[b)c", "x.com", "x.com/a[b"),
+        ("x.com/«a»", "x.com", "x.com/«a"),  # « » are Soft quotation marks, not brackets
+        ("x.com/「a」", "x.com", "x.com/「a」"),
+        # ClearStackOpen: a bracket never matches across a separator
+        ("example.com/αβ(γ/δ)ρς", "example.com", "example.com/αβ(γ/δ"),
+        ("example.com?a(=)b", "example.com", "example.com?a(="),
+        ("example.com?a=b(&)c", "example.com", "example.com?a=b(&"),
+        # terminators: ? and # end a path, # ends a query, ? is ordinary text in a query/fragment
+        ("x.com/a?b?c#d?e", "x.com", "x.com/a?b?c#d?e"),
+        ("x.com/a#b#c", "x.com", "x.com/a#b#c"),
+        # fragment directives
+        ("x.com#a:~:text=(b)", "x.com", "x.com#a:~:text=(b)"),
+        ("x.com#a(b:~:text=c)d", "x.com", "x.com#a(b:~:text=c"),
+        ("x.com#:~:text=a(,b)", "x.com", "x.com#:~:text=a(,b"),
+        ("x.com#:~:text=a&text=(b)", "x.com", "x.com#:~:text=a&text=(b)"),
+        ("x.com/a:~:(b)", "x.com", "x.com/a:~:(b)"),  # :~: is plain text outside a fragment
+        ("x.com:~:text", "x.com", "x.com"),  # no part: stop at the host
+        # host only: last_safe starts at the host end
+        ("example.com, and", "example.com", "example.com"),
+        ("example.com.", "example.com", "example.com"),
+        # Hard characters
+        ("x.com/a\u00a0b", "x.com", "x.com/a"),
+        ("x.com/a\nb", "x.com", "x.com/a"),
+        ("x.com/a\ud800b", "x.com", "x.com/a"),
+        # Include: format characters and Include punctuation
+        ("x.com/a\u200db-c_d~e", "x.com", "x.com/a\u200db-c_d~e"),
+    ],
+)
+def test_spec_examples(text, host, link):
+    assert _end(text, host) == link
+
+
+def test_stack_limit_125():
+    ok = "x.com/" + "(" * 125 + ")" * 125
+    assert terminate(ok, 5) == len(ok)
+    over = "x.com/" + "(" * 126 + ")" * 126
+    assert terminate(over, 5) == len("x.com/") + 125  # stops before the 126th open bracket
+
+
+def test_end_of_text_drops_trailing_soft_run():
+    text = "x.com/abc.,;:!"
+    assert terminate(text, 5) == len("x.com/abc")
+    text = "x.com/abc?d.,;:!?"
+    assert terminate(text, 5) == len("x.com/abc?d")
+
+
+def test_bounds_and_types():
+    assert terminate("", 0) == 0
+    assert terminate("abc", 3) == 3
+    with pytest.raises(ValueError):
+        terminate("abc", 4)
+    with pytest.raises(ValueError):
+        terminate("abc", -1)
+    with pytest.raises(TypeError, match="text"):
+        terminate(b"x.com/a", 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="start"):
+        terminate("x.com/a", "5")  # type: ignore[arg-type]
