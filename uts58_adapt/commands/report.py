@@ -1,10 +1,213 @@
-"""`uts58-adapt report` (placeholder until implemented)."""
+"""``uts58-adapt report``: audit what UTS #58 refinement changes in a backend's links."""
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+
+PROG = "uts58-adapt report"
+
+EPILOG = """\
+For every line, the backend's own links ("before", detect(line, refine=False)) are paired
+with the refined ones ("after", refine=True) through Link.original, and each pair is
+classified: unchanged, extended, trimmed, start-moved, added or removed, with the rule
+that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-char,
+fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
+reports explain each).  Unchanged links are counted, not listed.
+
+formats (default: from the --output suffix .json/.md/.html, else md):
+  json  {"backend", "unicode_version", "summary": {...}, "changes": [...]}: offsets are
+        code points within the line; sorted, so equal reports are equal byte for byte
+  md    summary tables and one table row per change, the link marked ⸠…⸡ before and after
+  html  one standalone page: before/after highlighted side by side, filters by change and
+        reason (no network access)
+
+engines:
+  local  in this process, or --jobs N worker processes (default: all cores when a
+         directory is given, else 1)
+  dask   a Dask cluster (--scheduler ADDRESS, else a local one); needs
+         pip install 'uts58_adapt[dask]'
+  The report is the same whatever the engine and the number of jobs.
+
+examples:
+  uts58-adapt report --sample --format md                  the bundled sample corpus
+  uts58-adapt report docs/ --backend urlextract -o audit.html
+  cat notes.txt | uts58-adapt report - --format json
+
+exit status: 0 when every input was read; 1 when an input could not be read or decoded,
+or detection failed on a line (named on stderr; the rest is still audited and the report
+is written); 2 for usage errors or when the report cannot be written.
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("report", help="(not implemented yet)")
-    parser.set_defaults(func=lambda args: print("not implemented yet") or 2)
+    from ..backends import BACKENDS
+
+    parser = subparsers.add_parser(
+        "report",
+        help="audit how UTS #58 changes a backend's links (json, md or html report)",
+        description="Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files, directories (recursive) or '-' for stdin; stdin when none"
+    )
+    parser.add_argument(
+        "--backend", choices=tuple(BACKENDS), default="linkify-it", help="linkifier to audit (default: %(default)s)"
+    )
+    parser.add_argument("--format", choices=("json", "md", "html"), help="report format (default: see below)")
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write the report to OUT (atomically); '-' or absent: stdout"
+    )
+    parser.add_argument("--sample", action="store_true", help="audit the bundled sample corpus (too)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
+    parser.add_argument(
+        "--errors",
+        default="strict",
+        help="undecodable input: strict (report the file and skip it), replace, ignore, "
+        "surrogateescape... (default: %(default)s)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, metavar="N", help="worker processes for the local engine (default: see below)"
+    )
+    parser.add_argument("--engine", choices=("local", "dask"), default="local", help="default: %(default)s")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --engine dask)")
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return status
+
+
+def _format_for(args: argparse.Namespace) -> str:
+    if args.format:
+        return args.format
+    suffix = os.path.splitext(args.output or "")[1].lower()
+    return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix, "md")
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory and ``os.replace``.
+
+    Readers see the old file or the new one, never half of it.  The new file keeps the
+    old one's permissions, or gets the usual ones (0666 less the umask).
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
+    """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal."""
+    enabled = not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    if not enabled:
+        return (lambda result: None), (lambda: None)
+    from tqdm import tqdm
+
+    # No monitor thread: worker processes may be forked while the bar is shown.
+    tqdm.monitor_interval = 0
+    bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
+    sources: set[str] = set()
+
+    def on_result(result) -> None:
+        sources.add(result.source)
+        bar.update(result.lines)
+        bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
+
+    return on_result, bar.close
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..report import merge, render
+    from ..report.runner import DaskUnavailable, default_jobs, iter_tasks, map_dask, map_local, resolve_inputs
+
+    # Usage checks first: a long audit must not end in an error we could have seen now.
+    try:
+        codecs.lookup(args.encoding)
+    except LookupError:
+        return _fail(f"unknown encoding: {args.encoding}")
+    try:
+        codecs.lookup_error(args.errors)
+    except LookupError:
+        return _fail(f"unknown --errors handler: {args.errors} (try strict, replace, ignore, surrogateescape)")
+    if args.jobs is not None and args.jobs < 1:
+        return _fail("--jobs must be at least 1")
+    if args.scheduler and args.engine != "dask":
+        return _fail("--scheduler needs --engine dask")
+    if args.engine == "dask" and args.jobs is not None:
+        return _fail("--jobs is for the local engine; the Dask scheduler decides the parallelism")
+    paths = list(args.paths)
+    if not paths and not args.sample:
+        if sys.stdin is None or sys.stdin.isatty():
+            return _fail("no input: give PATH (or '-' for stdin) or --sample")
+        paths = ["-"]
+    if args.output and args.output != "-":
+        directory = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(directory):
+            return _fail(f"{args.output}: cannot write: no such directory {directory}")
+        if os.path.isdir(args.output):
+            return _fail(f"{args.output}: cannot write: is a directory")
+    fmt = _format_for(args)
+
+    problems: list[str] = []
+    tasks = iter_tasks(
+        resolve_inputs(paths, args.sample, problems),
+        args.backend,
+        encoding=args.encoding,
+        errors=args.errors,
+        problems=problems,
+    )
+    on_result, close = _progress(args.quiet)
+    try:
+        if args.engine == "dask":
+            results = map_dask(tasks, args.scheduler, on_result)
+        else:
+            jobs = args.jobs if args.jobs is not None else default_jobs(paths)
+            results = map_local(tasks, jobs, on_result)
+    except DaskUnavailable as exc:
+        return _fail(str(exc))
+    finally:
+        close()
+    problems.extend(message for result in results for message in result.failures)
+    for message in problems:
+        print(f"{PROG}: {message}", file=sys.stderr)
+
+    report = merge(results, backend=args.backend)
+    data = render(report, fmt).encode("utf-8", "replace")
+    if args.output and args.output != "-":
+        try:
+            write_atomic(args.output, data)
+        except OSError as exc:
+            return _fail(f"{args.output}: cannot write: {exc.strerror or exc}")
+    elif hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:  # a text-only stream (an embedding application, a test harness)
+        sys.stdout.write(data.decode("utf-8"))
+    return 1 if problems else 0

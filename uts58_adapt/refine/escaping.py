@@ -1,14 +1,507 @@
-"""UTS #58 §4.1 URL Minimal Escaping Algorithm (placeholder until implemented)."""
+"""UTS #58 §4 URL Minimal Escaping, and formatting of whole URLs (§4.1, §10 "Migration: Link Formatting").
+
+Three entry points:
+
+``minimal_escape_part(text, part, last=...)``
+    The §4.1 URL Minimal Escaping Algorithm for one URL part (Path, Query,
+    Fragment or fragment directive), whose data characters that are syntax for
+    the part are already percent-escaped.  Both functions below use it.
+``minimal_escape(url)``
+    A whole URL string, e.g. a fully escaped ``href``: the Scheme, Host and Port
+    are formatted "as is customary" (§4.1; an ``xn--`` host label is shown in
+    Unicode by UTS #46 ToUnicode), and the Path, Query and Fragment are
+    percent-decoded and re-escaped minimally (§10, Migration: Link Formatting).
+``format_url(scheme, host, path, query, fragment, directives)``
+    The same from structured parts, whose strings are data: the characters
+    that are syntax for their part are escaped first, as §4.1 assumes.
+
+The point of the minimal form (§4) is that link detection of the result, when
+it stands alone, covers all of it: ``terminate(text, host_end)`` (§3.5.1) ends
+exactly at the end of the URL.
+
+Conventions where the standard is silent (each keeps that promise, and
+``minimal_escape`` idempotent):
+
+* Percent-escapes are written with uppercase hex digits of the UTF-8 bytes.
+* Lone surrogates cannot be encoded in UTF-8.  U+DC80..U+DCFF are taken as
+  Python's ``surrogateescape`` stand-ins for undecodable bytes (as in
+  ``sys.argv`` or text read with ``errors="surrogateescape"``) and escaped as
+  that byte (U+DCFF -> ``%FF``); any other lone surrogate is escaped as its
+  WTF-8 bytes (``'surrogatepass'``: U+D800 -> ``%ED%A0%80``).  Such bytes are
+  not valid UTF-8, so they stay escaped when the result is escaped again.
+* A closing bracket that does not match the top of the open stack is escaped
+  *without* popping the stack.  §4.1 as written pops it, which can leave a
+  later, literal Close that the detection algorithm then stops at
+  (``[(]]``: §3.5.1 stops at the last ``]`` if the ``(`` was popped here).
+* A ClearStackOpen sequence of the part (``/`` in a path, ``=`` ``&`` in a
+  query, ``&`` ``,`` ``:~:`` in a directive) is structure: like the detection
+  algorithm, it is treated as safe, so a structural ``,`` that ends the last
+  directive is not turned into data (``%2C``).
+* ``\\`` is treated as a path syntax character as well as ``/?#``: WHATWG URL
+  parsing reads it as ``/`` in the path of special schemes, so a data ``\\``
+  (``%5C``) stays escaped.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
-__all__ = ["format_url", "minimal_escape"]
+import idna
+
+from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
+from .termination import DIRECTIVE, FRAGMENT, PATH, QUERY, STACK_LIMIT
+
+__all__ = [
+    "INITIATORS",
+    "format_url",
+    "minimal_escape",
+    "minimal_escape_part",
+    "percent_escape",
+]
+
+DIRECTIVE_INITIATOR = ":~:"
+
+#: Table 3-3: the initiator of each URL part.
+INITIATORS = {PATH: "/", QUERY: "?", FRAGMENT: "#", DIRECTIVE: DIRECTIVE_INITIATOR}
+
+# Table 3-3, terminator and ClearStackOpen sets.  Single code points, plus a
+# flag for the three-code-point ``:~:``.
+_TERMINATORS = {PATH: "?#", QUERY: "#", FRAGMENT: "", DIRECTIVE: ""}
+_TERMINATOR_DIRECTIVE = {PATH: False, QUERY: False, FRAGMENT: True, DIRECTIVE: False}
+_CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,"}
+_CLEAR_STACK_OPEN_DIRECTIVE = {PATH: False, QUERY: False, FRAGMENT: False, DIRECTIVE: True}
+
+# Data characters that are syntax for their part and must stay escaped (§4.1's
+# "normal interior escaping"; NOTES: ``/?#`` path, ``#&=+`` query, ``&,``
+# directive; ``\`` in a path is our addition, see the module docstring).
+_SYNTAX = {PATH: "/?#\\", QUERY: "#&=+", FRAGMENT: "", DIRECTIVE: "&,"}
+
+# Private markers used between decoding and §4.1.  Lone surrogates other than
+# U+DC80..U+DCFF never reach that stage (see _normalize_surrogates), so these
+# cannot collide with text.
+_PCT = "\ud800"  # a bare '%' (literal or data): '%25' if two hex digits follow, else '%'
+_COLON = "\ud801"  # a data ':' in a fragment or directive
+_TILDE = "\ud802"  # a data '~' in a fragment or directive
+
+
+def _esc(ch: str) -> str:
+    return "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+
+
+def _data_table(part: int) -> dict[int, str]:
+    table = {ord(ch): _esc(ch) for ch in _SYNTAX[part]}
+    table[ord("%")] = _PCT
+    if part in (FRAGMENT, DIRECTIVE):
+        table[ord(":")] = _COLON
+        table[ord("~")] = _TILDE
+    return table
+
+
+_DATA_TABLES = {part: _data_table(part) for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)}
+
+
+def _non_include_class() -> str:
+    """A regex character class body: every BMP code point whose Link_Term is not Include, and
+    every code point above U+FFFF.
+
+    ``re`` looks BMP code points up in a bitmap but tests astral ranges one by
+    one, so all astral code points are taken (one range) and sorted out by the
+    FLAGS lookup in ``minimal_escape_part``.
+    """
+    masked = FLAGS[:0x10000].translate(bytes(b & TERM_MASK for b in range(256)))
+    out = []
+    for m in re.finditer(rb"[^\x00]+", masked):
+        first, last = m.start(), m.end() - 1
+        out.append(f"\\U{first:08X}" if first == last else f"\\U{first:08X}-\\U{last:08X}")
+    out.append("\\U00010000-\\U0010FFFF")
+    return "".join(out)
+
+
+def _plain_class(excluded: str) -> str:
+    """A character class body: the BMP Include and Soft code points, minus ``excluded``."""
+    keep = bytes(int(b & TERM_MASK in (INCLUDE, SOFT)) for b in range(256))
+    masked = bytearray(FLAGS[:0x10000].translate(keep))
+    for ch in excluded:
+        masked[ord(ch)] = 0
+    return "".join(f"\\U{m.start():08X}-\\U{m.end() - 1:08X}" for m in re.finditer(rb"\x01+", masked))
+
+
+_NON_INCLUDE = _non_include_class()
+# Per part, the code points §4.1 has to look at (every other code point is
+# Include and is simply copied): ``idle`` while the open_stack is empty, ``open``
+# otherwise, when the Include clear_stack_open elements matter too.
+_PART_SETS = {
+    part: (
+        re.compile("[" + _NON_INCLUDE + re.escape(_TERMINATORS[part]) + "]").search,
+        re.compile("[" + _NON_INCLUDE + re.escape(_TERMINATORS[part] + _CLEAR_STACK_OPEN[part]) + "]").search,
+        _TERMINATORS[part],
+        _TERMINATOR_DIRECTIVE[part],
+        _CLEAR_STACK_OPEN[part],
+        _CLEAR_STACK_OPEN_DIRECTIVE[part],
+    )
+    for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)
+}
+_PERCENT_RUN = re.compile(r"((?:%[0-9A-Fa-f]{2})+)|%")
+_PCT_BEFORE_HEX = re.compile(_PCT + "(?=[0-9A-Fa-f]{2})")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Scheme (not 'name:digits', which is a host and port), '//', then the authority up
+# to the first '/', '?' or '#'.  Everything is optional, so it always matches.
+_HEAD = re.compile(r"(?:([A-Za-z][A-Za-z0-9+.\-]*:)(?![0-9]+(?:[/?#]|\Z))(//)?|(//))?([^/?#]*)")
+# A tail that §4.1 leaves unchanged, if it does not end with a Soft code point: no
+# '%', no Hard, Open or Close code point, nothing above U+FFFF, and no '?' or '#'
+# that would start a part.  An exact shortcut, not a heuristic.
+_PLAIN_TAIL = re.compile(
+    f"(?:/[{_plain_class('%?#')}]*)?(?:\\?[{_plain_class('%#')}]*)?(?:#[{_plain_class('%')}]*)?"
+)
+# The whole URL when minimal_escape returns it unchanged (more checks in minimal_escape).
+_PLAIN_URL = re.compile(_HEAD.pattern + _PLAIN_TAIL.pattern)
+_SCHEME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*\Z")
+
+_escape_cache: dict[str, str] = {}
+
+
+def percent_escape(ch: str) -> str:
+    """Return ``percentEscape(cp)`` of §4.1: ``%XX`` for each UTF-8 byte, uppercase hex.
+
+    U+DC80..U+DCFF stand for the undecodable byte 0x80..0xFF (``surrogateescape``);
+    other lone surrogates are written as their WTF-8 bytes (``surrogatepass``).
+    """
+    out = _escape_cache.get(ch)
+    if out is None:
+        try:
+            data = ch.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            data = ch.encode("utf-8", "surrogatepass")
+        out = "".join(f"%{b:02X}" for b in data)
+        if len(_escape_cache) < 8192:
+            _escape_cache[ch] = out
+    return out
+
+
+def minimal_escape_part(text: str, part: int, last: bool = False) -> str:
+    """Apply the §4.1 URL Minimal Escaping Algorithm to one URL part and return the result.
+
+    ``text`` is the part without its initiator (``INITIATORS[part]``), with the
+    data characters that are syntax for the part already percent-escaped, as
+    §4.1 assumes; ``part`` is ``PATH``, ``QUERY``, ``FRAGMENT`` or ``DIRECTIVE``
+    from ``termination``; ``last`` says whether this is the last part of the URL.
+
+    Percent-escaped (``percent_escape``): Hard characters, part terminators
+    (``?#`` in a path, ``#`` in a query, ``:~:`` in a fragment), Open
+    characters while the open_stack holds 125 (``STACK_LIMIT``), Close
+    characters that do not match the top of the open_stack, and, in the last
+    part only, a final Soft character.  A Soft character anywhere else is
+    followed (through other Softs) by an Include, an escape (which starts with
+    the Include ``%``), or the initiator of the next part, so it stays.
+
+    Deviations, both needed for the §4 promise that detection covers the whole
+    result: an unmatched Close leaves the open_stack as it is (§4.1 pops it),
+    and a clear_stack_open sequence is structure and never escaped.  Each code
+    point is looked at a bounded number of times: time is linear.
+    """
+    flags = FLAGS
+    search_idle, search_open, terminators, terminator_directive, clear_stack_open, clear_stack_open_directive = (
+        _PART_SETS[part]
+    )
+    output: list[str] = []
+    copied_already = 0
+    open_stack: list[int] = []
+    structure_end = 0  # end of the last clear_stack_open sequence
+    pos = 0
+    while True:
+        # While the open_stack is empty, an Include clear_stack_open element needs no look.
+        m = (search_open if open_stack else search_idle)(text, pos)
+        if m is None:
+            break
+        i = m.start()
+        pos = i + 1
+        ch = text[i]
+        if ch in terminators or (terminator_directive and ch == ":" and text.startswith(DIRECTIVE_INITIATOR, i)):
+            pass  # LT = Hard
+        elif ch in clear_stack_open or (
+            clear_stack_open_directive and ch == ":" and text.startswith(DIRECTIVE_INITIATOR, i)
+        ):
+            open_stack.clear()
+            pos = structure_end = i + (3 if ch == ":" else 1)
+            continue
+        else:
+            cp = ord(ch)
+            lt = flags[cp] & TERM_MASK
+            if lt == SOFT or lt == INCLUDE:
+                continue
+            if lt == OPEN:
+                if len(open_stack) < STACK_LIMIT:
+                    open_stack.append(cp)
+                    continue
+            elif lt == CLOSE:
+                if open_stack and open_stack[-1] == BRACKET.get(cp):
+                    open_stack.pop()
+                    continue
+            # else HARD
+        output.append(text[copied_already:i])
+        output.append(percent_escape(ch))
+        copied_already = i + 1
+    n = len(text)
+    if last and copied_already < n and n - 1 >= structure_end and flags[ord(text[-1])] & TERM_MASK == SOFT:
+        output.append(text[copied_already : n - 1])
+        output.append(percent_escape(text[-1]))
+    else:
+        output.append(text[copied_already:])
+    return "".join(output)
+
+
+# --------------------------------------------------------------------------
+# Shared stages: surrogates, data escaping, the ``:~:`` and ``%`` markers.
+
+
+def _wtf8_bytes(m: re.Match[str]) -> str:
+    ch = m.group()
+    if "\udc80" <= ch <= "\udcff":
+        return ch
+    return ch.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
+
+
+def _normalize_surrogates(text: str) -> str:
+    """Rewrite lone surrogates as byte stand-ins U+DC80..U+DCFF (see the module docstring)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_wtf8_bytes, text)
+    return text
+
+
+def _decoder(part: int) -> Callable[[re.Match[str]], str]:
+    table = _DATA_TABLES[part]
+
+    def decode(m: re.Match[str]) -> str:
+        run = m.group(1)
+        if run is None:  # a '%' not followed by two hex digits
+            return _PCT
+        return bytes.fromhex(run.replace("%", "")).decode("utf-8", "surrogateescape").translate(table)
+
+    return decode
+
+
+_DECODERS = {part: _decoder(part) for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)}
+
+
+def _decode(raw: str, part: int) -> str:
+    """Percent-decode a raw part, keeping the escapes of its syntax characters.
+
+    Undecodable bytes become U+DC80..U+DCFF (Hard, so §4.1 escapes them again as
+    the same bytes); ``%`` and data ``:`` ``~`` become markers.
+    """
+    if not raw.isascii():
+        raw = _normalize_surrogates(raw)
+    if "%" not in raw:
+        return raw
+    return _PERCENT_RUN.sub(_DECODERS[part], raw)
+
+
+def _data(text: str, part: int) -> str:
+    """Escape a data string of ``part`` (format_url): its syntax characters become escapes."""
+    return _normalize_surrogates(text).translate(_DATA_TABLES[part])
+
+
+def _protect_directive_initiator(pieces: list[str]) -> list[str]:
+    """Keep data from spelling ``:~:`` in a fragment and its directives.
+
+    ``pieces`` are the fragment and directive texts, joined by a literal ``:~:``.
+    Scanning left to right as the detection algorithm does, each ``:~:`` that
+    uses a data ``:`` or ``~`` gets its first data character escaped; one made
+    only of literals is structure and is skipped.  Markers become characters.
+    """
+    combined = DIRECTIVE_INITIATOR.join(pieces)
+    n = len(combined)
+    escape_at: set[int] = set()
+    i = 0
+    while i <= n - 3:
+        a = combined[i]
+        if a in ":\ud801" and combined[i + 1] in "~\ud802" and combined[i + 2] in ":\ud801":
+            if a == _COLON:
+                escape_at.add(i)
+                i += 1
+            elif combined[i + 1] == _TILDE:
+                escape_at.add(i + 1)
+                i += 2
+            elif combined[i + 2] == _COLON:
+                escape_at.add(i + 2)
+                i += 3
+            else:  # literal ':~:', structure
+                i += 3
+            continue
+        i += 1
+    tokens = []
+    for k, ch in enumerate(combined):
+        if k in escape_at:
+            tokens.append("%3A" if ch == _COLON else "%7E")
+        elif ch == _COLON:
+            tokens.append(":")
+        elif ch == _TILDE:
+            tokens.append("~")
+        else:
+            tokens.append(ch)
+    out = []
+    start = 0
+    for piece in pieces:
+        out.append("".join(tokens[start : start + len(piece)]))
+        start += len(piece) + len(DIRECTIVE_INITIATOR)
+    return out
+
+
+def _serialize(head: str, parts: list[tuple[int, str]]) -> str:
+    """Append the parts to ``head``: resolve the markers, then run §4.1 on each part.
+
+    ``parts`` are ``(part, text)`` in URL order; the last one is the last part.
+    """
+    if parts and parts[-1][0] in (FRAGMENT, DIRECTIVE):  # they come last
+        tail_start = len(parts) - (2 if parts[-1][0] == DIRECTIVE else 1)
+        texts = [text for _, text in parts[tail_start:]]
+        if any(_COLON in t or _TILDE in t for t in texts):
+            protected = _protect_directive_initiator(texts)
+            parts = parts[:tail_start] + [(part, t) for (part, _), t in zip(parts[tail_start:], protected)]
+    output = [head]
+    last_index = len(parts) - 1
+    for k, (part, text) in enumerate(parts):
+        if _PCT in text:
+            text = _PCT_BEFORE_HEX.sub("%25", text).replace(_PCT, "%")
+        initiator = INITIATORS[part]
+        output.append(initiator)
+        output.append(minimal_escape_part(text, part, k == last_index))
+    return "".join(output)
+
+
+# --------------------------------------------------------------------------
+# Scheme, host and port: "as is customary" (§4.1).
+
+
+@lru_cache(maxsize=4096)
+def _to_unicode(label: str) -> str:
+    """UTS #46 ToUnicode of one ``xn--`` label via ``idna.decode``; the label itself when that fails."""
+    try:
+        decoded = idna.decode(label)
+    except Exception:  # idna.IDNAError, UnicodeError, ValueError...: keep the A-label
+        return label
+    if (
+        not isinstance(decoded, str)
+        or not decoded
+        or decoded[:4].lower() == "xn--"
+        or any(ch in "./?#@:[]%\\" or FLAGS[ord(ch)] & TERM_MASK == HARD for ch in decoded)
+    ):
+        return label
+    return decoded
+
+
+def _display_authority(authority: str) -> str:
+    """Format userinfo, host and port: ``xn--`` host labels in Unicode, nothing else changed.
+
+    Lone surrogates (unencodable) are percent-escaped as described in the module docstring.
+    """
+    if not authority.isascii():
+        authority = _normalize_surrogates(authority)
+        if _SURROGATE.search(authority):
+            authority = _SURROGATE.sub(lambda m: percent_escape(m.group()), authority)
+    if "xn--" not in authority.lower():
+        return authority
+    userinfo, at, hostport = authority.rpartition("@")
+    host, colon, port = hostport, "", ""
+    if not hostport.startswith("["):
+        h, c, p = hostport.rpartition(":")
+        if c and p.isascii() and (p == "" or p.isdigit()):
+            host, colon, port = h, c, p
+    labels = [_to_unicode(label) if label[:4].lower() == "xn--" else label for label in host.split(".")]
+    return userinfo + at + ".".join(labels) + colon + port
 
 
 def minimal_escape(url: str) -> str:
-    raise NotImplementedError
+    """Return ``url`` in the minimal escaped form of UTS #58 §4 (§4.1 with §10 Migration: Link Formatting).
+
+    The URL is split as ``scheme://authority`` (or ``scheme:`` without ``//``,
+    e.g. ``mailto:``; ``//authority``; or no scheme at all, e.g.
+    ``example.com/α``), then the Path (from the first ``/``), Query (``?``),
+    Fragment (``#``) and fragment directive (the first ``:~:`` in the fragment).
+    A ``name:digits`` start such as ``localhost:8080/`` is a host and port, not
+    a scheme.
+
+    * The scheme is lowercased; userinfo and port are kept; each ``xn--`` host
+      label is shown in Unicode (UTS #46 ToUnicode with ``idna.decode``) unless
+      that fails.  Nothing else in the scheme or authority is changed.
+    * In each part, literal characters are structure and kept.  Runs of ``%XX``
+      are decoded as UTF-8: characters that are syntax for the part stay
+      escaped (``%2F`` ``%3F`` ``%23`` in a path, ``%23`` ``%26`` ``%3D`` ``%2B``
+      in a query, ``%26`` ``%2C`` in a directive, the ``:`` of a ``:~:`` in a
+      fragment or directive); invalid UTF-8 bytes stay escaped (``%FF``,
+      ``%C2%C2``); a ``%`` stays ``%25`` only where two hex digits follow it.  A
+      ``%`` not followed by two hex digits is left as it is.  Everything is then
+      escaped again by §4.1 (``minimal_escape_part``).
+    * Nothing is dropped: an empty part keeps its initiator (``x.com/a?``); an
+      initiator ends a link safely, so only a final Soft character of a URL
+      that ends inside a non-empty part is escaped.
+
+    It never raises for a str.  Text that is not a URL is treated the same way:
+    what comes before the first ``/``, ``?`` or ``#`` is taken as the host and
+    left as it is (so ``"a b"`` is returned unchanged), and the rest as parts.
+    Surrounding whitespace is not trimmed.  The result contains no lone
+    surrogates, and ``minimal_escape(minimal_escape(x)) == minimal_escape(x)``.
+    """
+    if not isinstance(url, str):
+        raise TypeError(f"url must be str, not {type(url).__name__}")
+    # Shortcut: is the URL already minimal?  (match, not fullmatch: the greedy parse is
+    # the same as the one below, and a failure costs no backtracking.)
+    m = None if "%" in url else _PLAIN_URL.match(url)
+    if m is not None and m.end() == len(url):
+        scheme, _, _, authority = m.groups()
+        if (
+            (scheme is None or scheme.islower())
+            and authority.isascii()
+            and "xn--" not in authority.lower()
+            and (m.end(4) == len(url) or FLAGS[ord(url[-1])] & TERM_MASK != SOFT)
+        ):
+            return url
+    m = _HEAD.match(url)
+    scheme, slashes, bare_slashes, authority = m.groups()
+    if scheme:
+        head = scheme.lower() + (slashes or "")
+    else:
+        head = bare_slashes or ""
+    if not authority.isascii() or "xn--" in authority.lower():
+        authority = _display_authority(authority)
+    head += authority
+    tail = url[m.end() :]
+    parts: list[tuple[int, str]] = []
+    hash_at = tail.find("#")
+    before = tail if hash_at < 0 else tail[:hash_at]
+    query_at = before.find("?")
+    path = before if query_at < 0 else before[:query_at]
+    if path:
+        parts.append((PATH, _decode(path[1:], PATH)))
+    if query_at >= 0:
+        parts.append((QUERY, _decode(before[query_at + 1 :], QUERY)))
+    if hash_at >= 0:
+        fragment = tail[hash_at + 1 :]
+        directive_at = fragment.find(DIRECTIVE_INITIATOR)
+        if directive_at < 0:
+            parts.append((FRAGMENT, _decode(fragment, FRAGMENT)))
+        else:
+            parts.append((FRAGMENT, _decode(fragment[:directive_at], FRAGMENT)))
+            parts.append((DIRECTIVE, _decode(fragment[directive_at + 3 :], DIRECTIVE)))
+    return _serialize(head, parts)
+
+
+def _check_str(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str, not {type(value).__name__}")
+    return value
+
+
+def _check_strings(values: object, name: str) -> list[str]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(f"{name} must be a sequence of str, not {type(values).__name__}")
+    return [_check_str(v, f"{name}[{k}]") for k, v in enumerate(values)]
 
 
 def format_url(
@@ -19,4 +512,75 @@ def format_url(
     fragment: str | None = None,
     directives: Sequence[str] = (),
 ) -> str:
-    raise NotImplementedError
+    """Format a URL from its parts in the minimal escaped form of UTS #58 §4.1.
+
+    All strings after ``host`` are data.  Their characters that are syntax for
+    the part are escaped first, as §4.1 assumes: ``/?#`` (and ``\\``) in a path
+    segment, ``#&=+`` in a query key or value, ``&,`` in a directive, the first
+    character of each ``:~:`` in the fragment or a directive; a ``%`` followed
+    by two hex digits becomes ``%25``, any other ``%`` stays.  Then §4.1 runs on
+    each part (``minimal_escape_part``); only the last character of the last
+    part can get the trailing-Soft escape.
+
+    * ``scheme``: ``"https"``, ``"https://"`` or ``"mailto:"`` (a bare name gets
+      ``://``; it is lowercased), or ``""`` / ``"//"`` for none.
+    * ``host``: the authority, shown as is except that ``xn--`` labels are shown
+      in Unicode (UTS #46 ToUnicode); it may carry ``userinfo@`` and ``:port``.
+      ValueError if it contains ``/``, ``?``, ``#`` or a Hard character.
+    * ``path``: the segments (``["wiki", "α"]`` -> ``/wiki/α``).
+    * ``query``: ``(key, value)`` pairs, ``value`` None for a bare key.
+    * ``fragment``: None for no fragment.
+    * ``directives``: fragment directive strings such as ``"text=foo"``; each
+      comes after a ``:~:``, and a ``#`` is written even if ``fragment`` is None.
+      Their ``,`` and ``&`` are data (escaped).
+
+    As in §4.1 ("each URL part in any non-empty Path, Query, Fragment"), a part
+    that serializes to nothing (``path=[""]``, ``fragment=""``) is left out.
+    TypeError for arguments of the wrong type.
+    """
+    _check_str(scheme, "scheme")
+    _check_str(host, "host")
+    segments = _check_strings(path, "path")
+    if isinstance(query, (str, bytes)) or not isinstance(query, Sequence):
+        raise TypeError(f"query must be a sequence of (key, value) pairs, not {type(query).__name__}")
+    pairs: list[tuple[str, str | None]] = []
+    for k, pair in enumerate(query):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"query[{k}] must be a (key, value) tuple")
+        key, value = pair
+        _check_str(key, f"query[{k}] key")
+        if value is not None:
+            _check_str(value, f"query[{k}] value")
+        pairs.append((key, value))
+    if fragment is not None:
+        _check_str(fragment, "fragment")
+    directive_list = _check_strings(directives, "directives")
+
+    if scheme in ("", "//"):
+        prefix = scheme
+    else:
+        name = scheme[:-3] if scheme.endswith("://") else scheme[:-1] if scheme.endswith(":") else scheme
+        if not _SCHEME_NAME.match(name):
+            raise ValueError(f"scheme {scheme!r} is not a URL scheme")
+        prefix = scheme.lower() if scheme.endswith(":") else name.lower() + "://"
+    if any(ch in "/?#" or FLAGS[ord(ch)] & TERM_MASK == HARD for ch in host):
+        raise ValueError(f"host {host!r} contains '/', '?', '#' or a Hard character")
+    head = prefix + _display_authority(host)
+
+    parts: list[tuple[int, str]] = []
+    path_text = "/".join(_data(segment, PATH) for segment in segments)
+    if path_text:
+        parts.append((PATH, path_text))
+    query_text = "&".join(
+        _data(key, QUERY) + ("" if value is None else "=" + _data(value, QUERY)) for key, value in pairs
+    )
+    if query_text:
+        parts.append((QUERY, query_text))
+    fragment_text = "" if fragment is None else _data(fragment, FRAGMENT)
+    directive_text = DIRECTIVE_INITIATOR.join(_data(d, DIRECTIVE) for d in directive_list)
+    if directive_text:
+        parts.append((FRAGMENT, fragment_text))
+        parts.append((DIRECTIVE, directive_text))
+    elif fragment_text:
+        parts.append((FRAGMENT, fragment_text))
+    return _serialize(head, parts)

@@ -8,8 +8,11 @@ of open brackets.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
+from .. import _tables
 from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
 
 __all__ = ["NONE", "PATH", "QUERY", "FRAGMENT", "DIRECTIVE", "STACK_LIMIT", "terminate", "initiator_at"]
@@ -25,37 +28,73 @@ _INITIATORS = {"/": PATH, "?": QUERY, "#": FRAGMENT}
 _TERMINATORS = {PATH: "?#", QUERY: "#", FRAGMENT: "", DIRECTIVE: "", NONE: ""}
 _CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,", NONE: ""}
 
-#: Astral ranges kept in the fast-path class (see ``_plain_include_run``).
-_ASTRAL_RANGES_KEPT = 32
+# Fast path (an optimisation only; the results are those of the loop in §3.5.1).
+# Inside a part, call a code point "plain" when it begins none of the part's
+# terminators or ClearStackOpen elements (Table 3-3).  §3.5.1 treats a plain
+# Include code point as "set lastSafe = i + 1, continue" and a plain Soft one as
+# "continue"; while the open-bracket stack is empty, a one-code-point
+# ClearStackOpen element (``/`` in a path, ``=`` ``&`` in a query, ``&`` ``,`` in
+# a directive) does exactly what an Include one does.  So a run of such code
+# points is skipped with one regular-expression match, lastSafe moving to just
+# after the run's last Include-like code point.
 
 
-def _plain_include_run() -> re.Pattern[str]:
-    """Compile ``[...]*``, a run of "plain" Include code points, from the FLAGS table.
+def _term_ranges(code: int, astral_kept: int) -> list[tuple[int, int]]:
+    """The ranges of code points whose Link_Term is ``code`` (the data FLAGS is built from).
 
-    A code point is plain when its Link_Term is Include and it occurs in no
-    Action string of Table 3-3 (initiators, terminators, ClearStackOpen, ``:~:``).
-    In every part, §3.5.1 does the same for each of them: "LT == Include: set
-    lastSafe = i + 1, continue", so a run of them can be skipped in one
-    regular-expression match, with lastSafe set to the end of the run.
-
-    ``re`` tests code points above U+FFFF against the class's astral ranges one
-    by one, so only the largest astral ranges (CJK extensions, emoji, ...) are
-    kept; any code point outside the class simply takes the per-code-point path.
+    ``re`` tests code points above U+FFFF against a class's astral ranges one by
+    one, so only the ``astral_kept`` largest astral ranges are kept (CJK
+    extensions, emoji, ...); a code point left out just takes the slow path.
     """
-    structural = set(DIRECTIVE_INITIATOR).union(*_INITIATORS, *_TERMINATORS.values(), *_CLEAR_STACK_OPEN.values())
-    is_include = bytes(int(code & TERM_MASK == INCLUDE) for code in range(256))
-    plain = bytearray(FLAGS.translate(is_include))
-    for ch in structural:
-        plain[ord(ch)] = 0
-    ranges = [(m.start(), m.end() - 1) for m in re.finditer(rb"\x01+", plain)]
+    ranges: list[tuple[int, int]] = []
+    for first, last, value in sorted(_tables.LINK_TERM_RANGES):
+        if value != code:
+            continue
+        if ranges and ranges[-1][1] + 1 == first:
+            first = ranges.pop()[0]
+        ranges.append((first, last))
     bmp = [r for r in ranges if r[1] <= 0xFFFF]
-    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:_ASTRAL_RANGES_KEPT]
-    members = "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in bmp + sorted(astral))
-    return re.compile(f"[{members}]*")
+    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:astral_kept]
+    return bmp + sorted(astral)
 
 
-#: ``_skip_plain(text, i).end()``: the end of the run of plain Include code points at ``i``.
-_skip_plain = _plain_include_run().match
+def _char_class(ranges: list[tuple[int, int]], excluded: str) -> str:
+    """A regular-expression class of ``ranges`` minus the code points of ``excluded``."""
+    out = []
+    for first, last in ranges:
+        for cp in sorted(ord(ch) for ch in excluded if first <= ord(ch) <= last):
+            if first < cp:
+                out.append((first, cp - 1))
+            first = cp + 1
+        if first <= last:
+            out.append((first, last))
+    return "[" + "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in out) + "]"
+
+
+_INCLUDE_RANGES = _term_ranges(INCLUDE, astral_kept=32)
+_SOFT_RANGES = _term_ranges(SOFT, astral_kept=0)
+
+
+@functools.cache
+def _skip_plain_run(part: int, stack_empty: bool) -> Callable[[str, int], re.Match[str]]:
+    """``match(text, i).end()``: the end of the longest run of code points at ``i`` that
+    §3.5.1 treats as Include or Soft in ``part`` and that ends with an Include one
+    (``i`` itself if there is none).  See the comment above.
+
+    The backtracking of ``*`` only walks back over the run's trailing Soft code points,
+    so a match takes time linear in the run's length.  Compiled on first use
+    (about 10 ms each), to keep ``import uts58_adapt`` cheap.
+    """
+    excluded = _TERMINATORS[part]
+    if part in (FRAGMENT, DIRECTIVE):
+        excluded += DIRECTIVE_INITIATOR[0]
+    include = _INCLUDE_RANGES
+    if stack_empty:
+        include = include + [(ord(ch), ord(ch)) for ch in _CLEAR_STACK_OPEN[part]]
+    else:
+        excluded += _CLEAR_STACK_OPEN[part]
+    pattern = f"(?:{_char_class(include + _SOFT_RANGES, excluded)}*{_char_class(include, excluded)})?"
+    return re.compile(pattern).match  # type: ignore[return-value]
 
 
 def initiator_at(text: str, i: int, previous_part: int = NONE) -> tuple[int, int]:
@@ -104,6 +143,7 @@ def terminate(text: str, start: int) -> int:
                 return last_safe
             terminators = _TERMINATORS[part]
             clear_stack_open = _CLEAR_STACK_OPEN[part]
+            skip_plain = _skip_plain_run(part, True)
             i += length
             last_safe = i
             open_stack.clear()
@@ -121,8 +161,10 @@ def terminate(text: str, start: int) -> int:
         cp = ord(ch)
         term = flags[cp] & TERM_MASK
         if term == INCLUDE:
-            # Fast path: the plain Include code points that follow act alike (see _plain_include_run).
-            i = _skip_plain(text, i + 1).end()
+            # Fast path (see _skip_plain_run): any Soft code point skipped is
+            # followed by an Include one, so lastSafe is the end of the match.
+            skip = _skip_plain_run(part, False) if open_stack else skip_plain
+            i = skip(text, i + 1).end()
             last_safe = i
         elif term == SOFT:
             i += 1

@@ -1,0 +1,66 @@
+"""The committed compatibility reports (``compat_reports/``) are what the code produces now."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+REGENERATE = "python tools/regenerate_reports.py"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("regenerate_reports", REPO / "tools" / "regenerate_reports.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+TOOL = _tool()
+
+
+@pytest.mark.parametrize("backend, fmt, path", TOOL.report_files(), ids=lambda v: getattr(v, "name", None) or str(v))
+def test_report_is_current(backend: str, fmt: str, path: Path) -> None:
+    assert path.is_file(), f"{path.relative_to(REPO)} is missing; run: {REGENERATE}"
+    fresh = TOOL.build(backend, fmt)
+    assert path.read_bytes() == fresh, f"{path.relative_to(REPO)} is stale; run: {REGENERATE}"
+
+
+def test_reports_match_the_cli(tmp_path: Path) -> None:
+    """The tool writes exactly what the documented CLI command prints."""
+    from uts58_adapt.cli import main
+
+    out = tmp_path / "r.json"
+    assert main(["report", "--sample", "--backend", "urlextract", "--format", "json", "--quiet", "-o", str(out)]) == 0
+    assert out.read_bytes() == TOOL.build("urlextract", "json")
+
+
+def test_json_reports_are_consistent() -> None:
+    for backend, fmt, path in TOOL.report_files():
+        if fmt != "json" or not path.is_file():
+            continue
+        report = json.loads(path.read_text(encoding="utf-8"))
+        assert report["backend"] == backend
+        s = report["summary"]
+        assert s["changed"] == len(report["changes"]) == sum(s["by_kind"].values()) == sum(s["by_reason"].values())
+
+
+def test_readme_gives_the_command() -> None:
+    readme = (REPO / "compat_reports" / "README.md").read_text(encoding="utf-8")
+    assert REGENERATE in readme
+
+
+def test_staleness_is_detected(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The check can fail: a report that differs by one byte is reported stale."""
+    backend, fmt, path = TOOL.report_files()[0]
+    fake = tmp_path / path.name
+    fake.write_bytes(TOOL.build(backend, fmt) + b" ")
+    monkeypatch.setattr(TOOL, "report_files", lambda: [(backend, fmt, fake)])
+    assert TOOL.stale() == [fake]
+    assert TOOL.main(["--check"]) == 1
+    fake.write_bytes(TOOL.build(backend, fmt))
+    assert TOOL.main(["--check"]) == 0

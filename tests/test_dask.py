@@ -1,0 +1,150 @@
+"""The Dask engine: a real ``distributed.LocalCluster`` on loopback, worker processes.
+
+``uts58-adapt report --engine dask --scheduler ADDRESS`` must write the same JSON,
+byte for byte, as the local engine, on the bundled sample and on a directory of
+several files (some longer than one chunk, so files are cut into several tasks).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'uts58_adapt[dask]'")
+
+from uts58_adapt.report.core import ChunkTask  # noqa: E402
+from uts58_adapt.report.runner import CHUNK_LINES  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+@pytest.fixture(scope="module")
+def scheduler_address() -> Iterator[str]:
+    from distributed import LocalCluster
+
+    # Worker processes must import uts58_adapt even from a checkout that is not installed.
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = _env()["PYTHONPATH"]
+    try:
+        with LocalCluster(
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address=None,
+            host="127.0.0.1",
+        ) as cluster:
+            yield cluster.scheduler_address
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
+def report(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", "--format", "json", "-q", *args],
+        capture_output=True,
+        env=_env(),
+        cwd=REPO,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Several files; two are longer than one chunk, one has no link, one is empty."""
+    root = tmp_path_factory.mktemp("corpus")
+    sample = SAMPLE.read_text(encoding="utf-8").splitlines()
+    (root / "a.txt").write_text("\n".join(sample) + "\n", encoding="utf-8")
+    long_lines = [f"{k}: {line}" for k in range(3) for line in sample] * (2 * CHUNK_LINES // (3 * len(sample)) + 2)
+    (root / "b_long.txt").write_text("\n".join(long_lines), encoding="utf-8")
+    (root / "sub").mkdir()
+    (root / "sub" / "c.md").write_text(
+        "See x.com/a(b)c. and https://example.org/path?q=(1)#frag:~:text=a,b.\n"
+        "Mail mailto:john.doe@example.com, or <jane@example.co.uk>.\n"
+        "Edge: example.com/" + "(" * 130 + "x\n",
+        encoding="utf-8",
+    )
+    (root / "sub" / "d_plain.txt").write_text("no links here\njust words\n" * 300, encoding="utf-8")
+    (root / "sub" / "e_empty.txt").write_text("", encoding="utf-8")
+    return root
+
+
+def test_sample_report_is_identical_on_a_cluster(scheduler_address: str) -> None:
+    local = report("--sample", "--engine", "local")
+    remote = report("--sample", "--engine", "dask", "--scheduler", scheduler_address)
+    assert local.returncode == 0, local.stderr.decode()
+    assert remote.returncode == 0, remote.stderr.decode()
+    assert b'"changes"' in local.stdout
+    assert remote.stdout == local.stdout
+    # The chunks really ran in the worker processes: they imported the audit code.
+    from distributed import Client
+
+    with Client(scheduler_address, set_as_default=False) as client:
+        imported = client.run(lambda: "uts58_adapt.report.core" in sys.modules)
+    assert len(imported) == 2 and any(imported.values()), imported
+
+
+def test_directory_report_is_identical_on_a_cluster(scheduler_address: str, corpus_dir: Path) -> None:
+    local = report(str(corpus_dir), "--engine", "local", "--jobs", "1")
+    remote = report(str(corpus_dir), "--engine", "dask", "--scheduler", scheduler_address)
+    assert local.returncode == 0, local.stderr.decode()
+    assert remote.returncode == 0, remote.stderr.decode()
+    assert remote.stdout == local.stdout
+    import json
+
+    summary = json.loads(local.stdout)["summary"]
+    assert summary["documents"] == 5
+    assert summary["lines"] > 2 * CHUNK_LINES
+
+
+def test_default_local_scheduler_gives_the_same_report(corpus_dir: Path) -> None:
+    local = report(str(corpus_dir), "--engine", "local", "--jobs", "1")
+    threaded = report(str(corpus_dir), "--engine", "dask")
+    assert threaded.returncode == 0, threaded.stderr.decode()
+    assert threaded.stdout == local.stdout
+
+
+def _tasks() -> list[ChunkTask]:
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    return [ChunkTask(f"doc{k}", 1 + 7 * k, lines[k : k + 7], "linkify-it") for k in range(0, 40, 2)]
+
+
+@pytest.mark.parametrize("where", ["cluster", "default"])
+def test_map_chunks_keeps_task_order(where: str, request: pytest.FixtureRequest) -> None:
+    from uts58_adapt.report.core import audit_chunk
+    from uts58_adapt.report.dask_engine import map_chunks
+
+    address = request.getfixturevalue("scheduler_address") if where == "cluster" else None
+    tasks = _tasks()
+    results = map_chunks(iter(tasks), address)
+    assert results == [audit_chunk(task) for task in tasks]
+    assert map_chunks([], address) == []
+
+
+def test_unreachable_scheduler_is_reported_by_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58_adapt.report import dask_engine
+    from uts58_adapt.report.runner import DaskUnavailable
+
+    monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", "2s")
+    with pytest.raises(DaskUnavailable, match="tcp://127.0.0.1:9"):
+        dask_engine.map_chunks(_tasks(), "tcp://127.0.0.1:9")
+
+
+def test_uts58_adapt_does_not_import_dask() -> None:
+    code = "import sys, uts58_adapt, uts58_adapt.detect, uts58_adapt.report.runner; print('dask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=_env(), cwd=REPO, timeout=120)
+    assert out.stdout.strip() == b"False", out.stderr.decode()

@@ -1,0 +1,172 @@
+"""The host stage (refine/hosts.py): what §1.4 leaves to WHATWG URL, UTS #46 and the PSL."""
+
+from __future__ import annotations
+
+import pytest
+
+from uts58_adapt.backends._tlds import icann_suffixes, icann_tlds
+from uts58_adapt.refine import hosts
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "example.com",
+        "TEST.COM",
+        "FOO.VERMÖGEN.com",
+        "abc.XN--11B4C3D",
+        "foo.香港",
+        "普遍适用测试。我爱你",
+        "普遍适用测试．我爱你",
+        "普遍适用测试｡我爱你",
+        "xn-----ctdbabcfhu9c2b9l1acccr4c.xn--mgbah1a3hjkrd",
+        "ཡོངས་ཁྱབ་ངོས་ལེན་བརྟག་དཔྱད.com",
+        "blogspot.com",
+        "bat-smg.wikipedia.org",
+    ],
+)
+def test_valid_domains(host):
+    assert hosts.domain_unicode(host) is not None
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "",
+        "com",
+        "localhost",
+        ".foo.example.com",
+        "foo..example.com",
+        "-foo.example.com",
+        "foo.example-.com",
+        "example.😎",
+        "example.invalid",
+        "موريتانيا.xn-----ctdbabcfhu9c2b9l1acccr4c",  # TLD with hyphens (as Unicode)
+        "example.c0m",
+        "example.c",
+        "co.uk",  # a public suffix, not a registrable domain
+        "in_valid.com",
+        "a" * 64 + ".com",  # label too long
+    ],
+)
+def test_invalid_domains(host):
+    assert hosts.domain_unicode(host) is None
+
+
+def test_unicode_form_is_lower_case_and_decoded():
+    assert hosts.domain_unicode("FOO.VERMÖGEN.com") == "foo.vermögen.com"
+    assert hosts.domain_unicode("abc.XN--11B4C3D") == "abc.कॉम"
+    assert hosts.domain_unicode("普遍适用测试。我爱你") == "普遍适用测试.我爱你"
+
+
+def test_ipv4_only_with_scheme():
+    assert hosts.domain_unicode("127.0.0.1") is None
+    assert hosts.domain_unicode("127.0.0.1", allow_ip=True) == "127.0.0.1"
+    assert hosts.url_host("http://127.0.0.1:8080/x", 0).end == len("http://127.0.0.1:8080")
+    assert hosts.url_host("see 127.0.0.1/x", 4) is None
+
+
+def test_tld_list_is_icann_both_forms_offline():
+    tlds = icann_tlds()
+    assert {"com", "香港", "xn--j6w193g", "accountants", "我爱你", "xn--mgbah1a3hjkrd"} <= tlds
+    assert len(tlds) > 1400
+    suffixes = icann_suffixes()
+    assert suffixes.is_public_suffix("co.uk")
+    assert not suffixes.is_public_suffix("blogspot.com")  # private section: not used
+
+
+def test_url_host_repairs_a_start_inside_the_host():
+    text = "See FOO.VERMÖGEN.com on…"
+    hm = hosts.url_host(text, text.index("GEN"))
+    assert (hm.start, hm.host_end) == (4, 20)
+    text = "Lorem épreuve-acceptation-universelle.org x"
+    hm = hosts.url_host(text, text.index("preuve"))
+    assert text[hm.start : hm.end] == "épreuve-acceptation-universelle.org"
+
+
+def test_url_host_takes_in_a_scheme_before_a_repaired_start():
+    text = "at https://ja.wikipedia.org/wiki"
+    hm = hosts.url_host(text, text.index("wikipedia"))
+    assert text[hm.start : hm.end] == "https://ja.wikipedia.org"
+    assert hm.scheme == "https://"
+
+
+def test_trailing_dot():
+    text = "http://foo.example.com. on"
+    hm = hosts.url_host(text, 0)
+    assert text[hm.start : hm.end] == "http://foo.example.com"
+    text = "http://foo.example.com./αβγ"
+    hm = hosts.url_host(text, 0)
+    assert text[hm.start : hm.end] == "http://foo.example.com."
+    assert hosts.url_host("foo.example.com..", 0).end == len("foo.example.com")
+
+
+def test_port():
+    text = "example.com:443 b"
+    assert hosts.url_host(text, 0).end == len("example.com:443")
+    text = "example.com:99999 b"
+    assert hosts.url_host(text, 0).end == len("example.com")
+    text = "example.com:abc"
+    assert hosts.url_host(text, 0).end == len("example.com")
+
+
+def test_userinfo_and_at_sign():
+    assert hosts.url_host("http://john.smith@example.com", 0) is None
+    assert hosts.url_host("http://u:p@example.com/x", 0) is None
+    text = "john.smith@example.com"
+    assert hosts.url_host(text, text.index("example")) is None  # domain right after '@'
+    assert hosts.url_host(text, 0) is None  # a local part, not a host
+    assert hosts.has_userinfo_before("http://john.smith@example.com", 17)
+    assert not hosts.has_userinfo_before("http://x.com/a@example.com", 14)
+
+
+def test_email_domain_end():
+    text = "x@example.com. y"
+    assert hosts.email_domain_end(text, 1) == (13, "example.com")
+    assert hosts.email_domain_end("x@example.😎", 1) is None
+    assert hosts.email_domain_end("x@", 1) is None
+    assert hosts.email_domain_end("x@.com", 1) is None
+
+
+def test_host_run_and_char():
+    assert hosts.is_host_char("a") and hosts.is_host_char("Ö") and hosts.is_host_char("。")
+    assert hosts.is_host_char("\u0f0b")  # Tibetan tsheg: PVALID
+    for ch in " /?#@:_()[]<>\"'、，「」\u0f0d":
+        assert not hosts.is_host_char(ch), ch
+    assert hosts.host_run_end("ab.cd/ef", 0) == 5
+    assert hosts.normalize_separators("a。b．c｡d") == "a.b.c.d"
+
+
+def test_emoji_and_symbols_end_a_host():
+    assert hosts.host_run_end("example.com😎/x", 0) == len("example.com")
+    assert hosts.host_run_end("𠀀𠀁.com x", 0) == len("𠀀𠀁.com")  # CJK extension B is host text
+
+
+def test_separator_tld_hits():
+    text = "Lorem 普遍适用测试。我爱你 x。com。 y．我爱你。qqq z｡com/x 文。文。文"
+    hits = hosts.separator_tld_hits(text)
+    assert [text[i : i + 3] for i in hits] == ["我爱你", "com", "我爱你", "com"]
+
+
+def test_backends_build_offline(monkeypatch, tmp_path):
+    """Fresh backends load no remote list, open no socket and write no cache file."""
+    import socket
+    import urllib.request
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from uts58_adapt.backends.linkify_it import LinkifyItBackend
+    from uts58_adapt.backends.urlextract import UrlExtractBackend
+
+    for cls in (LinkifyItBackend, UrlExtractBackend):
+        backend = cls()
+        assert backend.find("see foo.accountants and foo.香港/x") != []
+    ue = UrlExtractBackend()
+    assert ue.candidates("deΩ.uk") != []
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,112 @@
+"""markdown-it-py: ``md.linkify = wrap(md.linkify)`` upgrades both linkify rules.
+
+markdown-it-py's core rule linkifies text tokens with ``test``/``match`` (fuzzy links
+and emails); its inline rule handles ``scheme://`` with ``match_at_start``.  Each
+case is rendered with and without the wrapper; the expected HTML is written by hand
+(percent-encoding of the href is markdown-it's own ``normalizeLink``: UTF-8 bytes).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("markdown_it")
+pytest.importorskip("linkify_it")
+
+from markdown_it import MarkdownIt  # noqa: E402
+
+from uts58_adapt.wrap import LinkifyItWrapper, wrap  # noqa: E402
+
+
+def make_md(upgrade: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    if upgrade:
+        md.linkify = wrap(md.linkify)
+    return md
+
+
+@pytest.fixture(scope="module")
+def plain() -> MarkdownIt:
+    return make_md(False)
+
+
+@pytest.fixture(scope="module")
+def md() -> MarkdownIt:
+    return make_md(True)
+
+
+def test_the_wrapper_is_installed(md):
+    assert isinstance(md.linkify, LinkifyItWrapper)
+
+
+def test_bracket_crossing_a_slash_core_rule(plain, md):
+    text = "see example.com/αβ(γ/δ)ρς"
+    # α β γ δ ρ ς = CE B1, CE B2, CE B3, CE B4, CF 81, CF 82 in UTF-8.
+    assert plain.render(text) == (
+        '<p>see <a href="http://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4)%CF%81%CF%82">'
+        "example.com/αβ(γ/δ)ρς</a></p>\n"
+    )
+    assert md.render(text) == (
+        '<p>see <a href="http://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">example.com/αβ(γ/δ</a>)ρς</p>\n'
+    )
+
+
+def test_bracket_crossing_a_slash_inline_rule(plain, md):
+    text = "see https://example.com/αβ(γ/δ)ρς"
+    assert plain.render(text) == (
+        '<p>see <a href="https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4)%CF%81%CF%82">'
+        "https://example.com/αβ(γ/δ)ρς</a></p>\n"
+    )
+    assert md.render(text) == (
+        '<p>see <a href="https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">https://example.com/αβ(γ/δ</a>)ρς</p>\n'
+    )
+
+
+def test_apostrophe_inside_a_path(plain, md):
+    text = "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija"
+    assert plain.render(text) == (
+        '<p><a href="https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta">'
+        "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta</a>'_artikli_li_kull_Wikipedija</p>\n"
+    )
+    assert md.render(text) == (
+        "<p><a href=\"https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija\">"
+        "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija</a></p>\n"
+    )
+
+
+def test_non_ascii_email(plain, md):
+    text = "σωκράτης@example.com"
+    assert plain.render(text) == "<p>σωκράτης@example.com</p>\n"
+    # σ ω κ ρ ά τ η ς = CF 83, CF 89, CE BA, CF 81, CE AC, CF 84, CE B7, CF 82.
+    assert md.render(text) == (
+        '<p><a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@example.com">'
+        "σωκράτης@example.com</a></p>\n"
+    )
+
+
+def test_markdown_constructs_are_left_alone(md):
+    text = "**http://x.com/α** [x.com/α(β](http://y.com) `x.com/α(β` (http://x.com/a)"
+    assert md.render(text) == (
+        '<p><strong><a href="http://x.com/%CE%B1">http://x.com/α</a></strong> '
+        '<a href="http://y.com">x.com/α(β</a> <code>x.com/α(β</code> '
+        '(<a href="http://x.com/a">http://x.com/a</a>)</p>\n'
+    )
+
+
+def test_escaped_scheme_is_still_not_linked(md):
+    assert md.render("http\\://example.com/α(β") == "<p>http://example.com/α(β</p>\n"
+
+
+def test_md_validate_link_still_applies(md):
+    # The wrapper refines spans; markdown-it's own normalizeLink/validateLink still run.
+    md2 = make_md(True)
+    md2.validateLink = lambda url: not url.startswith("mailto:")  # type: ignore[method-assign]
+    assert md2.render("σωκράτης@example.com and example.com/α") == (
+        '<p>σωκράτης@example.com and <a href="http://example.com/%CE%B1">example.com/α</a></p>\n'
+    )
+
+
+def test_options_set_through_md_linkify_apply(md):
+    md2 = make_md(True)
+    md2.linkify.set({"fuzzy_email": False})
+    assert md2.render("σωκράτης@example.com") == "<p>σωκράτης@example.com</p>\n"

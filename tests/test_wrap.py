@@ -1,0 +1,270 @@
+"""wrap(): an already configured linkify-it-py or urlextract instance, upgraded to UTS #58.
+
+Expected values are written by hand from the standard: ``example.com/αβ(γ/δ)ρς``
+ends before ``)`` because the ``/`` before ``δ`` empties the bracket stack (§3.5.1),
+so that ``)`` closes nothing.
+"""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+from linkify_it import LinkifyIt
+from linkify_it.main import Match
+from urlextract import URLExtract
+from urlextract.urlextract_core import URLExtractError
+
+from uts58_adapt.wrap import LinkifyItWrapper, URLExtractWrapper, wrap
+
+GREEK = "see example.com/αβ(γ/δ)ρς end"
+GREEK_LINK = "example.com/αβ(γ/δ"  # 18 code points, at offset 4
+WIKI = "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija"
+
+
+def fields(m: Match) -> tuple[str, int, int, str, str, str]:
+    return (m.schema, m.index, m.last_index, m.raw, m.text, m.url)
+
+
+@pytest.fixture(scope="module")
+def extractor() -> URLExtract:
+    return URLExtract()
+
+
+# --- linkify-it-py ------------------------------------------------------------------------
+
+
+def test_match_returns_linkify_it_match_objects_with_the_refined_end():
+    found = wrap(LinkifyIt()).match(GREEK)
+    assert isinstance(found, list) and len(found) == 1
+    assert type(found[0]) is Match
+    assert fields(found[0]) == ("", 4, 22, GREEK_LINK, GREEK_LINK, "http://" + GREEK_LINK)
+
+
+def test_unwrapped_instance_is_left_alone():
+    plain = LinkifyIt()
+    wrap(plain)
+    assert [fields(m) for m in plain.match(GREEK)] == [
+        ("", 4, 25, "example.com/αβ(γ/δ)ρς", "example.com/αβ(γ/δ)ρς", "http://example.com/αβ(γ/δ)ρς")
+    ]
+
+
+def test_apostrophe_inside_a_path_is_kept():
+    found = wrap(LinkifyIt()).match(WIKI)
+    assert [fields(m) for m in found] == [("https:", 0, 77, WIKI, WIKI, WIKI)]
+
+
+def test_no_link_gives_none_like_the_original():
+    assert wrap(LinkifyIt()).match("nothing to see") is None
+    assert wrap(LinkifyIt()).match("") is None
+
+
+def test_non_ascii_email_is_added_with_the_mailto_schema():
+    found = wrap(LinkifyIt()).match("write to σωκράτης@example.com today")
+    assert [fields(m) for m in found] == [
+        ("mailto:", 9, 29, "σωκράτης@example.com", "σωκράτης@example.com", "mailto:σωκράτης@example.com")
+    ]
+
+
+def test_custom_schema_added_before_wrapping_is_kept():
+    linkify = LinkifyIt().add("git:", "http:")
+    found = wrap(linkify).match("see git://x.com/a(b")
+    assert [fields(m) for m in found] == [
+        ("git:", 4, 19, "git://x.com/a(b", "git://x.com/a(b", "git://x.com/a(b")
+    ]
+
+
+def test_custom_schema_added_through_the_wrapper_and_chaining():
+    wrapped = wrap(LinkifyIt())
+    assert wrapped.add("git:", "http:") is wrapped
+    assert [m.last_index for m in wrapped.match("see git://x.com/a(b")] == [19]
+    assert wrapped.set({"fuzzy_link": True}) is wrapped
+    assert wrapped.tlds("com", True) is wrapped
+
+
+def test_schema_without_a_host_is_passed_through():
+    # A twitter-style mention schema: UTS #58 has nothing to refine in it.
+    linkify = LinkifyIt().add(
+        "@",
+        {
+            "validate": r"^[a-z0-9_]{1,15}(?![a-z0-9_])",
+            # linkify-it-py calls a plain-function normalizer as a method: (self, match).
+            "normalize": lambda self, m: setattr(m, "url", "https://twitter.com/" + m.url[1:]),
+        },
+    )
+    found = wrap(linkify).match("ping @alice about example.com/αβ(γ/δ)ρς")
+    assert [fields(m) for m in found] == [
+        ("@", 5, 11, "@alice", "@alice", "https://twitter.com/alice"),
+        ("", 18, 36, GREEK_LINK, GREEK_LINK, "http://" + GREEK_LINK),
+    ]
+
+
+def test_fuzzy_email_off_is_kept():
+    wrapped = wrap(LinkifyIt().set({"fuzzy_email": False}))
+    assert wrapped.match("σωκράτης@example.com or bob@example.com") is None
+    # An explicit mailto: is the mailto: schema, which stays on.
+    found = wrapped.match("mailto:σωκράτης@example.com")
+    assert [fields(m) for m in found] == [
+        (
+            "mailto:",
+            0,
+            27,
+            "mailto:σωκράτης@example.com",
+            "mailto:σωκράτης@example.com",
+            "mailto:σωκράτης@example.com",
+        )
+    ]
+
+
+def test_fuzzy_email_switched_off_through_the_wrapper_after_test():
+    wrapped = wrap(LinkifyIt())
+    assert wrapped.test("σωκράτης@example.com") is True
+    wrapped.set({"fuzzy_email": False})
+    assert wrapped.match("σωκράτης@example.com") is None
+    assert wrapped.test("σωκράτης@example.com") is False
+
+
+def test_fuzzy_link_off_is_kept():
+    wrapped = wrap(LinkifyIt({}, {"fuzzy_link": False}))
+    assert wrapped.match(GREEK) is None
+    assert [m.last_index for m in wrapped.match("see http://example.com/αβ(γ/δ)ρς")] == [29]
+
+
+def test_the_instances_tlds_are_kept():
+    wrapped = wrap(LinkifyIt().tlds(["org"]))
+    text = "example.com/αβ(γ/δ)ρς example.org/αβ(γ/δ)ρς σωκράτης@example.com σωκράτης@example.org"
+    assert [(m.index, m.last_index, m.raw) for m in wrapped.match(text)] == [
+        (22, 40, "example.org/αβ(γ/δ"),
+        (65, 85, "σωκράτης@example.org"),
+    ]
+
+
+def test_test_and_pretest():
+    wrapped = wrap(LinkifyIt())
+    assert LinkifyIt().test("σωκράτης@example.com") is False
+    assert wrapped.test("σωκράτης@example.com") is True
+    assert wrapped.pretest("σωκράτης@example.com") is True
+    assert wrapped.test("no links here") is False
+    assert wrapped.pretest("no links here") is False
+    # A URL with userinfo is not linked (the domain is not an email's either).
+    assert wrapped.test("http://user@example.com/x") is False
+
+
+def test_match_after_test_on_another_text_is_not_stale():
+    wrapped = wrap(LinkifyIt())
+    assert wrapped.test(GREEK) is True
+    assert wrapped.match("nothing") is None
+    assert wrapped.match(GREEK)[0].last_index == 22
+
+
+def test_match_at_start():
+    wrapped = wrap(LinkifyIt())
+    m = wrapped.match_at_start("http://example.com/αβ(γ/δ)ρς and more")
+    assert type(m) is Match
+    assert fields(m) == (
+        "http:",
+        0,
+        25,
+        "http://example.com/αβ(γ/δ",
+        "http://example.com/αβ(γ/δ",
+        "http://example.com/αβ(γ/δ",
+    )
+    assert wrapped.match_at_start(WIKI + " x").last_index == 77
+    assert wrapped.match_at_start("example.com/x") is None  # fuzzy links have no schema at start
+    assert wrapped.match_at_start("http://user@example.com/") is None
+
+
+def test_test_schema_at_gives_the_refined_tail_length():
+    text = "see http://example.com/αβ(γ/δ)ρς"
+    assert LinkifyIt().test_schema_at(text, "http:", 9) == 23
+    assert wrap(LinkifyIt()).test_schema_at(text, "http:", 9) == 20  # "//example.com/αβ(γ/δ"
+    assert wrap(LinkifyIt()).test_schema_at(text, "foo:", 9) == 0  # not a schema of the instance
+
+
+def test_other_attributes_are_delegated():
+    linkify = LinkifyIt()
+    wrapped = wrap(linkify)
+    assert isinstance(wrapped, LinkifyItWrapper)
+    assert wrapped.wrapped is linkify
+    assert wrapped.re is linkify.re
+    assert wrapped.normalize == linkify.normalize
+    with pytest.raises(AttributeError):
+        wrapped.no_such_attribute  # noqa: B018
+
+
+def test_wrap_is_idempotent_and_rejects_other_objects():
+    wrapped = wrap(LinkifyIt())
+    assert wrap(wrapped) is wrapped
+    with pytest.raises(TypeError, match="obj"):
+        wrap("example.com")  # type: ignore[call-overload]
+
+
+def test_non_str_text_raises_type_error_naming_it():
+    with pytest.raises(TypeError, match="text"):
+        wrap(LinkifyIt()).match(b"example.com")  # type: ignore[arg-type]
+
+
+# --- urlextract -----------------------------------------------------------------------
+
+
+def test_find_urls_returns_refined_strings(extractor):
+    wrapped = wrap(extractor)
+    assert isinstance(wrapped, URLExtractWrapper)
+    assert extractor.find_urls(GREEK) == ["example.com/αβ(γ/δ)ρς"]
+    assert wrapped.find_urls(GREEK) == [GREEK_LINK]
+    assert wrapped.find_urls(WIKI) == [WIKI]
+
+
+def test_find_urls_get_indices(extractor):
+    text = "example.com/αβ(γ/δ)ρς and example.com/αβ(γ/δ)x"
+    found = wrap(extractor).find_urls(text, get_indices=True)
+    assert found == [(GREEK_LINK, (0, 18)), (GREEK_LINK, (26, 44))]
+    assert all(type(item) is tuple and type(item[1]) is tuple for item in found)
+
+
+def test_find_urls_only_unique_after_refinement(extractor):
+    text = "example.com/αβ(γ/δ)ρς and example.com/αβ(γ/δ)x"
+    assert extractor.find_urls(text, only_unique=True) == ["example.com/αβ(γ/δ)ρς", "example.com/αβ(γ/δ)x"]
+    assert wrap(extractor).find_urls(text, only_unique=True) == [GREEK_LINK]
+
+
+def test_gen_urls_is_a_generator(extractor):
+    gen = wrap(extractor).gen_urls(GREEK)
+    assert isinstance(gen, types.GeneratorType)
+    assert list(gen) == [GREEK_LINK]
+    assert list(wrap(extractor).gen_urls(GREEK, get_indices=True)) == [(GREEK_LINK, (4, 22))]
+
+
+def test_has_urls(extractor):
+    wrapped = wrap(extractor)
+    assert wrapped.has_urls(GREEK) is True
+    assert wrapped.has_urls("no links here") is False
+    # urlextract finds this URL, but UTS #58 does not link a URL with userinfo.
+    assert extractor.has_urls("http://user@example.com/x") is True
+    assert wrapped.has_urls("http://user@example.com/x") is False
+
+
+def test_extract_email_setting_is_kept():
+    text = "write σωκράτης@example.com"
+    off = wrap(URLExtract(extract_email=False))
+    on = wrap(URLExtract(extract_email=True))
+    assert off.find_urls(text) == []
+    assert URLExtract(extract_email=True).find_urls(text) == []
+    assert on.find_urls(text, get_indices=True) == [("σωκράτης@example.com", (6, 26))]
+    # A property set on the wrapper configures the wrapped instance.
+    off.extract_email = True
+    assert off.wrapped.extract_email is True
+    assert off.find_urls(text) == ["σωκράτης@example.com"]
+
+
+def test_limit_raises_urlextract_error_with_refined_data():
+    wrapped = wrap(URLExtract(limit=1))
+    with pytest.raises(URLExtractError) as info:
+        wrapped.find_urls("example.com/αβ(γ/δ)ρς and example.org/x(y/z)w")
+    assert info.value.data == [GREEK_LINK]
+
+
+def test_urlextract_delegation(extractor):
+    wrapped = wrap(extractor)
+    assert wrap(wrapped) is wrapped
+    assert wrapped.get_stop_chars_right() == extractor.get_stop_chars_right()

@@ -1,0 +1,42 @@
+"""Backends: existing linkifiers behind one protocol, and a registry.
+
+``get_backend(name)`` returns one cached instance per name; building a backend
+(compiling its TLD patterns) happens once per process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+from .base import Backend, RawLink
+
+__all__ = ["BACKENDS", "Backend", "RawLink", "get_backend"]
+
+#: Backend name -> (module, class).
+BACKENDS: dict[str, tuple[str, str]] = {
+    "linkify-it": (".linkify_it", "LinkifyItBackend"),
+    "urlextract": (".urlextract", "UrlExtractBackend"),
+}
+
+_instances: dict[str, Backend] = {}
+_lock = threading.Lock()
+
+
+def get_backend(name: str) -> Backend:
+    """The shared instance of the backend called ``name`` (``"linkify-it"`` or ``"urlextract"``).
+
+    Raises ValueError, listing the known names, for any other name.
+    """
+    backend = _instances.get(name)
+    if backend is not None:
+        return backend
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+    with _lock:
+        backend = _instances.get(name)
+        if backend is None:
+            module, cls = BACKENDS[name]
+            backend = getattr(importlib.import_module(module, __name__), cls)()
+            _instances[name] = backend
+    return backend

@@ -1,0 +1,104 @@
+"""Top-level domains and public suffixes from tldextract's bundled Public Suffix List snapshot.
+
+Offline only: the snapshot file shipped inside the ``tldextract`` package is read
+through its own parser (``tldextract.suffix_list.extract_tlds_from_suffix_list``);
+nothing is fetched and no cache is written.  Only the ICANN section is used, so
+``blogspot.com`` (a private-section suffix) stays an ordinary registrable domain.
+
+Every name is given in both Unicode and ``xn--`` (A-label) form, lower case.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from functools import lru_cache
+
+__all__ = ["IcannSuffixes", "icann_suffixes", "icann_tlds", "snapshot_version"]
+
+_SNAPSHOT = ".tld_set_snapshot"
+
+
+def _read_snapshot() -> str:
+    data = pkgutil.get_data("tldextract", _SNAPSHOT)
+    if data is None:  # pragma: no cover - the package guarantees the file
+        raise RuntimeError("tldextract's bundled Public Suffix List snapshot is missing")
+    return data.decode("utf-8")
+
+
+def _both_forms(name: str) -> tuple[str, ...]:
+    """``name`` (lower case) in Unicode and A-label form, label by label."""
+    uni, asc = [], []
+    for label in name.lower().split("."):
+        if label.startswith("xn--"):
+            try:
+                uni.append(label[4:].encode("ascii").decode("punycode"))
+            except (UnicodeError, ValueError):
+                uni.append(label)
+            asc.append(label)
+        elif label.isascii():
+            uni.append(label)
+            asc.append(label)
+        else:
+            uni.append(label)
+            asc.append("xn--" + label.encode("punycode").decode("ascii"))
+    return tuple({".".join(uni), ".".join(asc)})
+
+
+class IcannSuffixes:
+    """The ICANN section of the PSL: rules, wildcard parents and exceptions, both forms."""
+
+    def __init__(self, rules: list[str]) -> None:
+        plain: set[str] = set()
+        wild: set[str] = set()
+        exceptions: set[str] = set()
+        tlds: set[str] = set()
+        for rule in rules:
+            rule = rule.strip().lower()
+            if not rule:
+                continue
+            if rule.startswith("!"):
+                exceptions.update(_both_forms(rule[1:]))
+                continue
+            if rule.startswith("*."):
+                wild.update(_both_forms(rule[2:]))
+                base = rule[2:]
+            else:
+                plain.update(_both_forms(rule))
+                base = rule
+            tlds.update(_both_forms(base.rsplit(".", 1)[-1]))
+        self.rules = frozenset(plain)
+        self.wildcards = frozenset(wild)
+        self.exceptions = frozenset(exceptions)
+        self.tlds = frozenset(tlds)
+
+    def is_public_suffix(self, host: str) -> bool:
+        """Whether the lower-case ``host`` (no trailing dot) is itself a public suffix."""
+        if host in self.exceptions:
+            return False
+        if host in self.rules:
+            return True
+        parent = host.partition(".")[2]
+        return bool(parent) and parent in self.wildcards
+
+
+@lru_cache(maxsize=1)
+def icann_suffixes() -> IcannSuffixes:
+    """The ICANN suffixes of the bundled snapshot (parsed once)."""
+    from tldextract.suffix_list import extract_tlds_from_suffix_list
+
+    public, _private = extract_tlds_from_suffix_list(_read_snapshot())
+    return IcannSuffixes(public)
+
+
+def icann_tlds() -> frozenset[str]:
+    """Every ICANN top-level domain, lower case, in Unicode and ``xn--`` forms."""
+    return icann_suffixes().tlds
+
+
+@lru_cache(maxsize=1)
+def snapshot_version() -> str:
+    """The ``// VERSION:`` line of the snapshot, for reports."""
+    for line in _read_snapshot().splitlines()[:40]:
+        if line.startswith("// VERSION:"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"

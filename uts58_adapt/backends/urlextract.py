@@ -1,0 +1,100 @@
+"""The urlextract backend: ``URLExtract`` with the ICANN TLD list, offline, no cache files.
+
+urlextract normally loads IANA's list from a cache file (and can download a new one);
+here its TLD loading is replaced by the bundled Public Suffix List snapshot (every ICANN
+TLD, Unicode and ``xn--`` forms), its cache path is never resolved, ``update()`` is
+refused, DNS caching is off and the per-text URL limit is lifted.
+"""
+
+from __future__ import annotations
+
+from urlextract import URLExtract
+
+from ..refine.hosts import SEPARATORS, is_host_char
+from ._tlds import icann_tlds
+from .base import RawLink
+
+__all__ = ["UrlExtractBackend"]
+
+
+class _OfflineURLExtract(URLExtract):
+    """URLExtract whose TLDs come from the PSL snapshot; it never touches a file or the network."""
+
+    def _get_cache_file_path(self) -> str:  # no writable-directory probing or creation
+        return ""
+
+    def _load_cached_tlds(self) -> set[str]:
+        return {"." + tld for tld in icann_tlds()}
+
+    def _download_tlds_list(self) -> bool:  # pragma: no cover - defensive
+        raise RuntimeError("the urlextract backend works offline; its TLD list comes from the PSL snapshot")
+
+    def update(self) -> bool:  # pragma: no cover - defensive
+        return self._download_tlds_list()
+
+    def update_when_older(self, days: int) -> bool:  # pragma: no cover - defensive
+        return self._download_tlds_list()
+
+
+class _CandidateURLExtract(_OfflineURLExtract):
+    """Also reports the TLD hits that urlextract finds and then throws away.
+
+    urlextract scans left of a TLD over ASCII only and accepts a TLD only before a few
+    listed characters, so ``deΩ.uk``, ``普遍适用测试.我爱你`` or ``example.com!`` give
+    nothing.  Here a TLD hit is accepted whenever the next character cannot continue the
+    host, and when urlextract rejects the URL around a hit, the TLD itself is reported as
+    a candidate: the refinement stage (``refine.hosts.url_host``) then finds the real start
+    of the host, or rejects it.
+    """
+
+    def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        if not 0 < tld_pos <= len(text):
+            return False
+        right = tld_pos + len(matched_tld)
+        if right < len(text) and text[right] not in SEPARATORS and is_host_char(text[right]):
+            return False
+        return text[tld_pos - 1] not in self._stop_chars_left
+
+    def _complete_url(self, text: str, tld_pos: int, tld: str, check_dns=False, with_schema_only=False) -> str:
+        try:
+            url = super()._complete_url(text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
+        except ValueError:  # uritools on odd input
+            url = ""
+        return url or tld[1:]
+
+
+class UrlExtractBackend:
+    """urlextract behind the :class:`~uts58_adapt.backends.base.Backend` protocol."""
+
+    name = "urlextract"
+
+    def __init__(self) -> None:
+        self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)
+        self._candidate_extractor: _CandidateURLExtract | None = None
+
+    def find(self, text: str) -> list[RawLink]:
+        """The links urlextract itself finds in ``text``, sorted by start (``x@y`` without ``://`` is an email)."""
+        return self._spans(self._extractor, text)
+
+    def candidates(self, text: str) -> list[RawLink]:
+        """``find`` plus the TLD hits urlextract discards (see ``_CandidateURLExtract``), for refinement."""
+        if self._candidate_extractor is None:
+            self._candidate_extractor = _CandidateURLExtract(extract_email=True, cache_dns=False, limit=None)
+        return self._spans(self._candidate_extractor, text)
+
+    @staticmethod
+    def _spans(extractor: URLExtract, text: str) -> list[RawLink]:
+        out = []
+        pos = 0
+        for url, (start, end) in extractor.gen_urls(text, get_indices=True):
+            if text[start:end] != url:
+                # urlextract's indices can be off after it trims a span; find the text itself.
+                found = text.find(url, max(0, pos - len(url)))
+                if found == -1:
+                    continue
+                start, end = found, found + len(url)
+            pos = end
+            kind = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+            out.append(RawLink(start, end, kind))
+        out.sort(key=lambda r: (r.start, r.end))
+        return out

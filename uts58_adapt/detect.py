@@ -1,0 +1,82 @@
+"""``detect()``: find links with an existing linkifier and make the result conform to UTS #58.
+
+The backend finds candidates; the refinement stage (UTS #58 §10, see
+:mod:`uts58_adapt.refine.migration`) fixes the host, the end of each URL (§3.5.1) and
+the emails (§5.2).
+"""
+
+from __future__ import annotations
+
+from .backends import BACKENDS, get_backend
+from .backends.base import Backend
+from .link import Link
+from .refine.migration import refine_links
+
+__all__ = ["DEFAULT_MAX_LENGTH", "detect"]
+
+#: Default length limit for one link, in code points (UTS #58 §8 allows limits).
+DEFAULT_MAX_LENGTH = 4096
+
+
+def _resolve(backend: str | Backend) -> Backend:
+    if isinstance(backend, str):
+        return get_backend(backend)
+    if isinstance(backend, Backend):
+        return backend
+    raise ValueError(
+        f"backend must be a backend name ({', '.join(BACKENDS)}) or a Backend object, not {type(backend).__name__}"
+    )
+
+
+def detect(
+    text: str,
+    backend: str | Backend = "linkify-it",
+    refine: bool = True,
+    *,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+) -> list[Link]:
+    """Return the links in ``text``, sorted by start and non-overlapping.
+
+    ``backend`` is ``"linkify-it"`` (default), ``"urlextract"``, or any object with a
+    ``name`` and a ``find(text) -> list[RawLink]`` method.  With ``refine=True`` the
+    backend's spans are refined to UTS #58 (§10 migration), starting from the backend's
+    ``candidates(text)`` when it has that method (its own links plus the hits it found
+    and discarded), else from ``find(text)``; with ``refine=False`` they
+    are returned as the backend reported them (``original`` is the link's own span), the
+    "before" view for audits.
+
+    ``max_length`` (UTS #8 security considerations allow length limits): links longer
+    than this many code points are dropped, not shortened, so a pathological input
+    cannot produce a giant link.  ``None`` means no limit.  The default is 4096.
+
+    Any ``str`` is accepted, including lone surrogates, NUL and every plane; a non-str
+    ``text`` raises TypeError, an unknown backend name ValueError.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool)):
+        raise TypeError(f"max_length must be int or None, not {type(max_length).__name__}")
+    impl = _resolve(backend)
+    if not text:
+        return []
+    if refine:
+        find = getattr(impl, "candidates", None) or impl.find
+        links = refine_links(text, find(text))
+    else:
+        links = []
+        last_end = -1
+        for r in sorted(impl.find(text), key=lambda r: (r.start, -r.end)):
+            if r.start < last_end or not 0 <= r.start < r.end <= len(text):
+                continue
+            span = text[r.start : r.end]
+            href = span
+            if r.kind == "email":
+                if not span.lower().startswith("mailto:"):
+                    href = "mailto:" + span
+            elif "://" not in span[:40] and not span.startswith("//"):
+                href = "https://" + span
+            links.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
+            last_end = r.end
+    if max_length is not None:
+        links = [link for link in links if link.end - link.start <= max_length]
+    return links

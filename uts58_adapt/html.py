@@ -1,0 +1,95 @@
+"""Plain text to HTML with UTS #58 links: ``linkify("see example.com/α")``.
+
+Every piece of text and every attribute value is escaped with
+``html.escape(..., quote=True)``.  A detected link becomes ``<a href="…">…</a>``
+only when the scheme of its ``href`` is one of ``schemes``; any other link stays
+plain (escaped) text.  Bidi_Control characters inside a link are percent-escaped
+in the href and in the displayed text, so they cannot reorder what the reader
+sees (UTS #58 §8 Security Considerations).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Collection
+
+from .detect import detect
+
+__all__ = ["BIDI_CONTROLS", "FORBIDDEN_SCHEMES", "linkify", "linkify_html_line"]
+
+#: The characters with Bidi_Control=Yes.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Schemes that can run script in a browser; they are refused in ``schemes``.
+FORBIDDEN_SCHEMES = frozenset({"javascript", "vbscript", "data"})
+
+_BIDI_ESCAPES = {
+    ord(ch): "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")) for ch in sorted(BIDI_CONTROLS)
+}
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
+
+
+def _escape_bidi(s: str) -> str:
+    """Percent-escape the Bidi_Control characters of ``s`` (UTF-8, uppercase hex)."""
+    return s.translate(_BIDI_ESCAPES)
+
+
+def _scheme_set(schemes: object) -> frozenset[str]:
+    if isinstance(schemes, (str, bytes)) or not isinstance(schemes, Collection):
+        raise TypeError(f"schemes must be a collection of str, e.g. ('http', 'https'), not {type(schemes).__name__}")
+    out = set()
+    for scheme in schemes:
+        if not isinstance(scheme, str):
+            raise TypeError(f"schemes must contain str, not {type(scheme).__name__}")
+        name = scheme.lower().removesuffix(":")
+        if name in FORBIDDEN_SCHEMES:
+            raise ValueError(f"schemes must not include {scheme!r}: it can run script in a browser")
+        out.add(name)
+    return frozenset(out)
+
+
+def linkify(
+    text: str,
+    backend: str = "linkify-it",
+    *,
+    schemes: Collection[str] = ("http", "https", "mailto"),
+    max_length: int = 4096,
+) -> str:
+    """Return ``text`` as HTML, with each detected link whose scheme is in ``schemes`` as an anchor.
+
+    Links are found by ``detect(text, backend, max_length=max_length)`` and the
+    anchor's href is the link's ``href``.  Schemes compare case-insensitively
+    (``"http"`` and ``"http:"`` are the same); ``javascript``, ``vbscript`` and
+    ``data`` are refused (ValueError).  Raises TypeError naming the argument when
+    ``text``, ``backend``, ``schemes`` or ``max_length`` has the wrong type.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be str, not {type(backend).__name__}")
+    if not isinstance(max_length, int) or isinstance(max_length, bool):
+        raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
+    allowed = _scheme_set(schemes)
+
+    out: list[str] = []
+    pos = 0
+    for link in detect(text, backend, max_length=max_length):
+        if link.start < pos:  # overlapping results are not expected; never emit text twice
+            continue
+        scheme = _SCHEME.match(link.href)
+        if scheme is None or scheme.group().lower() not in allowed:
+            continue  # stays in the plain text around it
+        out.append(html.escape(text[pos : link.start], quote=True))
+        href = html.escape(_escape_bidi(link.href), quote=True)
+        shown = html.escape(_escape_bidi(text[link.start : link.end]), quote=True)
+        out.append(f'<a href="{href}">{shown}</a>')
+        pos = link.end
+    out.append(html.escape(text[pos:], quote=True))
+    return "".join(out)
+
+
+def linkify_html_line(line: str, backend: str) -> str:
+    """One line of the CLI's ``--format html`` output: ``linkify(line, backend)``."""
+    if not isinstance(line, str):
+        raise TypeError(f"line must be str, not {type(line).__name__}")
+    return linkify(line, backend)

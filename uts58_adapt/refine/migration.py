@@ -1,0 +1,243 @@
+"""UTS #58 §10 "Migration: Link Detection": refine the spans an existing linkifier reported.
+
+:func:`refine_links` takes the backend's raw spans and returns conformant links:
+
+1. URLs.  For each raw URL span, the host stage (:mod:`.hosts`) finds the scheme, the
+   host and the port, repairing the start and rejecting invalid hosts.  Then §10.1:
+   the backend's end E is kept when E is at the end of the text or before a Hard
+   character *and* the backend's path, query and fragment can only have come out of the
+   termination algorithm the same way (no bracket and no Hard character in them, last
+   character Include); otherwise the termination algorithm (§3.5.1) is run from the end
+   of the host and port, which extends links the backend cut short and trims links that
+   ran too far.  This check is a C-speed regex search, so most links cost no
+   per-character Python work.
+2. Emails (§5.2), whatever the backend did with them: every ``@`` followed by a valid
+   domain gives an email from :func:`~.email.email_start` to the end of the domain; a
+   failed local part gives no link at all, and the domain is not linked on its own.
+   An ``@`` ending the userinfo of a ``scheme://`` URL gives nothing either.
+3. Conflicts: an ``@`` inside the path, query or fragment of a URL belongs to that URL;
+   otherwise, where an email and a URL overlap, the email wins.  The result is sorted
+   and non-overlapping (of two overlapping URLs, the one starting first is kept).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from ..backends.base import RawLink
+from ..link import Link
+from ..properties import FLAGS, HARD, INCLUDE, SOFT, TERM_MASK
+from . import hosts
+from .email import MAILTO, email_start
+from .termination import terminate
+
+__all__ = ["candidate_text", "refine_links"]
+
+
+def _build_safe_run() -> re.Pattern[str]:
+    """``[...]+`` over Include and Soft code points (every BMP range, the largest astral ones).
+
+    ``re`` tests a code point above U+FFFF against a class's astral ranges one by one,
+    so only the 32 largest are kept; a span with any other astral code point simply
+    takes the termination algorithm.
+    """
+    table = bytes(1 if (b & TERM_MASK) in (INCLUDE, SOFT) else 0 for b in range(256))
+    marks = FLAGS.translate(table)
+    ranges = []
+    cp, n = 0, len(marks)
+    while cp < n:
+        a = marks.find(1, cp)
+        if a == -1:
+            break
+        b = marks.find(0, a)
+        if b == -1:
+            b = n
+        ranges.append((a, b - 1))
+        cp = b
+    bmp = [r for r in ranges if r[1] <= 0xFFFF]
+    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:32]
+    body = "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in bmp + sorted(astral))
+    return re.compile(f"[{body}]+")
+
+
+#: A run of Include and Soft characters: a backend span made only of them (and ending on
+#: an Include one before a Hard one) ends where the termination algorithm would end it.
+_SAFE_RUN = _build_safe_run()
+
+
+def candidate_text(text: str) -> str:
+    """The text with ``。 ． ｡`` replaced by ``.`` (same offsets), for a backend that must *see*
+    such domains itself (a ``test()``-style probe, for instance).
+
+    :func:`refine_links` does not need it: it finds domains written with these separators
+    on its own (``hosts.separator_tld_hits``), so ``refine_links(text, backend.find(text))``
+    is complete and skips the cost of translating the text.
+    """
+    return hosts.normalize_separators(text)
+
+
+def _url_end(text: str, hm: hosts.HostMatch, raw_end: int) -> int:
+    """§10.1: the end of the URL whose host and port end at ``hm.end``."""
+    start = hm.end
+    n = len(text)
+    if (
+        start < raw_end <= n
+        and text[start] in "/?#"
+        and (raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD)
+        and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE
+        and _SAFE_RUN.fullmatch(text, start, raw_end) is not None
+    ):
+        return raw_end
+    return terminate(text, start)
+
+
+def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
+    scheme = hm.scheme if hm.scheme and hm.scheme != "//" else "https://"
+    dot = "." if text[hm.host_end - 1] in hosts.SEPARATORS else ""
+    return scheme + hm.host + dot + text[hm.host_end : end]
+
+
+def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
+    """Refine a backend's raw spans into UTS #58 links (see the module docstring).
+
+    ``Link.original`` is the backend span a link came from, None for links the adapter
+    added.  ``href`` has ``https://`` added to schemeless URLs and ``mailto:`` to emails,
+    with the host in Unicode.  The result is sorted by start and non-overlapping.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    n = len(text)
+    raw_sorted = sorted(raw, key=lambda r: (r.start, -r.end))
+
+    # 1. URLs: (start, end, after_host, link)
+    urls: list[tuple[int, int, int, Link]] = []
+    seen: set[int] = set()
+    covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
+    for r in raw_sorted:
+        if not (0 <= r.start < r.end <= n) or r.start < covered_end:
+            continue
+        hm = hosts.url_host(text, r.start)
+        if hm is None or hm.start in seen:
+            continue
+        seen.add(hm.start)
+        end = _url_end(text, hm, r.end)
+        link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (r.start, r.end))
+        urls.append((hm.start, end, hm.end, link))
+        covered_end = max(covered_end, end)
+    # Domains written with 。 ． ｡ (UTS #46 label separators), which backends cannot see.
+    if "\u3002" in text or "\uff0e" in text or "\uff61" in text:
+        spans = sorted((u[0], u[1]) for u in urls)
+        span_starts = [sp[0] for sp in spans]
+        added_end = 0
+        for pos in hosts.separator_tld_hits(text):
+            i = bisect.bisect_right(span_starts, pos) - 1
+            if pos < added_end or (i >= 0 and pos < spans[i][1]):
+                continue  # inside a URL already found
+            hm = hosts.url_host(text, pos)
+            if hm is None or hm.start in seen:
+                continue
+            seen.add(hm.start)
+            end = terminate(text, hm.end)
+            added_end = end
+            link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), None)
+            urls.append((hm.start, end, hm.end, link))
+    urls.sort(key=lambda u: (u[0], -u[1]))
+
+    # 2. Emails.
+    emails: list[Link] = []
+    if "@" in text:
+        url_starts = [u[0] for u in urls]
+        raw_starts = [r.start for r in raw_sorted]
+        at = text.find("@")
+        while at != -1:
+            dom = hosts.email_domain_end(text, at)
+            if dom is not None:
+                start = _email_start(text, at)
+                if start is not None and not hosts.has_userinfo_before(text, at) and not _inside_url_path(
+                    urls, url_starts, at
+                ):
+                    dom_end, host = dom
+                    local = text[start:at]
+                    href = local if local[:7].lower() == MAILTO else MAILTO + local
+                    emails.append(
+                        Link(
+                            start,
+                            dom_end,
+                            text[start:dom_end],
+                            "email",
+                            href + "@" + host,
+                            _raw_containing(raw_sorted, raw_starts, at),
+                        )
+                    )
+            at = text.find("@", at + 1)
+
+    # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
+    if emails:
+        kept = []
+        ei = 0
+        for u in urls:
+            s, e = u[0], u[1]
+            while ei < len(emails) and emails[ei].end <= s:
+                ei += 1
+            j = ei
+            clash = False
+            while j < len(emails) and emails[j].start < e:
+                if emails[j].end > s:
+                    clash = True
+                    break
+                j += 1
+            if not clash:
+                kept.append(u[3])
+        candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end))
+    else:
+        candidates = [u[3] for u in urls]
+    out: list[Link] = []
+    last_end = -1
+    for link in candidates:
+        if link.start >= last_end and link.end > link.start:
+            out.append(link)
+            last_end = link.end
+    return out
+
+
+#: Longest local part looked at (RFC 5321 allows 64 octets); a longer run of Link_Email
+#: characters before an ``@`` gives no link, which keeps the back-scan linear (§8 limits).
+MAX_LOCAL_PART = 256
+
+
+def _email_start(text: str, at: int) -> int | None:
+    """§5.2 ``email_start`` on a bounded window before the ``@``."""
+    lo = at - MAX_LOCAL_PART - len(MAILTO)
+    if lo <= 0:
+        return email_start(text, at)
+    start = email_start(text[lo : at + 1], at - lo)
+    if start is None:
+        return None
+    if start < len(MAILTO) and text[lo + start : lo + start + len(MAILTO)].lower() != MAILTO:
+        return None  # the local part runs past the window: too long
+    return lo + start
+
+
+def _inside_url_path(urls: list[tuple[int, int, int, Link]], starts: list[int], at: int) -> bool:
+    """Whether ``at`` lies in the path, query or fragment of one of the URLs."""
+    i = bisect.bisect_right(starts, at) - 1
+    # URLs are sorted by start and hardly ever nested: a few neighbours suffice.
+    for j in range(i, max(-1, i - 8), -1):
+        _s, e, after_host, _ = urls[j]
+        if after_host <= at < e:
+            return True
+    return False
+
+
+def _raw_containing(raw: list[RawLink], starts: list[int], pos: int) -> tuple[int, int] | None:
+    i = bisect.bisect_right(starts, pos) - 1
+    while i >= 0:
+        r = raw[i]
+        if r.start <= pos < r.end:
+            return (r.start, r.end)
+        i -= 1
+        if pos - r.start > 1 << 12:
+            break
+    return None

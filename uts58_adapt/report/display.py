@@ -1,0 +1,80 @@
+"""Helpers shared by the Markdown and HTML renderers: excerpts and visible code points."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import NamedTuple
+
+from ..properties import FLAGS, HARD, TERM_MASK
+
+__all__ = ["CONTEXT", "Excerpt", "excerpt", "visible_pieces", "visible_text"]
+
+#: Code points of context kept on each side of a change.
+CONTEXT = 40
+#: Format characters shown as they are (they shape text in Arabic, Indic, emoji…).
+_JOINERS = {"\u200c", "\u200d"}
+
+
+def _shown_as_code(ch: str) -> bool:
+    """Whether ``ch`` is shown as ``U+XXXX``: Hard characters other than the space,
+    and format characters other than ZWJ/ZWNJ (they are invisible or misleading in place)."""
+    if ch == " ":
+        return False
+    if FLAGS[ord(ch)] & TERM_MASK == HARD:
+        return True
+    return ch not in _JOINERS and unicodedata.category(ch) == "Cf"
+
+
+def visible_pieces(text: str) -> list[tuple[str, bool]]:
+    """Split ``text`` into ``(piece, is_code)``: runs of ordinary text, and single
+    invisible or Hard code points as ``"U+XXXX"`` (``is_code`` True)."""
+    out: list[tuple[str, bool]] = []
+    run: list[str] = []
+    for ch in text:
+        if _shown_as_code(ch):
+            if run:
+                out.append(("".join(run), False))
+                run = []
+            out.append((f"U+{ord(ch):04X}", True))
+        else:
+            run.append(ch)
+    if run:
+        out.append(("".join(run), False))
+    return out
+
+
+def visible_text(text: str) -> str:
+    """``text`` with invisible and Hard code points written ``⟨U+XXXX⟩``."""
+    return "".join(f"⟨{piece}⟩" if code else piece for piece, code in visible_pieces(text))
+
+
+class Excerpt(NamedTuple):
+    """A window of a line: text before the span, the span (None when there is no link), after."""
+
+    cut_left: bool
+    head: str
+    span: str | None
+    tail: str
+    cut_right: bool
+
+
+def window(line: str, spans: list[tuple[int, int] | None], context: int = CONTEXT) -> tuple[int, int]:
+    """The part of ``line`` shown for a change: its spans plus ``context`` code points each side."""
+    real = [s for s in spans if s is not None]
+    first = min(s[0] for s in real) if real else 0
+    last = max(s[1] for s in real) if real else len(line)
+    lo, hi = max(0, first - context), min(len(line), last + context)
+    # Do not start or end a cut excerpt on a space.
+    while 0 < lo < first and line[lo] == " ":
+        lo += 1
+    while last < hi < len(line) and line[hi - 1] == " ":
+        hi -= 1
+    return lo, hi
+
+
+def excerpt(line: str, span: tuple[int, int] | None, lo: int, hi: int) -> Excerpt:
+    """Cut ``line[lo:hi]`` around ``span`` (which lies inside the window)."""
+    if span is None:
+        return Excerpt(lo > 0, line[lo:hi], None, "", hi < len(line))
+    s, e = span
+    return Excerpt(lo > 0, line[lo:s], line[s:e], line[e:hi], hi < len(line))

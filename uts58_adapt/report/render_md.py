@@ -1,0 +1,106 @@
+"""The report as Markdown (CommonMark with GitHub tables), readable raw or rendered.
+
+Every change is one table row: where it is, its kind and reason, and the line around it
+twice, with ``⸠…⸡`` around the backend's link ("before") and around the refined one
+("after").  Line text is put in code spans, so nothing in it is taken as Markdown or
+HTML, and no renderer turns it into a link of its own; ``|`` is escaped for the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .classify import KINDS, REASONS
+from .display import excerpt, visible_text, window
+
+__all__ = ["render_md", "code_span", "md_escape"]
+
+OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
+_MD_SPECIAL = set("\\`*_[]<>|&~")
+
+
+def md_escape(text: str) -> str:
+    """Backslash-escape the characters Markdown or HTML would interpret in running text."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+def code_span(text: str, in_table: bool = True) -> str:
+    """``text`` as a code span: literal in every CommonMark renderer.
+
+    The backtick fence is longer than any run of backticks inside; a space pads text
+    that starts or ends with a backtick or a space (CommonMark strips one each side).
+    In a table, ``|`` is written ``\\|`` (GitHub-flavoured tables split cells first).
+    """
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    if text[:1] in ("`", " ") or text[-1:] in ("`", " "):
+        text = f" {text} "
+    if in_table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{text}{fence}"
+
+
+def _marked(line: str, span: list[int] | None, lo: int, hi: int) -> str:
+    ex = excerpt(line, tuple(span) if span else None, lo, hi)
+    body = visible_text(ex.head)
+    if ex.span is not None:
+        body += OPEN_MARK + visible_text(ex.span) + CLOSE_MARK + visible_text(ex.tail)
+    out = ("…" if ex.cut_left else "") + code_span(body) + ("…" if ex.cut_right else "")
+    return "no link: " + out if ex.span is None else out
+
+
+def render_md(report: dict[str, Any]) -> str:
+    """Return ``report`` (from :func:`~uts58_adapt.report.core.merge`) as a Markdown document."""
+    s = report["summary"]
+    out = [
+        f"# UTS #58 link audit: {md_escape(str(report['backend']))}",
+        "",
+        f"Unicode {md_escape(str(report['unicode_version']))}. *Before* is the backend's own link, "
+        "*after* the same link refined to UTS #58; `⸠…⸡` marks the link in its line. "
+        "Invisible and Link\\_Term=Hard characters are shown as `⟨U+XXXX⟩`, "
+        "columns count code points from 1. Unchanged links are counted, not listed.",
+        "",
+        "## Summary",
+        "",
+        "| | count |",
+        "| --- | ---: |",
+    ]
+    for key in ("documents", "lines", "links_before", "links_after", "unchanged", "changed"):
+        if key in s:
+            out.append(f"| {key.replace('_', ' ')} | {s[key]} |")
+    out += ["", "| change | count | meaning |", "| --- | ---: | --- |"]
+    for kind, count in s["by_kind"].items():
+        out.append(f"| {md_escape(kind)} | {count} | {md_escape(KINDS.get(kind, ''))} |")
+    if not s["by_kind"]:
+        out.append("| (none) | 0 | |")
+    out += ["", "| reason | count | rule |", "| --- | ---: | --- |"]
+    for reason, count in s["by_reason"].items():
+        out.append(f"| {md_escape(reason)} | {count} | {md_escape(REASONS.get(reason, ''))} |")
+    if not s["by_reason"]:
+        out.append("| (none) | 0 | |")
+    out += ["", "## Changes", ""]
+    if not report["changes"]:
+        out += ["No changes: every link the backend found is a UTS #58 link as it is.", ""]
+    source = None
+    for c in report["changes"]:
+        if c["source"] != source:
+            if source is not None:
+                out.append("")
+            source = c["source"]
+            out += [
+                f"### {code_span(source, in_table=False)}",
+                "",
+                "| line:col | change | reason | before | after |",
+                "| --- | --- | --- | --- | --- |",
+            ]
+        lo, hi = window(c["line_text"], [c["before"], c["after"]])
+        out.append(
+            f"| {c['line']}:{c['column']} | {md_escape(c['kind'])} | {md_escape(c['reason'])} "
+            f"| {_marked(c['line_text'], c['before'], lo, hi)} | {_marked(c['line_text'], c['after'], lo, hi)} |"
+        )
+    if source is not None:
+        out.append("")
+    return "\n".join(out)
