@@ -60,12 +60,6 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "wrap": ({}, {"obj": ["not a linkifier", 42, None, object()]}),
 }
 
-# detect(backend=42) raises ValueError; a wrong *type* should be a TypeError (see the report).
-KNOWN_BAD = {
-    ("detect", "backend"): pytest.mark.xfail(
-        strict=True, reason="BUG: detect(backend=<not str/Backend>) raises ValueError, not TypeError (detect._resolve)"
-    ),
-}
 TYPE_CASES["detect"][1]["backend"] = [42, None, b"linkify-it", ["linkify-it"]]
 
 
@@ -81,8 +75,7 @@ def _type_params() -> list[Any]:
     params = []
     for func, (_, bad) in TYPE_CASES.items():
         for arg in bad:
-            marks = KNOWN_BAD.get((func, arg), ())
-            params.append(pytest.param(func, arg, id=f"{func}-{arg}", marks=marks))
+            params.append(pytest.param(func, arg, id=f"{func}-{arg}"))
     return params
 
 
@@ -144,12 +137,6 @@ def test_detect_cli_reports_bad_inputs_and_finishes_the_batch(
     assert "second good file: mail ⸠john@example.org⸡" in out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: _io.read_lines numbers the line after the last one *yielded*, but TextIOWrapper "
-    "decodes 8 KB ahead, so the error is reported on an earlier line (and the byte offset is "
-    "relative to the decoded chunk)",
-)
 def test_decode_error_names_the_right_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"ok x.com\n" * 2000 + b"caf\xe9 y.com\n")  # the bad byte is on line 2001

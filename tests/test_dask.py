@@ -145,6 +145,6 @@ def test_unreachable_scheduler_is_reported_by_address(monkeypatch: pytest.Monkey
 
 
 def test_uts58_adapt_does_not_import_dask() -> None:
-    code = "import sys, uts58_adapt, uts58_adapt.detect, uts58_adapt.report.runner; print('dask' in sys.modules)"
+    code = "import sys, uts58_adapt, uts58_adapt.detection, uts58_adapt.report.runner; print('dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=_env(), cwd=REPO, timeout=120)
     assert out.stdout.strip() == b"False", out.stderr.decode()

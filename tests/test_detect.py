@@ -14,7 +14,7 @@ from conftest import CLOSE_MARK, OPEN_MARK, REPO
 from uts58_adapt.backends import BACKENDS, get_backend
 from uts58_adapt.backends.base import Backend, RawLink
 from uts58_adapt.cli import main
-from uts58_adapt.detect import detect
+from uts58_adapt.detection import detect
 from uts58_adapt.refine.migration import refine_links
 
 ALL = pytest.mark.parametrize("backend", tuple(BACKENDS))
@@ -149,7 +149,7 @@ def test_type_errors_and_unknown_backend():
         detect(None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="linkify-it.*urlextract"):
         detect("example.com", "nope")
-    with pytest.raises(ValueError, match="linkify-it"):
+    with pytest.raises(TypeError, match="backend.*linkify-it"):
         detect("example.com", 42)  # type: ignore[arg-type]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
-from uts58_adapt.detect import detect
+from uts58_adapt.detection import detect
 
 BACKENDS = ("linkify-it", "urlextract")
 CASES = detection_cases()

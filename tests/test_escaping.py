@@ -11,6 +11,8 @@ import io
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uts58_adapt.commands import escape as escape_command
 from uts58_adapt.refine.escaping import format_url, minimal_escape, minimal_escape_part, percent_escape
@@ -281,3 +283,17 @@ def test_cli_main_escape(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["escape", "https://x.com/a.%20b."]) == 0
     assert capsys.readouterr().out == "https://x.com/a.%20b%2E\n"
+
+
+# The ASCII shortcut of minimal_escape must never disagree with the full algorithm.
+_URLISH = "abcXYZ019:/?#&=,.;!'\"~-_@+$*|^`() []{}<>%\\\t\x7fN"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=_URLISH, max_size=40), st.sampled_from(["", "http://", "HTTP://", "x.com", "xn--bcher-kva.de", "mailto:"]))
+def test_ascii_shortcut_agrees_with_the_full_algorithm(tail, head):
+    from uts58_adapt.refine.escaping import _ascii_unchanged, _minimal_escape
+
+    url = head + tail
+    if _ascii_unchanged(url):
+        assert _minimal_escape(url) == url

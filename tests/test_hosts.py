@@ -145,7 +145,7 @@ def test_emoji_and_symbols_end_a_host():
 def test_separator_tld_hits():
     text = "Lorem 普遍适用测试。我爱你 x。com。 y．我爱你。qqq z｡com/x 文。文。文"
     hits = hosts.separator_tld_hits(text)
-    assert [text[i : i + 3] for i in hits] == ["我爱你", "com", "我爱你", "com"]
+    assert [text[i : i + 3] for i in hits] == ["我爱你", "com", "com"]
 
 
 def test_backends_build_offline(monkeypatch, tmp_path):
@@ -170,3 +170,12 @@ def test_backends_build_offline(monkeypatch, tmp_path):
     ue = UrlExtractBackend()
     assert ue.candidates("deΩ.uk") != []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_runs_too_long_for_a_domain():
+    text = "a." * 200 + "com x"
+    assert hosts.url_host(text, 0) is None
+    assert hosts.url_host(text, len(text) - 5) is None  # a start repair would stop mid-run
+    assert hosts.email_domain_end("x@" + "a." * 200 + "com", 1) is None
+    ok = "a." * 100 + "com"
+    assert hosts.url_host(ok, 0).end == len(ok)

@@ -15,7 +15,7 @@ pytest.importorskip("linkify_it")
 
 from markdown_it import MarkdownIt  # noqa: E402
 
-from uts58_adapt.wrap import LinkifyItWrapper, wrap  # noqa: E402
+from uts58_adapt.wrapping import LinkifyItWrapper, wrap  # noqa: E402
 
 
 def make_md(upgrade: bool) -> MarkdownIt:

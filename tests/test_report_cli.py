@@ -286,7 +286,7 @@ def test_an_input_named_twice_is_audited_once(corpus: Path) -> None:
 def test_detect_failure_is_named_and_exit_status_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path
 ) -> None:
-    from uts58_adapt.detect import detect
+    from uts58_adapt.detection import detect
     from uts58_adapt.report import core
 
     def flaky(text, backend="linkify-it", refine=True, **kw):

@@ -15,7 +15,7 @@ from linkify_it.main import Match
 from urlextract import URLExtract
 from urlextract.urlextract_core import URLExtractError
 
-from uts58_adapt.wrap import LinkifyItWrapper, URLExtractWrapper, wrap
+from uts58_adapt.wrapping import LinkifyItWrapper, URLExtractWrapper, wrap
 
 GREEK = "see example.com/αβ(γ/δ)ρς end"
 GREEK_LINK = "example.com/αβ(γ/δ"  # 18 code points, at offset 4

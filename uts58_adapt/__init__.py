@@ -17,9 +17,9 @@ from .refine.termination import terminate
 
 if TYPE_CHECKING:
     from .backends.base import Backend, RawLink
-    from .detect import detect
+    from .detection import detect
     from .html import linkify
-    from .wrap import wrap
+    from .wrapping import wrap
 
 __version__ = "0.1.0"
 
@@ -43,9 +43,9 @@ __all__ = [
 ]
 
 _LAZY = {
-    "detect": ".detect",
+    "detect": ".detection",
     "linkify": ".html",
-    "wrap": ".wrap",
+    "wrap": ".wrapping",
     "Backend": ".backends.base",
     "RawLink": ".backends.base",
 }

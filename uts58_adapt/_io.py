@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import sys
@@ -57,38 +58,60 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
             errors.append(f"{name}: no such file or directory")
 
 
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether the codec writes a newline as the single byte 0x0A (so lines can be split as bytes)."""
+    try:
+        return "\n".encode(encoding) == b"\n" and codecs.lookup(encoding).name not in _NOT_LINE_SAFE
+    except (LookupError, UnicodeError):
+        return False
+
+
+# Stateful codecs in which a 0x0A byte need not be a newline.
+_NOT_LINE_SAFE = {"utf-7", "hz", "iso2022_jp", "iso2022_kr"}
+
+
 def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> Iterator[str]:
     """Yield the lines of ``name`` (``-`` is stdin) with line endings removed.
 
-    Raises InputError naming the input when it cannot be opened or decoded; lines
-    already yielded stay valid, so a caller can report the error and go on.
+    Raises InputError naming the input (and, for a decoding error, its line number)
+    when it cannot be opened or decoded; lines already yielded stay valid, so a caller
+    can report the error and go on.  With an ASCII-compatible encoding (UTF-8, Latin-1,
+    ...) each line is decoded on its own, so every line before a bad one is yielded.
     """
     try:
+        codecs.lookup(encoding)
+        codecs.lookup_error(errors)
+    except LookupError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    try:
         if name == "-":
-            stream = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding, errors=errors, newline=None)
-            close = False
+            raw = sys.stdin.buffer
         else:
             if Path(name).is_dir():
                 raise InputError(f"{name}: is a directory")
-            stream = open(name, encoding=encoding, errors=errors, newline=None)  # noqa: SIM115
-            close = True
-    except LookupError as exc:
-        raise InputError(f"{name}: {exc}") from None
+            raw = open(name, "rb")  # noqa: SIM115
     except OSError as exc:
         raise InputError(f"{name}: cannot open: {exc.strerror}") from None
     lineno = 0
     try:
-        for lineno, line in enumerate(stream, 1):  # noqa: B007
-            yield line.rstrip("\n")
+        if _ascii_compatible(encoding):
+            for lineno, data in enumerate(raw, 1):  # noqa: B007
+                yield data.decode(encoding, errors).rstrip("\r\n")
+        else:
+            text = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=None)
+            try:
+                for lineno, line in enumerate(text, 1):  # noqa: B007
+                    yield line.rstrip("\n")
+            finally:
+                text.detach()
     except UnicodeDecodeError as exc:
+        where = f"line {lineno}" if _ascii_compatible(encoding) else f"after line {lineno}"
         raise InputError(
-            f"{name}: cannot decode line {lineno + 1} as {encoding} ({exc.reason} at byte {exc.start});"
+            f"{name}: cannot decode {where} as {encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
     except OSError as exc:
         raise InputError(f"{name}: read error: {exc.strerror}") from None
     finally:
-        if close:
-            stream.close()
-        else:
-            stream.detach()
+        if raw is not sys.stdin.buffer:
+            raw.close()

@@ -120,7 +120,7 @@ def check_formatting(path: Path) -> list[Result]:
 
 def check_detection(path: Path, backend: str) -> Result:
     """LinkDetectionTest.txt: remove the marks, detect, re-insert the marks, compare the line."""
-    from .detect import detect
+    from .detection import detect
 
     result = Result(f"{path.name} with backend {backend}")
     with path.open(encoding="utf-8") as fh:

@@ -14,7 +14,7 @@ import html
 import re
 from collections.abc import Collection
 
-from .detect import detect
+from .detection import detect
 
 __all__ = ["BIDI_CONTROLS", "FORBIDDEN_SCHEMES", "linkify", "linkify_html_line"]
 

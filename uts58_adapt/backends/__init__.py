@@ -2,6 +2,13 @@
 
 ``get_backend(name)`` returns one cached instance per name; building a backend
 (compiling its TLD patterns) happens once per process.
+
+Every backend has ``name`` and ``find(text) -> list[RawLink]`` (the library's own
+links: the "before" view).  A backend may also have ``candidates(text)``: its own
+links plus hits it found and then discarded, which ``detect(refine=True)`` gives to the
+refinement stage instead (urlextract has one; see ``backends/urlextract.py``).
+Both backends use the ICANN TLDs of tldextract's bundled PSL snapshot (``_tlds.py``)
+and never touch the network.
 """
 
 from __future__ import annotations

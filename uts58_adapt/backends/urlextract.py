@@ -8,10 +8,12 @@ refused, DNS caching is off and the per-text URL limit is lifted.
 
 from __future__ import annotations
 
+import re
+
 from urlextract import URLExtract
 
 from ..refine.hosts import SEPARATORS, is_host_char
-from ._tlds import icann_tlds
+from ._tlds import icann_tlds, tld_pattern
 from .base import RawLink
 
 __all__ = ["UrlExtractBackend"]
@@ -25,6 +27,16 @@ class _OfflineURLExtract(URLExtract):
 
     def _load_cached_tlds(self) -> set[str]:
         return {"." + tld for tld in icann_tlds()}
+
+    def _reload_tlds_from_file(self) -> None:
+        # The same matches as urlextract's length-sorted alternation of every ".tld",
+        # written as a trie (much faster in ``re``), then its IPv4 and localhost entries.
+        # ".255" ... ".0" (urlextract lists them longest first) as one equivalent pattern.
+        ipv4 = r"\.(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
+        parts = [r"\.(?:" + tld_pattern() + ")", ipv4]
+        if self._extract_localhost:
+            parts.append("localhost")
+        self._tlds_re = re.compile("|".join(parts), flags=re.IGNORECASE)
 
     def _download_tlds_list(self) -> bool:  # pragma: no cover - defensive
         raise RuntimeError("the urlextract backend works offline; its TLD list comes from the PSL snapshot")
@@ -60,7 +72,9 @@ class _CandidateURLExtract(_OfflineURLExtract):
             url = super()._complete_url(text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
         except ValueError:  # uritools on odd input
             url = ""
-        return url or tld[1:]
+        if url or not tld.startswith(".") or tld[1:].isdigit():
+            return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
+        return tld[1:]
 
 
 class UrlExtractBackend:

@@ -108,7 +108,7 @@ def _html_formatter(backend: str) -> Callable[[str], str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..detect import detect
+    from ..detection import detect
 
     errors: list[str] = []
     status = 0

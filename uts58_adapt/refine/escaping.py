@@ -157,6 +157,8 @@ _PLAIN_TAIL = re.compile(
 )
 # The whole URL when minimal_escape returns it unchanged (more checks in minimal_escape).
 _PLAIN_URL = re.compile(_HEAD.pattern + _PLAIN_TAIL.pattern)
+# ASCII bytes that §4.1 never changes by themselves: printable, no '%', no bracket, no '\\'.
+_ASCII_UNCHANGED = bytes(c for c in range(0x21, 0x7F) if chr(c) not in "%()<>[]{}\\")
 _SCHEME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*\Z")
 
 _escape_cache: dict[str, str] = {}
@@ -450,6 +452,30 @@ def minimal_escape(url: str) -> str:
     """
     if not isinstance(url, str):
         raise TypeError(f"url must be str, not {type(url).__name__}")
+    if _ascii_unchanged(url):
+        return url
+    return _minimal_escape(url)
+
+
+def _ascii_unchanged(url: str) -> bool:
+    """Whether ``url`` is ASCII with no '%' and certainly left unchanged by §4.1 (a C-speed check).
+
+    §4.1 can only change such a URL through a Hard or bracket character, a final Soft
+    one, an upper-case scheme or an ``xn--`` label; when none is present it is minimal.
+    """
+    if not url.isascii() or not url:
+        return False
+    data = url.encode("ascii")
+    if data.translate(None, _ASCII_UNCHANGED) or FLAGS[data[-1]] & TERM_MASK == SOFT:
+        return False
+    if b"n--" in data or b"N--" in data:
+        return False
+    head = url[: url.find(":") + 1]
+    return not head or head.islower()
+
+
+def _minimal_escape(url: str) -> str:
+    """``minimal_escape`` after the type check and the ASCII shortcut."""
     # Shortcut: is the URL already minimal?  (match, not fullmatch: the greedy parse is
     # the same as the one below, and a failure costs no backtracking.)
     m = None if "%" in url else _PLAIN_URL.match(url)

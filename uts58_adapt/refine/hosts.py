@@ -31,8 +31,8 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import idna
 from idna import idnadata
@@ -123,10 +123,32 @@ _CLASS = _LABEL_CLASS + re.escape(SEPARATORS)
 #: A run of host characters (bounded: longer runs are too long to be a domain anyway).
 _HOST_RUN = re.compile(f"[{_CLASS}]{{1,{MAX_HOST + 1}}}")
 _HOST_CHAR = re.compile(f"[{_CLASS}]")
-#: A non-ASCII separator and the whole label after it, when that label is the last one.
-_SEP_LABEL = re.compile(
-    f"[{SEPARATORS[1:]}]([{_LABEL_CLASS}]{{1,63}})(?![{_LABEL_CLASS}])(?![{re.escape(SEPARATORS)}][{_LABEL_CLASS}])"
-)
+
+
+@lru_cache(maxsize=1)
+def _sep_label_re() -> re.Pattern[str]:
+    """A non-ASCII separator and the whole label after it, when that label may be a TLD.
+
+    The label must start with a character some TLD starts with (either case, or its
+    fullwidth form), be no longer than the longest TLD, and be the last label (no
+    separator and label follow).  ``(?=(...))\\1`` is an atomic group: a long label
+    fails at once instead of backtracking.
+    """
+    tlds = icann_suffixes().tlds
+    first = set()
+    for tld in tlds:
+        ch = tld[0]
+        first.update((ch, ch.upper(), ch.lower()))
+        if "a" <= ch <= "z":
+            first.update((chr(ord(ch) - 0x61 + 0xFF41), chr(ord(ch) - 0x61 + 0xFF21)))
+    longest = max(map(len, tlds))
+    first_class = "".join(re.escape(ch) for ch in sorted(first))
+    label = f"[{_LABEL_CLASS}]"
+    return re.compile(
+        f"[{SEPARATORS[1:]}](?=[{first_class}])(?=({label}{{1,{longest}}}))\\1(?!{label})"
+        f"(?![{re.escape(SEPARATORS)}]{label})"
+    )
+
 _SCHEME_AT = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):(//)")
 _SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://\Z")
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")
@@ -161,18 +183,11 @@ def separator_tld_hits(text: str) -> list[int]:
     """
     tlds = icann_suffixes().tlds
     out = []
-    match = _SEP_LABEL.match
-    for sep in SEPARATORS[1:]:
-        i = text.find(sep)
-        while i != -1:
-            m = match(text, i)
-            if m:
-                label = m.group(1)
-                # NFKC + case folding: a C-speed stand-in for the UTS #46 mapping of a TLD.
-                if label.lower() in tlds or unicodedata.normalize("NFKC", label).casefold() in tlds:
-                    out.append(m.start(1))
-            i = text.find(sep, i + 1)
-    out.sort()
+    for m in _sep_label_re().finditer(text):
+        label = m.group(1)
+        # NFKC + case folding: a C-speed stand-in for the UTS #46 mapping of a TLD.
+        if label.lower() in tlds or unicodedata.normalize("NFKC", label).casefold() in tlds:
+            out.append(m.start(1))
     return out
 
 
@@ -237,8 +252,7 @@ def domain_unicode(host: str, allow_ip: bool = False) -> str | None:
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class HostMatch:
+class HostMatch(NamedTuple):
     """Where the scheme, host and port of one URL are in the text."""
 
     start: int
@@ -281,6 +295,8 @@ def url_host(text: str, start: int) -> HostMatch | None:
         floor = max(0, start - MAX_HOST)
         while hs > floor and _HOST_CHAR.match(text, hs - 1, hs):
             hs -= 1
+        if hs == floor and hs > 0 and _HOST_CHAR.match(text, hs - 1, hs):
+            return None  # a run of host characters too long to be a domain
         run_start = hs
         while hs < n and text[hs] in SEPARATORS:
             hs += 1
@@ -292,9 +308,6 @@ def url_host(text: str, start: int) -> HostMatch | None:
             if sm:
                 link_start = sm.start()
                 scheme = text[link_start:hs]
-        elif hs >= 2 and text.startswith("//", hs - 2):
-            # "//host" after something else: not a URL start we understand.
-            pass
     if scheme:
         # Userinfo (deprecated, §3 Table 3-1 notes): never linked.
         am = _AUTHORITY_END.search(text, hs, min(n, hs + _MAX_AUTHORITY))
@@ -302,24 +315,28 @@ def url_host(text: str, start: int) -> HostMatch | None:
             return None
     elif hs > 0 and text[hs - 1] == "@":
         return None
-    he = host_run_end(text, hs)
-    if he == hs:
+    rm = _HOST_RUN.match(text, hs)
+    if rm is None:
         return None
-    if he < n and text[he] == "@":
+    he = rm.end()
+    if he - hs > MAX_HOST:
+        return None  # too long to be a domain (the run is cut one past the limit)
+    after = text[he] if he < n else ""
+    if after == "@":
         return None  # a local part, or userinfo
     # Trailing separators: kept (one) only when a path, query, fragment or port follows.
     domain_end = he
     while domain_end > hs and text[domain_end - 1] in SEPARATORS:
         domain_end -= 1
     host_end = domain_end
-    if domain_end == he - 1 and he < n and (text[he] in _INITIATORS or _PORT.match(text, he)):
+    if domain_end == he - 1 and after and (after in _INITIATORS or (after == ":" and _PORT.match(text, he))):
         host_end = he
     host = domain_unicode(text[hs:domain_end], bool(scheme) and scheme != "//")
     if host is None:
         return None
     end = host_end
-    if host_end == he:
-        pm = _PORT.match(text, host_end)
+    if host_end == he and after == ":":
+        pm = _PORT.match(text, he)
         if pm and int(pm.group(1)) <= 65535:
             end = pm.end()
     return HostMatch(link_start, hs, host_end, end, scheme, host)
@@ -333,6 +350,8 @@ def email_domain_end(text: str, at: int) -> tuple[int, str] | None:
     """
     hs = at + 1
     he = host_run_end(text, hs)
+    if he - hs > MAX_HOST:
+        return None
     while he > hs and text[he - 1] in SEPARATORS:
         he -= 1
     if he == hs:

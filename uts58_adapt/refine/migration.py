@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Sequence
 
@@ -67,6 +68,11 @@ def _build_safe_run() -> re.Pattern[str]:
 _SAFE_RUN = _build_safe_run()
 
 
+_START = operator.attrgetter("start")
+_FIRST = operator.itemgetter(0)
+_ANY_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
+
+
 def candidate_text(text: str) -> str:
     """The text with ``。 ． ｡`` replaced by ``.`` (same offsets), for a backend that must *see*
     such domains itself (a ``test()``-style probe, for instance).
@@ -82,9 +88,10 @@ def _url_end(text: str, hm: hosts.HostMatch, raw_end: int) -> int:
     """§10.1: the end of the URL whose host and port end at ``hm.end``."""
     start = hm.end
     n = len(text)
+    if start == n or text[start] not in "/?#":
+        return start  # no path, query or fragment: what terminate() returns
     if (
         start < raw_end <= n
-        and text[start] in "/?#"
         and (raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD)
         and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE
         and _SAFE_RUN.fullmatch(text, start, raw_end) is not None
@@ -108,34 +115,43 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    has_at = "@" in text
+    has_sep = not text.isascii() and _ANY_SEPARATOR.search(text) is not None
+    if not raw and not has_at and not has_sep:
+        return []
     n = len(text)
-    raw_sorted = sorted(raw, key=lambda r: (r.start, -r.end))
+    raw_sorted = sorted(raw, key=_START) if len(raw) > 1 else list(raw)
 
     # 1. URLs: (start, end, after_host, link)
     urls: list[tuple[int, int, int, Link]] = []
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
+    url_host = hosts.url_host
     for r in raw_sorted:
-        if not (0 <= r.start < r.end <= n) or r.start < covered_end:
+        start = r.start
+        if start < covered_end or not (0 <= start < r.end <= n):
             continue
-        hm = hosts.url_host(text, r.start)
+        hm = url_host(text, start)
         if hm is None or hm.start in seen:
             continue
         seen.add(hm.start)
         end = _url_end(text, hm, r.end)
-        link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (r.start, r.end))
-        urls.append((hm.start, end, hm.end, link))
-        covered_end = max(covered_end, end)
+        urls.append(
+            (hm.start, end, hm.end, Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (start, r.end)))
+        )
+        if end > covered_end:
+            covered_end = end
     # Domains written with 。 ． ｡ (UTS #46 label separators), which backends cannot see.
-    if "\u3002" in text or "\uff0e" in text or "\uff61" in text:
+    hits = hosts.separator_tld_hits(text) if has_sep else None
+    if hits:
         spans = sorted((u[0], u[1]) for u in urls)
         span_starts = [sp[0] for sp in spans]
         added_end = 0
-        for pos in hosts.separator_tld_hits(text):
+        for pos in hits:
             i = bisect.bisect_right(span_starts, pos) - 1
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
                 continue  # inside a URL already found
-            hm = hosts.url_host(text, pos)
+            hm = url_host(text, pos)
             if hm is None or hm.start in seen:
                 continue
             seen.add(hm.start)
@@ -143,11 +159,20 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             added_end = end
             link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), None)
             urls.append((hm.start, end, hm.end, link))
-    urls.sort(key=lambda u: (u[0], -u[1]))
+    if len(urls) > 1:
+        urls.sort(key=_FIRST)  # starts are distinct (``seen``)
+    if not has_at:
+        out = []
+        last_end = -1
+        for u in urls:
+            if u[0] >= last_end:
+                out.append(u[3])
+                last_end = u[1]
+        return out
 
     # 2. Emails.
     emails: list[Link] = []
-    if "@" in text:
+    if has_at:
         url_starts = [u[0] for u in urls]
         raw_starts = [r.start for r in raw_sorted]
         at = text.find("@")

@@ -83,7 +83,7 @@ class ChunkResult(NamedTuple):
 
 
 def _default_detect() -> Callable[..., list[Link]]:
-    from ..detect import detect
+    from ..detection import detect
 
     return detect
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 from .backends import BACKENDS, get_backend
 from .backends.base import Backend
 from .link import Link
-from .refine.migration import refine_links
+
+# The refinement stage (regex tables, IDNA) is imported on the first refined call, so
+# importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
+_refine_links = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect"]
 
@@ -23,7 +26,7 @@ def _resolve(backend: str | Backend) -> Backend:
         return get_backend(backend)
     if isinstance(backend, Backend):
         return backend
-    raise ValueError(
+    raise TypeError(
         f"backend must be a backend name ({', '.join(BACKENDS)}) or a Backend object, not {type(backend).__name__}"
     )
 
@@ -50,7 +53,8 @@ def detect(
     cannot produce a giant link.  ``None`` means no limit.  The default is 4096.
 
     Any ``str`` is accepted, including lone surrogates, NUL and every plane; a non-str
-    ``text`` raises TypeError, an unknown backend name ValueError.
+    ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
+    ``backend`` that is neither a name nor a Backend TypeError.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -60,8 +64,11 @@ def detect(
     if not text:
         return []
     if refine:
+        global _refine_links
+        if _refine_links is None:
+            from .refine.migration import refine_links as _refine_links
         find = getattr(impl, "candidates", None) or impl.find
-        links = refine_links(text, find(text))
+        links = _refine_links(text, find(text))
     else:
         links = []
         last_end = -1
@@ -77,6 +84,8 @@ def detect(
                 href = "https://" + span
             links.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
             last_end = r.end
-    if max_length is not None:
-        links = [link for link in links if link.end - link.start <= max_length]
+    if max_length is not None and links:
+        for link in links:
+            if link.end - link.start > max_length:
+                return [link for link in links if link.end - link.start <= max_length]
     return links
