@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -61,10 +62,31 @@ MAX_HOST = 253
 _MAX_AUTHORITY = 512
 
 
+def _uts46_mapped() -> Iterator[tuple[int, int, str]]:
+    """Yield ``(first, last, mapping)`` for the UTS #46 "mapped" ranges of idna's table.
+
+    idna keeps its table in a private module whose layout changed in idna 3.17 (rows of
+    ``(start, status[, mapping])`` before, parallel arrays since); both are read here.
+    """
+    from idna import uts46data
+
+    rows = getattr(uts46data, "uts46data", None)
+    if rows is not None:  # idna < 3.17
+        starts = [row[0] for row in rows]
+        statuses = [row[1] for row in rows]
+        mappings = [row[2] if len(row) > 2 else None for row in rows]
+    else:  # idna >= 3.17
+        starts = list(uts46data.uts46_starts)
+        statuses = [chr(b) for b in uts46data.uts46_statuses]
+        mappings = list(uts46data.uts46_replacements)
+    for i, (start, status, mapping) in enumerate(zip(starts, statuses, mappings)):
+        if status == "M" and mapping:
+            last = starts[i + 1] - 1 if i + 1 < len(starts) else 0x10FFFF
+            yield start, last, mapping
+
+
 def _valid_ranges() -> list[tuple[int, int]]:
     """Non-ASCII code point ranges that may occur in an IDNA2008 label (before or after mapping)."""
-    from idna.uts46data import uts46data
-
     ok: list[tuple[int, int]] = []
     for cls in ("PVALID", "CONTEXTJ", "CONTEXTO"):
         ok.extend(_decode_range(r) for r in idnadata.codepoint_classes[cls])
@@ -82,12 +104,11 @@ def _valid_ranges() -> list[tuple[int, int]]:
         if a < b:
             out.append((a, b - 1))
     # Characters that UTS #46 maps to valid characters (upper case, compatibility forms).
-    for row in uts46data:
-        if row[0] < 0x80 or row[1] != "M" or len(row) < 3:
+    for first, last, mapped in _uts46_mapped():
+        if last < 0x80:
             continue
-        mapped = row[2]
-        if mapped and all(ch.isascii() and (ch.isalnum() or ch == "-") or valid(ord(ch)) for ch in mapped):
-            out.append((row[0], row[0]))
+        if all(ch.isascii() and (ch.isalnum() or ch == "-") or valid(ord(ch)) for ch in mapped):
+            out.append((max(first, 0x80), last))
     out.sort()
     merged: list[tuple[int, int]] = []
     for a, b in out:
