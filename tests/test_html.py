@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 import uts58_adapt.html as html_mod
-from uts58_adapt.html import linkify, linkify_html_line
+from uts58_adapt.html import linkify, render
+from uts58_adapt.link import Link
 from uts58_adapt.link import Link
 
 BACKENDS = ["linkify-it", "urlextract"]
@@ -78,10 +79,13 @@ def test_schemes_option_selects_anchors():
     assert linkify(text, schemes=()) == text
 
 
-def test_linkify_html_line_is_linkify():
-    assert linkify_html_line("a <b> example.com", "linkify-it") == (
-        'a &lt;b&gt; <a href="https://example.com">example.com</a>'
-    )
+def test_render_uses_the_links_given():
+    text = "a <b> example.com/x y"
+    links = [Link(6, 19, "example.com/x", "url", "https://example.com/x", None)]
+    assert render(text, links) == 'a &lt;b&gt; <a href="https://example.com/x">example.com/x</a> y'
+    # a link whose scheme is not allowed stays escaped text
+    bad = [Link(6, 19, "example.com/x", "url", "javascript:alert(1)", None)]
+    assert render(text, bad) == "a &lt;b&gt; example.com/x y"
 
 
 def test_plain_text_without_links():
@@ -139,8 +143,6 @@ def test_type_errors_name_the_argument():
         linkify("example.com", schemes=(b"https",))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_length"):
         linkify("example.com", max_length="10")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="line"):
-        linkify_html_line(None, "linkify-it")  # type: ignore[arg-type]
 
 
 def test_unknown_backend_is_a_value_error():

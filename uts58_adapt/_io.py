@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import io
 import os
@@ -9,9 +10,19 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["InputError", "expand_paths", "read_lines"]
+__all__ = ["InputError", "add_decoding_options", "expand_paths", "read_lines"]
 
 _SNIFF = 8192
+
+
+def add_decoding_options(parser: argparse.ArgumentParser, strict: str) -> None:
+    """Add ``--encoding`` and ``--errors`` (``strict`` explains what strict does for this command)."""
+    parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
+    parser.add_argument(
+        "--errors",
+        default="strict",
+        help=f"undecodable input: strict ({strict}), replace, ignore, surrogateescape... (default: %(default)s)",
+    )
 
 
 class InputError(Exception):

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from .detection import detect
+from .link import Link
 
-__all__ = ["BIDI_CONTROLS", "FORBIDDEN_SCHEMES", "linkify", "linkify_html_line"]
+__all__ = ["BIDI_CONTROLS", "FORBIDDEN_SCHEMES", "linkify", "render"]
 
 #: The characters with Bidi_Control=Yes.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -69,11 +70,16 @@ def linkify(
         raise TypeError(f"backend must be str, not {type(backend).__name__}")
     if not isinstance(max_length, int) or isinstance(max_length, bool):
         raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
-    allowed = _scheme_set(schemes)
+    _scheme_set(schemes)  # argument errors before any work
+    return render(text, detect(text, backend, max_length=max_length), schemes=schemes)
 
+
+def render(text: str, links: Iterable[Link], *, schemes: Collection[str] = ("http", "https", "mailto")) -> str:
+    """Return ``text`` as HTML with the given ``links`` (from ``detect``) as anchors; see ``linkify``."""
+    allowed = _scheme_set(schemes)
     out: list[str] = []
     pos = 0
-    for link in detect(text, backend, max_length=max_length):
+    for link in links:
         if link.start < pos:  # overlapping results are not expected; never emit text twice
             continue
         scheme = _SCHEME.match(link.href)
@@ -86,10 +92,3 @@ def linkify(
         pos = link.end
     out.append(html.escape(text[pos:], quote=True))
     return "".join(out)
-
-
-def linkify_html_line(line: str, backend: str) -> str:
-    """One line of the CLI's ``--format html`` output: ``linkify(line, backend)``."""
-    if not isinstance(line, str):
-        raise TypeError(f"line must be str, not {type(line).__name__}")
-    return linkify(line, backend)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
-from .._io import InputError, expand_paths, read_lines
+from .._io import InputError, add_decoding_options, expand_paths, read_lines
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 FORMATS = ("marked", "json", "html")
@@ -52,13 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--no-refine", dest="refine", action="store_false", help="show the backend's own spans, unrefined"
     )
     parser.add_argument("--format", choices=FORMATS, default="marked", help="output format (default: %(default)s)")
-    parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
-    parser.add_argument(
-        "--errors",
-        default="strict",
-        help="how to handle undecodable input: strict (report the file), replace, ignore, "
-        "surrogateescape... (default: %(default)s)",
-    )
+    add_decoding_options(parser, "report the file")
     parser.add_argument(
         "--max-length",
         type=int,
@@ -101,19 +94,14 @@ def _json(source: str, lineno: int, links: list) -> str:
     )
 
 
-def _html_formatter(backend: str) -> Callable[[str], str]:
-    from ..html import linkify_html_line  # written separately; imported only for --format html
-
-    return lambda line: linkify_html_line(line, backend=backend)
-
-
 def run(args: argparse.Namespace) -> int:
     from ..detection import detect
 
     errors: list[str] = []
     status = 0
     max_length = args.max_length if args.max_length and args.max_length > 0 else None
-    html = _html_formatter(args.backend) if args.format == "html" else None
+    if args.format == "html":
+        from ..html import render
     out = sys.stdout
     # Output may contain lone surrogates (--errors surrogateescape): never crash on them.
     if hasattr(out, "reconfigure"):
@@ -126,11 +114,10 @@ def run(args: argparse.Namespace) -> int:
         source = "<stdin>" if name == "-" else name
         try:
             for lineno, line in enumerate(read_lines(name, args.encoding, args.errors), 1):
-                if html is not None:
-                    out.write(html(line) + "\n")
-                    continue
                 links = detect(line, args.backend, args.refine, max_length=max_length)
-                if args.format == "json":
+                if args.format == "html":
+                    out.write(render(line, links) + "\n")
+                elif args.format == "json":
                     out.write(_json(source, lineno, links) + "\n")
                 else:
                     out.write(_marked(line, links) + "\n")

@@ -9,6 +9,8 @@ import sys
 import tempfile
 from collections.abc import Callable
 
+from .._io import add_decoding_options
+
 PROG = "uts58-adapt report"
 
 EPILOG = """\
@@ -66,13 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--sample", action="store_true", help="audit the bundled sample corpus (too)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
-    parser.add_argument(
-        "--errors",
-        default="strict",
-        help="undecodable input: strict (report the file and skip it), replace, ignore, "
-        "surrogateescape... (default: %(default)s)",
-    )
+    add_decoding_options(parser, "report the file and skip it")
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N", help="worker processes for the local engine (default: see below)"
     )

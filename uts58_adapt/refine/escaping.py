@@ -468,8 +468,10 @@ def _ascii_unchanged(url: str) -> bool:
     data = url.encode("ascii")
     if data.translate(None, _ASCII_UNCHANGED) or FLAGS[data[-1]] & TERM_MASK == SOFT:
         return False
-    if b"n--" in data or b"N--" in data:
+    if "--" in url and ("n--" in url or "N--" in url):
         return False
+    if url.startswith(("https://", "http://")):
+        return True
     head = url[: url.find(":") + 1]
     return not head or head.islower()
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from .. import _tables
-from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
+from ..properties import BRACKET, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
 
 __all__ = ["NONE", "PATH", "QUERY", "FRAGMENT", "DIRECTIVE", "STACK_LIMIT", "terminate", "initiator_at"]
 
