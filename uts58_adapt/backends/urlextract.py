@@ -9,6 +9,7 @@ refused, DNS caching is off and the per-text URL limit is lifted.
 from __future__ import annotations
 
 import re
+import string
 
 from urlextract import URLExtract
 
@@ -48,6 +49,10 @@ class _OfflineURLExtract(URLExtract):
         return self._download_tlds_list()
 
 
+#: The ASCII characters that continue a host label ("." is a separator, see SEPARATORS).
+_ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
+
+
 class _CandidateURLExtract(_OfflineURLExtract):
     """Also reports the TLD hits that urlextract finds and then throws away.
 
@@ -63,18 +68,26 @@ class _CandidateURLExtract(_OfflineURLExtract):
         if not 0 < tld_pos <= len(text):
             return False
         right = tld_pos + len(matched_tld)
-        if right < len(text) and text[right] not in SEPARATORS and is_host_char(text[right]):
-            return False
+        if right < len(text):
+            ch = text[right]
+            if ch in _ASCII_LABEL_CHARS or (not ch.isascii() and ch not in SEPARATORS and is_host_char(ch)):
+                return False  # (ASCII host characters are letters, digits, "-" and ".")
         return text[tld_pos - 1] not in self._stop_chars_left
 
     def _complete_url(self, text: str, tld_pos: int, tld: str, check_dns=False, with_schema_only=False) -> str:
         try:
-            url = super()._complete_url(text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
+            url = URLExtract._complete_url(self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
         except ValueError:  # uritools on odd input
             url = ""
         if url or not tld.startswith(".") or tld[1:].isdigit():
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
         return tld[1:]
+
+    @staticmethod
+    def _get_tld_pos(url: str, tld: str) -> int:
+        if url == tld[1:] and tld[:1] == "." and url.isalpha():
+            return -1  # a TLD reported alone (above): no ``.`` in its host, as urlextract finds
+        return URLExtract._get_tld_pos(url, tld)
 
 
 class UrlExtractBackend:

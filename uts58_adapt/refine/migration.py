@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from ..backends.base import RawLink
 from ..link import Link
-from ..properties import FLAGS, HARD, INCLUDE, SOFT, TERM_MASK
+from ..properties import EMAIL_BIT, FLAGS, HARD, INCLUDE, SOFT, TERM_MASK
 from . import hosts
 from .email import MAILTO, email_start
 from .termination import terminate
@@ -180,8 +180,10 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             dom = hosts.email_domain_end(text, at)
             if dom is not None:
                 start = _email_start(text, at)
-                if start is not None and not hosts.has_userinfo_before(text, at) and not _inside_url_path(
-                    urls, url_starts, at
+                if (
+                    start is not None
+                    and not hosts.has_userinfo_before(text, at)
+                    and not (urls and _inside_url_path(urls, url_starts, at))
                 ):
                     dom_end, host = dom
                     local = text[start:at]
@@ -215,7 +217,9 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
                 j += 1
             if not clash:
                 kept.append(u[3])
-        candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end))
+        # Emails come sorted by strictly increasing start (one per ``@``, and a local part
+        # or its ``mailto:`` never holds an ``@``): only a merge with URLs needs a sort.
+        candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end)) if kept else emails
     else:
         candidates = [u[3] for u in urls]
     out: list[Link] = []
@@ -232,15 +236,66 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
 MAX_LOCAL_PART = 256
 
 
+def _build_local_run() -> re.Pattern[str]:
+    """``[...]*`` over the BMP characters :func:`~.email.email_start` scans back over (Link_Email and ``.``).
+
+    Astral ranges are left out (``re`` would test each of them on every character that
+    fails the class); a run stopped by an astral character takes the plain loop.
+    """
+    marks = FLAGS[:0x10000].translate(bytes(1 if b & EMAIL_BIT else 0 for b in range(256)))
+    marks = marks[:0x2E] + b"\x01" + marks[0x2F:]
+    body = []
+    cp, n = 0, len(marks)
+    while cp < n:
+        a = marks.find(1, cp)
+        if a == -1:
+            break
+        b = marks.find(0, a)
+        if b == -1:
+            b = n
+        body.append(f"\\U{a:08x}-\\U{b - 1:08x}" if b - 1 > a else f"\\U{a:08x}")
+        cp = b
+    return re.compile(f"[{''.join(body)}]*")
+
+
+#: The run :func:`~.email.email_start` scans, matched on the reversed text before the ``@``.
+_LOCAL_RUN = _build_local_run()
+_MAILTO_LEN = len(MAILTO)
+
+
 def _email_start(text: str, at: int) -> int | None:
-    """§5.2 ``email_start`` on a bounded window before the ``@``."""
-    lo = at - MAX_LOCAL_PART - len(MAILTO)
+    """§5.2 ``email_start`` on a bounded window before the ``@``.
+
+    The same result as ``email_start`` on ``text[lo : at + 1]`` (``lo`` = ``at`` minus
+    MAX_LOCAL_PART minus ``mailto:``), the run of local-part characters being matched
+    backwards by one regex on the reversed window instead of a Python loop.
+    """
+    if at == 0 or text[at - 1] == ".":
+        return None
+    lo = at - MAX_LOCAL_PART - _MAILTO_LEN
+    base = max(0, lo)
+    start = at - _LOCAL_RUN.match(text[base:at][::-1]).end()
+    if start > base and ord(text[start - 1]) > 0xFFFF:
+        return _email_start_loop(text, at)
+    if start == at or text[start] == "." or ".." in text[start:at]:
+        return None
+    # Schemes are case-insensitive, so "MAILTO:" counts as well (as in email_start).
+    if start - base >= _MAILTO_LEN and text[start - _MAILTO_LEN : start].lower() == MAILTO:
+        start -= _MAILTO_LEN
+    if lo > 0 and start - lo < _MAILTO_LEN and text[start : start + _MAILTO_LEN].lower() != MAILTO:
+        return None  # the local part runs past the window: too long
+    return start
+
+
+def _email_start_loop(text: str, at: int) -> int | None:
+    """:func:`_email_start` with ``email_start``'s own loop (for astral characters)."""
+    lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     if lo <= 0:
         return email_start(text, at)
     start = email_start(text[lo : at + 1], at - lo)
     if start is None:
         return None
-    if start < len(MAILTO) and text[lo + start : lo + start + len(MAILTO)].lower() != MAILTO:
+    if start < _MAILTO_LEN and text[lo + start : lo + start + _MAILTO_LEN].lower() != MAILTO:
         return None  # the local part runs past the window: too long
     return lo + start
 
