@@ -457,23 +457,29 @@ def minimal_escape(url: str) -> str:
     return _minimal_escape(url)
 
 
+_HTTP = ("https://", "http://")
+
+
+def _scheme_is_lower(url: str) -> bool:
+    head = url[: url.find(":") + 1]
+    return not head or head.islower()
+
+
 def _ascii_unchanged(url: str) -> bool:
     """Whether ``url`` is ASCII with no '%' and certainly left unchanged by §4.1 (a C-speed check).
 
     §4.1 can only change such a URL through a Hard or bracket character, a final Soft
     one, an upper-case scheme or an ``xn--`` label; when none is present it is minimal.
+    A property test checks it against the full algorithm.
     """
     if not url.isascii() or not url:
         return False
-    data = url.encode("ascii")
+    data = url.encode()
     if data.translate(None, _ASCII_UNCHANGED) or FLAGS[data[-1]] & TERM_MASK == SOFT:
         return False
     if "--" in url and ("n--" in url or "N--" in url):
         return False
-    if url.startswith(("https://", "http://")):
-        return True
-    head = url[: url.find(":") + 1]
-    return not head or head.islower()
+    return url.startswith(_HTTP) or _scheme_is_lower(url)
 
 
 def _minimal_escape(url: str) -> str:
