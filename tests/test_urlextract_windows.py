@@ -1,0 +1,69 @@
+"""The urlextract backend's windowed candidate pass gives exactly the links of one whole pass."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from uts58_adapt.backends import get_backend
+from uts58_adapt.backends.urlextract import _OVERLAP, _WINDOW, _windows
+from uts58_adapt.refine.migration import refine_links
+
+WORDS = [
+    "see", "example.com/αβ(γ)", "x.co", "a@b.com", "http://foo.example.com./x", "普遍适用测试。我爱你",
+    "(", "),", "Lista_ta'_artikli", "xn--bcher-kva.de/b", "σωκράτης@example.com", "https://en.wikipedia.org/wiki/A_(b)",
+    "mailto:john.doe@example.org", "x.com/a.", "?q=1&b=(2)", "#:~:text=a,b",
+]
+
+
+def _texts():
+    rng = random.Random(58)
+    spaced = " ".join(rng.choice(WORDS) for _ in range(2500))
+    # hosts and schemes straddling a window cut inside a long space-free run, at every
+    # offset around the cut
+    straddle = ["a" * (_WINDOW - k) + "https://straddle.example.com/path(x)" + "b" * 900 for k in range(1, 45, 3)]
+    return [spaced, *straddle]
+
+
+@pytest.mark.parametrize("text", _texts(), ids=lambda t: f"len{len(t)}")
+def test_windowed_candidates_give_the_same_links(text):
+    backend = get_backend("urlextract")
+    backend.candidates("")  # builds the candidate extractor
+    whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
+    windowed = refine_links(text, backend.candidates(text))
+    # The links are the same; a candidate span that ran past a window end is cut there,
+    # so only ``original``'s end may differ.
+    def key(links):
+        return [(k.start, k.end, k.text, k.kind, k.href, k.original and k.original[0]) for k in links]
+
+    assert key(windowed) == key(whole)
+    assert len(text) > _WINDOW
+
+
+def test_dense_space_free_text_gives_valid_links():
+    """Cut inside a long space-free run, the windows may give other links than one pass; the
+    result is still sorted, non-overlapping and in bounds, and every one-pass link that
+    does not overlap a windowed one is a windowed link too."""
+    rng = random.Random(58)
+    text = "".join(rng.choice(WORDS) for _ in range(900))
+    backend = get_backend("urlextract")
+    backend.candidates("")
+    whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
+    windowed = refine_links(text, backend.candidates(text))
+    assert all(0 <= a.start < a.end <= len(text) for a in windowed)
+    assert all(a.end <= b.start for a, b in zip(windowed, windowed[1:]))
+    for k in whole:
+        if not any(k.start < w.end and w.start < k.end for w in windowed):
+            pytest.fail(f"one-pass link {k.text!r} at {k.start} lost by the windows")
+    assert windowed
+
+
+def test_windows_cover_the_text():
+    text = ("x" * 3000) + " " + ("y z " * 700)
+    windows = list(_windows(text))
+    assert windows[0][0] == 0 and windows[-1][1] == len(text)
+    for (lo1, hi1), (lo2, hi2) in zip(windows, windows[1:]):
+        assert hi1 - lo1 <= _WINDOW
+        assert lo2 == hi1 or hi1 - lo2 == _OVERLAP  # cut at white space, or overlapping
+        assert lo2 > lo1
