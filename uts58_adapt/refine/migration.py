@@ -37,16 +37,9 @@ from .termination import terminate
 __all__ = ["candidate_text", "refine_links"]
 
 
-def _build_safe_run() -> re.Pattern[str]:
-    """``[...]+`` over Include and Soft code points (every BMP range, the largest astral ones).
-
-    ``re`` tests a code point above U+FFFF against a class's astral ranges one by one,
-    so only the 32 largest are kept; a span with any other astral code point simply
-    takes the termination algorithm.
-    """
-    table = bytes(1 if (b & TERM_MASK) in (INCLUDE, SOFT) else 0 for b in range(256))
-    marks = FLAGS.translate(table)
-    ranges = []
+def _runs(marks: bytes) -> list[tuple[int, int]]:
+    """The ``(first, last)`` runs of code points whose byte in ``marks`` is 1."""
+    runs = []
     cp, n = 0, len(marks)
     while cp < n:
         a = marks.find(1, cp)
@@ -55,8 +48,20 @@ def _build_safe_run() -> re.Pattern[str]:
         b = marks.find(0, a)
         if b == -1:
             b = n
-        ranges.append((a, b - 1))
+        runs.append((a, b - 1))
         cp = b
+    return runs
+
+
+def _build_safe_run() -> re.Pattern[str]:
+    """``[...]+`` over Include and Soft code points (every BMP range, the largest astral ones).
+
+    ``re`` tests a code point above U+FFFF against a class's astral ranges one by one,
+    so only the 32 largest are kept; a span with any other astral code point simply
+    takes the termination algorithm.
+    """
+    table = bytes(1 if (b & TERM_MASK) in (INCLUDE, SOFT) else 0 for b in range(256))
+    ranges = _runs(FLAGS.translate(table))
     bmp = [r for r in ranges if r[1] <= 0xFFFF]
     astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:32]
     body = "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in bmp + sorted(astral))
@@ -244,18 +249,8 @@ def _build_local_run() -> re.Pattern[str]:
     """
     marks = FLAGS[:0x10000].translate(bytes(1 if b & EMAIL_BIT else 0 for b in range(256)))
     marks = marks[:0x2E] + b"\x01" + marks[0x2F:]
-    body = []
-    cp, n = 0, len(marks)
-    while cp < n:
-        a = marks.find(1, cp)
-        if a == -1:
-            break
-        b = marks.find(0, a)
-        if b == -1:
-            b = n
-        body.append(f"\\U{a:08x}-\\U{b - 1:08x}" if b - 1 > a else f"\\U{a:08x}")
-        cp = b
-    return re.compile(f"[{''.join(body)}]*")
+    body = "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in _runs(marks))
+    return re.compile(f"[{body}]*")
 
 
 #: The run :func:`~.email.email_start` scans, matched on the reversed text before the ``@``.
