@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uts58_adapt.backends._tlds import icann_suffixes, icann_tlds
 from uts58_adapt.refine import hosts
@@ -179,3 +181,17 @@ def test_runs_too_long_for_a_domain():
     assert hosts.email_domain_end("x@" + "a." * 200 + "com", 1) is None
     ok = "a." * 100 + "com"
     assert hosts.url_host(ok, 0).end == len(ok)
+
+
+# refine_links skips url_host for a backend email span whose host characters run from its
+# start up to an "@" (migration.refine_links); url_host must reject every such start.
+_HOSTISH = ["a", "b.c", ".", "。", "@", "-", "ö", "x.com", "co.uk", ":", "//", "http://", "+", " ", "/", "1.2.3.4"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_HOSTISH), min_size=1, max_size=16), st.data())
+def test_url_host_rejects_a_start_whose_host_run_reaches_an_at(pieces, data):
+    text = "".join(pieces)
+    start = data.draw(st.integers(0, len(text) - 1))
+    if text.startswith("@", hosts.host_run_end(text, start)):
+        assert hosts.url_host(text, start) is None

@@ -159,6 +159,11 @@ ESCAPE_SHAPES: dict[str, Builder] = {
     "brackets": lambda n: "https://example.com/" + "(" * n + "a" + ")" * n,
     "query": lambda n: "https://example.com/?" + "a=%26&b=%3D" * n + "#f.",
     "fragment directive": lambda n: "https://example.com/#a:~:text=" + "x,-y&" * n,
+    # the ASCII shortcut's regex failing late: after a long run, at a bracket, at a final
+    # Soft run, at a colon after upper-case letters
+    "ASCII then bracket": lambda n: "https://example.com/" + "a" * (4 * n) + "(",
+    "ASCII Soft run": lambda n: "example.com/a" + "a." * (2 * n),
+    "upper case before a colon": lambda n: "X" * (2 * n) + ":" + "b" * (2 * n) + "[",
 }
 
 

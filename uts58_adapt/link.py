@@ -17,8 +17,9 @@ class Link:
     ``original`` is the backend's own span before refinement, or None for a link the
     adapter added (an email the backend did not report, a domain written with ``。``).
     With refinement, a backend may be asked for candidates rather than its final links
-    (urlextract also reports the hits it would discard), so ``original`` can be a span
-    that ``detect(..., refine=False)`` does not return; audits pair such links by overlap.
+    (urlextract also reports the hits it would discard, and an email's ASCII local part
+    and domain without completing it), so ``original`` can be a span that
+    ``detect(..., refine=False)`` does not return; audits pair such links by overlap.
     """
 
     start: int

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from urlextract import URLExtract
 
-from ..refine.hosts import SEPARATORS, is_host_char
+from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_pattern
 from .base import RawLink
 
@@ -54,6 +54,16 @@ class _OfflineURLExtract(URLExtract):
 _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 
 
+#: The ASCII local-part characters of RFC 5322 (atext and "."), for email candidates.
+_LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.\-]{1,256}")
+
+
+class _EmailCandidate(str):
+    """A candidate span that ends at its TLD (see ``_CandidateURLExtract._complete_url``)."""
+
+    __slots__ = ()
+
+
 class _CandidateURLExtract(_OfflineURLExtract):
     """Also reports the TLD hits that urlextract finds and then throws away.
 
@@ -63,6 +73,13 @@ class _CandidateURLExtract(_OfflineURLExtract):
     host, and when urlextract rejects the URL around a hit, the TLD itself is reported as
     a candidate: the refinement stage (``refine.hosts.url_host``) then finds the real start
     of the host, or rejects it.
+
+    A TLD hit in the domain of an email (its host directly follows an ``@``) is not
+    completed by urlextract at all: the refinement's email stage (§5.2) finds every email
+    from its ``@`` whatever the backend reports, and the URL stage never links a host
+    that follows an ``@``, so urlextract's completion (its most costly step) would be
+    thrown away.  The candidate is the ASCII local part and the domain up to the TLD,
+    which becomes the email's ``Link.original``.
     """
 
     def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
@@ -76,6 +93,9 @@ class _CandidateURLExtract(_OfflineURLExtract):
         return text[tld_pos - 1] not in self._stop_chars_left
 
     def _complete_url(self, text: str, tld_pos: int, tld: str, check_dns=False, with_schema_only=False) -> str:
+        email = self._email_candidate(text, tld_pos, tld)
+        if email is not None:
+            return email
         try:
             url = URLExtract._complete_url(self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
         except ValueError:  # uritools on odd input
@@ -85,7 +105,26 @@ class _CandidateURLExtract(_OfflineURLExtract):
         return tld[1:]
 
     @staticmethod
+    def _email_candidate(text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
+        """The candidate for a TLD hit in an email's domain (see the class docstring), else None.
+
+        From the start of the ASCII local part before the ``@`` (the ``@`` itself when there
+        is none, as in ``σωκράτης@example.com``, whose local part the email stage finds) to
+        the end of the TLD.
+        """
+        if not tld.startswith("."):
+            return None
+        at = text.rfind("@", max(0, tld_pos - MAX_HOST), tld_pos)
+        if at == -1 or host_run_end(text, at + 1) <= tld_pos:
+            return None  # host characters do not lead from an "@" to this TLD
+        m = _LOCAL_RUN.match(text[max(0, at - 256) : at][::-1])
+        start = at - m.end() if m else at
+        return _EmailCandidate(text[start : tld_pos + len(tld)])
+
+    @staticmethod
     def _get_tld_pos(url: str, tld: str) -> int:
+        if type(url) is _EmailCandidate:
+            return len(url) - len(tld)  # it ends with the TLD
         if url == tld[1:] and tld[:1] == "." and url.isalpha():
             return -1  # a TLD reported alone (above): no ``.`` in its host, as urlextract finds
         return URLExtract._get_tld_pos(url, tld)

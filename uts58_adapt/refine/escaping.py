@@ -157,8 +157,25 @@ _PLAIN_TAIL = re.compile(
 )
 # The whole URL when minimal_escape returns it unchanged (more checks in minimal_escape).
 _PLAIN_URL = re.compile(_HEAD.pattern + _PLAIN_TAIL.pattern)
-# ASCII bytes that §4.1 never changes by themselves: printable, no '%', no bracket, no '\\'.
-_ASCII_UNCHANGED = bytes(c for c in range(0x21, 0x7F) if chr(c) not in "%()<>[]{}\\")
+
+
+def _ascii_unchanged_pattern() -> re.Pattern[str]:
+    """ASCII URLs that ``minimal_escape`` certainly returns unchanged, as one regex (see ``_ascii_unchanged``).
+
+    Printable ASCII except ``%``, brackets and ``\\`` (§4.1 never changes those characters by
+    themselves); no upper-case letter before the first ``:`` when there is one (the scheme
+    is lowercased); and a last character that is not Soft.  Each alternative is a single
+    greedy class followed by a one-character test, so a failed match costs linear time.
+    """
+    plain = [chr(c) for c in range(0x21, 0x7F) if chr(c) not in "%()<>[]{}\\"]
+    soft = "".join(ch for ch in plain if FLAGS[ord(ch)] & TERM_MASK == SOFT)
+    before_colon = re.escape("".join(ch for ch in plain if ch != ":" and not "A" <= ch <= "Z"))
+    no_colon = re.escape("".join(ch for ch in plain if ch != ":"))
+    body = re.escape("".join(plain))
+    return re.compile(f"(?:[{before_colon}]*:[{body}]*|[{no_colon}]+)(?<![{re.escape(soft)}])")
+
+
+_ASCII_UNCHANGED = _ascii_unchanged_pattern().fullmatch
 _SCHEME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*\Z")
 
 _escape_cache: dict[str, str] = {}
@@ -450,36 +467,27 @@ def minimal_escape(url: str) -> str:
     Surrounding whitespace is not trimmed.  The result contains no lone
     surrogates, and ``minimal_escape(minimal_escape(x)) == minimal_escape(x)``.
     """
+    # Most URLs in running text are minimal ASCII already: _ascii_unchanged, inlined, comes
+    # first (the regex raises TypeError for a non-str, and the type check below explains it).
+    try:
+        if _ASCII_UNCHANGED(url) is not None and "--" not in url:
+            return url
+    except TypeError:
+        pass
     if not isinstance(url, str):
         raise TypeError(f"url must be str, not {type(url).__name__}")
-    if _ascii_unchanged(url):
-        return url
     return _minimal_escape(url)
-
-
-_HTTP = ("https://", "http://")
-
-
-def _scheme_is_lower(url: str) -> bool:
-    head = url[: url.find(":") + 1]
-    return not head or head.islower()
 
 
 def _ascii_unchanged(url: str) -> bool:
     """Whether ``url`` is ASCII with no '%' and certainly left unchanged by §4.1 (a C-speed check).
 
     §4.1 can only change such a URL through a Hard or bracket character, a final Soft
-    one, an upper-case scheme or an ``xn--`` label; when none is present it is minimal.
-    A property test checks it against the full algorithm.
+    one, an upper-case scheme or an ``xn--`` label (any ``--`` is sent the long way);
+    when none is present it is minimal.  A property test checks it against the full
+    algorithm.
     """
-    if not url.isascii() or not url:
-        return False
-    data = url.encode()
-    if data.translate(None, _ASCII_UNCHANGED) or FLAGS[data[-1]] & TERM_MASK == SOFT:
-        return False
-    if "--" in url and ("n--" in url or "N--" in url):
-        return False
-    return url.startswith(_HTTP) or _scheme_is_lower(url)
+    return _ASCII_UNCHANGED(url) is not None and "--" not in url
 
 
 def _minimal_escape(url: str) -> str:

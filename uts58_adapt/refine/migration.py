@@ -132,10 +132,13 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
     url_host = hosts.url_host
+    host_run = hosts.host_run_end
     for r in raw_sorted:
         start = r.start
         if start < covered_end or not (0 <= start < r.end <= n):
             continue
+        if r.kind == "email" and text.startswith("@", host_run(text, start)):
+            continue  # host characters up to an "@": a local part, which url_host rejects
         hm = url_host(text, start)
         if hm is None or hm.start in seen:
             continue
@@ -178,8 +181,6 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
     # 2. Emails.
     emails: list[Link] = []
     if has_at:
-        url_starts = [u[0] for u in urls]
-        raw_starts = [r.start for r in raw_sorted]
         at = text.find("@")
         while at != -1:
             dom = hosts.email_domain_end(text, at)
@@ -188,7 +189,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
                 if (
                     start is not None
                     and not hosts.has_userinfo_before(text, at)
-                    and not (urls and _inside_url_path(urls, url_starts, at))
+                    and not (urls and _inside_url_path(urls, at))
                 ):
                     dom_end, host = dom
                     local = text[start:at]
@@ -200,7 +201,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
                             text[start:dom_end],
                             "email",
                             href + "@" + host,
-                            _raw_containing(raw_sorted, raw_starts, at),
+                            _raw_containing(raw_sorted, at),
                         )
                     )
             at = text.find("@", at + 1)
@@ -295,9 +296,9 @@ def _email_start_loop(text: str, at: int) -> int | None:
     return lo + start
 
 
-def _inside_url_path(urls: list[tuple[int, int, int, Link]], starts: list[int], at: int) -> bool:
-    """Whether ``at`` lies in the path, query or fragment of one of the URLs."""
-    i = bisect.bisect_right(starts, at) - 1
+def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
+    """Whether ``at`` lies in the path, query or fragment of one of the URLs (sorted by start)."""
+    i = bisect.bisect_right(urls, at, key=_FIRST) - 1
     # URLs are sorted by start and hardly ever nested: a few neighbours suffice.
     for j in range(i, max(-1, i - 8), -1):
         _s, e, after_host, _ = urls[j]
@@ -306,8 +307,9 @@ def _inside_url_path(urls: list[tuple[int, int, int, Link]], starts: list[int], 
     return False
 
 
-def _raw_containing(raw: list[RawLink], starts: list[int], pos: int) -> tuple[int, int] | None:
-    i = bisect.bisect_right(starts, pos) - 1
+def _raw_containing(raw: list[RawLink], pos: int) -> tuple[int, int] | None:
+    """The span of the last raw link (sorted by start) that contains ``pos``, looking back 4096 code points."""
+    i = bisect.bisect_right(raw, pos, key=_START) - 1
     while i >= 0:
         r = raw[i]
         if r.start <= pos < r.end:
