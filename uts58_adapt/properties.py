@@ -4,10 +4,13 @@ Values come from ``_tables.py``, generated from the Unicode 17.0.0 UCD by
 ``tools/generate_tables.py``.  At import the range tables are expanded into one
 byte per code point (1.1 MB): bits 0-2 hold the Link_Term code and bit 3 the
 Link_Email flag, so a lookup is a single index, ``FLAGS[ord(ch)]``, on every plane.
+``flag_runs``, ``largest_astral`` and ``class_body`` turn FLAGS into ``re``
+character classes for the fast paths of the refine modules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from enum import Enum
 
 from . import _tables
@@ -25,7 +28,10 @@ __all__ = [
     "UNICODE_VERSION",
     "BRACKET",
     "LinkTerm",
+    "class_body",
+    "flag_runs",
     "is_link_email",
+    "largest_astral",
     "link_bracket",
     "link_term",
 ]
@@ -50,6 +56,51 @@ def _build() -> bytes:
 FLAGS: bytes = _build()
 #: Close code point -> the Open code point it matches (Link_Bracket).
 BRACKET: dict[int, int] = dict(_tables.LINK_BRACKET)
+
+
+def flag_runs(keep: Callable[[int], bool], stop: int = 0x110000) -> list[tuple[int, int]]:
+    """The ``(first, last)`` runs of code points below ``stop`` whose FLAGS byte satisfies ``keep``.
+
+    ``keep`` is called once per byte value, and the runs are found by ``bytes.find``
+    on a translated copy of FLAGS: the refine modules build their classes at import.
+    """
+    marks = FLAGS[:stop].translate(bytes(1 if keep(b) else 0 for b in range(256)))
+    runs = []
+    cp = 0
+    while (first := marks.find(1, cp)) != -1:
+        cp = marks.find(0, first)
+        if cp == -1:
+            cp = stop
+        runs.append((first, cp - 1))
+    return runs
+
+
+def largest_astral(ranges: Iterable[tuple[int, int]], kept: int) -> list[tuple[int, int]]:
+    """``ranges`` (sorted) with only the ``kept`` largest of those that end above U+FFFF.
+
+    ``re`` looks BMP code points up in a bitmap but tests a code point above U+FFFF
+    against a class's astral ranges one by one, so a fast-path class keeps only the
+    few largest (CJK extensions, emoji, ...); a code point left out takes the slow path.
+    """
+    ranges = list(ranges)
+    bmp = [r for r in ranges if r[1] <= 0xFFFF]
+    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:kept]
+    return bmp + sorted(astral)
+
+
+def class_body(ranges: Iterable[tuple[int, int]], excluded: str = "") -> str:
+    """A regex character class body (no brackets) of ``ranges`` minus the code points of ``excluded``."""
+    cut = sorted({ord(ch) for ch in excluded})
+    out = []
+    for first, last in ranges:
+        for cp in cut:
+            if first <= cp <= last:
+                if first < cp:
+                    out.append((first, cp - 1))
+                first = cp + 1
+        if first <= last:
+            out.append((first, last))
+    return "".join(f"\\U{a:08X}" if a == b else f"\\U{a:08X}-\\U{b:08X}" for a, b in out)
 
 
 class LinkTerm(str, Enum):

@@ -54,12 +54,13 @@ class _OfflineURLExtract(URLExtract):
 _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 
 
-#: The ASCII local-part characters of RFC 5322 (atext and "."), for email candidates.
-_LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.\-]{1,256}")
+#: Before an email's "@": ASCII local-part characters (RFC 5322 atext and "."), less "/",
+#: the ones urlextract stops at on the left ("=", "|", "}") and its enclosures ("{", "'", "`").
+_LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&*+?^_~.\-]{1,256}")
 
 
 class _EmailCandidate(str):
-    """A candidate span that ends at its TLD (see ``_CandidateURLExtract._complete_url``)."""
+    """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
     __slots__ = ()
 
@@ -74,12 +75,13 @@ class _CandidateURLExtract(_OfflineURLExtract):
     a candidate: the refinement stage (``refine.hosts.url_host``) then finds the real start
     of the host, or rejects it.
 
-    A TLD hit in the domain of an email (its host directly follows an ``@``) is not
-    completed by urlextract at all: the refinement's email stage (§5.2) finds every email
+    A TLD hit in the domain of a plainly delimited ASCII email (``<jane@example.org>``)
+    is not completed by urlextract: the refinement's email stage (§5.2) finds every email
     from its ``@`` whatever the backend reports, and the URL stage never links a host
     that follows an ``@``, so urlextract's completion (its most costly step) would be
-    thrown away.  The candidate is the ASCII local part and the domain up to the TLD,
-    which becomes the email's ``Link.original``.
+    thrown away.  The candidate is the span that completion would give (the local part
+    and the domain up to the TLD), which becomes the email's ``Link.original``.
+    ``tests/test_urlextract_email_candidates.py`` checks that the links are the same.
     """
 
     def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
@@ -104,27 +106,39 @@ class _CandidateURLExtract(_OfflineURLExtract):
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
         return tld[1:]
 
-    @staticmethod
-    def _email_candidate(text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
+    def _email_candidate(self, text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
         """The candidate for a TLD hit in an email's domain (see the class docstring), else None.
 
-        From the start of the ASCII local part before the ``@`` (the ``@`` itself when there
-        is none, as in ``σωκράτης@example.com``, whose local part the email stage finds) to
-        the end of the TLD.
+        Only where urlextract's completion would give exactly this span, or nothing: an
+        ASCII local part with one of urlextract's left stop characters (or the start of
+        the text) before it, and the TLD followed by a right stop character or the end,
+        possibly after one character that urlextract strips (``x@y.org.``).  Elsewhere
+        (``(x@y.org)``, ``x@y.co.uk``, ``σωκράτης@example.com``) urlextract completes
+        the hit as usual, so the candidates, and the links, are the same either way.
         """
         if not tld.startswith("."):
             return None
         at = text.rfind("@", max(0, tld_pos - MAX_HOST), tld_pos)
-        if at == -1 or host_run_end(text, at + 1) <= tld_pos:
-            return None  # host characters do not lead from an "@" to this TLD
+        if at == -1 or host_run_end(text, at + 1) <= tld_pos or not text[at + 1 : tld_pos].isascii():
+            return None  # no ASCII host characters from an "@" to this TLD
         m = _LOCAL_RUN.match(text[max(0, at - 256) : at][::-1])
-        start = at - m.end() if m else at
-        return _EmailCandidate(text[start : tld_pos + len(tld)])
+        if m is None:
+            return None
+        start = at - m.end()
+        if (start and text[start - 1] not in self._stop_chars_left) or text[start] in "-._~":
+            return None
+        end = tld_pos + len(tld)
+        stops, n = self._stop_chars_right, len(text)
+        if end < n and text[end] not in stops:
+            after = text[end]
+            if after == "/" or after not in self._after_tld_chars or (end + 1 < n and text[end + 1] not in stops):
+                return None
+        return _EmailCandidate(text[start:end])
 
     @staticmethod
     def _get_tld_pos(url: str, tld: str) -> int:
         if type(url) is _EmailCandidate:
-            return len(url) - len(tld)  # it ends with the TLD
+            return len(url) - len(tld)  # it ends with its TLD
         if url == tld[1:] and tld[:1] == "." and url.isalpha():
             return -1  # a TLD reported alone (above): no ``.`` in its host, as urlextract finds
         return URLExtract._get_tld_pos(url, tld)

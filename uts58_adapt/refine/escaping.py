@@ -50,7 +50,18 @@ from functools import lru_cache
 
 import idna
 
-from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
+from ..properties import (
+    BRACKET,
+    CLOSE,
+    FLAGS,
+    HARD,
+    INCLUDE,
+    OPEN,
+    SOFT,
+    TERM_MASK,
+    class_body,
+    flag_runs,
+)
 from .termination import DIRECTIVE, FRAGMENT, PATH, QUERY, STACK_LIMIT
 
 __all__ = [
@@ -110,22 +121,12 @@ def _non_include_class() -> str:
     one, so all astral code points are taken (one range) and sorted out by the
     FLAGS lookup in ``minimal_escape_part``.
     """
-    masked = FLAGS[:0x10000].translate(bytes(b & TERM_MASK for b in range(256)))
-    out = []
-    for m in re.finditer(rb"[^\x00]+", masked):
-        first, last = m.start(), m.end() - 1
-        out.append(f"\\U{first:08X}" if first == last else f"\\U{first:08X}-\\U{last:08X}")
-    out.append("\\U00010000-\\U0010FFFF")
-    return "".join(out)
+    return class_body(flag_runs(lambda b: b & TERM_MASK != INCLUDE, 0x10000) + [(0x10000, 0x10FFFF)])
 
 
 def _plain_class(excluded: str) -> str:
     """A character class body: the BMP Include and Soft code points, minus ``excluded``."""
-    keep = bytes(int(b & TERM_MASK in (INCLUDE, SOFT)) for b in range(256))
-    masked = bytearray(FLAGS[:0x10000].translate(keep))
-    for ch in excluded:
-        masked[ord(ch)] = 0
-    return "".join(f"\\U{m.start():08X}-\\U{m.end() - 1:08X}" for m in re.finditer(rb"\x01+", masked))
+    return class_body(flag_runs(lambda b: b & TERM_MASK in (INCLUDE, SOFT), 0x10000), excluded)
 
 
 _NON_INCLUDE = _non_include_class()

@@ -40,6 +40,7 @@ from idna import idnadata
 from idna.intranges import _decode_range
 
 from ..backends._tlds import icann_suffixes
+from ..properties import class_body
 
 __all__ = [
     "HostMatch",
@@ -128,14 +129,8 @@ _ASTRAL = ((0x10000, 0x1CFFF), (0x1E000, 0x1EFFF), (0x20000, 0x3FFFF))
 
 
 def _label_class() -> str:
-    parts = ["A-Za-z0-9\\-"]
     ranges = [r for r in _valid_ranges() if r[1] <= 0xFFFF] + list(_ASTRAL)
-    for a, b in ranges:
-        if b > a:
-            parts.append(f"\\U{a:08x}-\\U{b:08x}")
-        else:
-            parts.append(f"\\U{a:08x}")
-    return "".join(parts)
+    return "A-Za-z0-9\\-" + class_body(ranges)
 
 
 #: Characters of a label (the separators are not among them: they map to ".").

@@ -29,28 +29,22 @@ from collections.abc import Sequence
 
 from ..backends.base import RawLink
 from ..link import Link
-from ..properties import EMAIL_BIT, FLAGS, HARD, INCLUDE, SOFT, TERM_MASK
+from ..properties import (
+    EMAIL_BIT,
+    FLAGS,
+    HARD,
+    INCLUDE,
+    SOFT,
+    TERM_MASK,
+    class_body,
+    flag_runs,
+    largest_astral,
+)
 from . import hosts
 from .email import MAILTO, email_start
 from .termination import terminate
 
 __all__ = ["candidate_text", "refine_links"]
-
-
-def _runs(marks: bytes) -> list[tuple[int, int]]:
-    """The ``(first, last)`` runs of code points whose byte in ``marks`` is 1."""
-    runs = []
-    cp, n = 0, len(marks)
-    while cp < n:
-        a = marks.find(1, cp)
-        if a == -1:
-            break
-        b = marks.find(0, a)
-        if b == -1:
-            b = n
-        runs.append((a, b - 1))
-        cp = b
-    return runs
 
 
 def _build_safe_run() -> re.Pattern[str]:
@@ -60,12 +54,8 @@ def _build_safe_run() -> re.Pattern[str]:
     so only the 32 largest are kept; a span with any other astral code point simply
     takes the termination algorithm.
     """
-    table = bytes(1 if (b & TERM_MASK) in (INCLUDE, SOFT) else 0 for b in range(256))
-    ranges = _runs(FLAGS.translate(table))
-    bmp = [r for r in ranges if r[1] <= 0xFFFF]
-    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:32]
-    body = "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in bmp + sorted(astral))
-    return re.compile(f"[{body}]+")
+    ranges = largest_astral(flag_runs(lambda b: b & TERM_MASK in (INCLUDE, SOFT)), 32)
+    return re.compile(f"[{class_body(ranges)}]+")
 
 
 #: A run of Include and Soft characters: a backend span made only of them (and ending on
@@ -248,10 +238,7 @@ def _build_local_run() -> re.Pattern[str]:
     Astral ranges are left out (``re`` would test each of them on every character that
     fails the class); a run stopped by an astral character takes the plain loop.
     """
-    marks = FLAGS[:0x10000].translate(bytes(1 if b & EMAIL_BIT else 0 for b in range(256)))
-    marks = marks[:0x2E] + b"\x01" + marks[0x2F:]
-    body = "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in _runs(marks))
-    return re.compile(f"[{body}]*")
+    return re.compile(f"[{class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000))}.]*")
 
 
 #: The run :func:`~.email.email_start` scans, matched on the reversed text before the ``@``.

@@ -12,8 +12,18 @@ import functools
 import re
 from collections.abc import Callable
 
-from .. import _tables
-from ..properties import BRACKET, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
+from ..properties import (
+    BRACKET,
+    FLAGS,
+    HARD,
+    INCLUDE,
+    OPEN,
+    SOFT,
+    TERM_MASK,
+    class_body,
+    flag_runs,
+    largest_astral,
+)
 
 __all__ = ["NONE", "PATH", "QUERY", "FRAGMENT", "DIRECTIVE", "STACK_LIMIT", "terminate", "initiator_at"]
 
@@ -38,41 +48,10 @@ _CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,", NONE
 # points is skipped with one regular-expression match, lastSafe moving to just
 # after the run's last Include-like code point.
 
-
-def _term_ranges(code: int, astral_kept: int) -> list[tuple[int, int]]:
-    """The ranges of code points whose Link_Term is ``code`` (the data FLAGS is built from).
-
-    ``re`` tests code points above U+FFFF against a class's astral ranges one by
-    one, so only the ``astral_kept`` largest astral ranges are kept (CJK
-    extensions, emoji, ...); a code point left out just takes the slow path.
-    """
-    ranges: list[tuple[int, int]] = []
-    for first, last, value in sorted(_tables.LINK_TERM_RANGES):
-        if value != code:
-            continue
-        if ranges and ranges[-1][1] + 1 == first:
-            first = ranges.pop()[0]
-        ranges.append((first, last))
-    bmp = [r for r in ranges if r[1] <= 0xFFFF]
-    astral = sorted((r for r in ranges if r[1] > 0xFFFF), key=lambda r: r[0] - r[1])[:astral_kept]
-    return bmp + sorted(astral)
-
-
-def _char_class(ranges: list[tuple[int, int]], excluded: str) -> str:
-    """A regular-expression class of ``ranges`` minus the code points of ``excluded``."""
-    out = []
-    for first, last in ranges:
-        for cp in sorted(ord(ch) for ch in excluded if first <= ord(ch) <= last):
-            if first < cp:
-                out.append((first, cp - 1))
-            first = cp + 1
-        if first <= last:
-            out.append((first, last))
-    return "[" + "".join(f"\\U{first:08X}-\\U{last:08X}" for first, last in out) + "]"
-
-
-_INCLUDE_RANGES = _term_ranges(INCLUDE, astral_kept=32)
-_SOFT_RANGES = _term_ranges(SOFT, astral_kept=0)
+# Every BMP range, but only the largest astral ranges (see ``largest_astral``): a
+# code point left out just takes the slow path.
+_INCLUDE_RANGES = largest_astral(flag_runs(lambda b: b & TERM_MASK == INCLUDE), 32)
+_SOFT_RANGES = largest_astral(flag_runs(lambda b: b & TERM_MASK == SOFT), 0)
 
 
 @functools.cache
@@ -93,7 +72,7 @@ def _skip_plain_run(part: int, stack_empty: bool) -> Callable[[str, int], re.Mat
         include = include + [(ord(ch), ord(ch)) for ch in _CLEAR_STACK_OPEN[part]]
     else:
         excluded += _CLEAR_STACK_OPEN[part]
-    pattern = f"(?:{_char_class(include + _SOFT_RANGES, excluded)}*{_char_class(include, excluded)})?"
+    pattern = f"(?:[{class_body(include + _SOFT_RANGES, excluded)}]*[{class_body(include, excluded)}])?"
     return re.compile(pattern).match  # type: ignore[return-value]
 
 
