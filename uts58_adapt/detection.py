@@ -70,10 +70,7 @@ def detect(
         if _refine_links is None:
             from .refine.migration import refine_links as _refine_links
         find = getattr(impl, "candidates", None) or impl.find
-        raw = find(text)
-        # refine_links returns [] for no span, no "@" and no non-ASCII separator; most
-        # lines of running text are like that, and a call costs as much as the test.
-        links = _refine_links(text, raw) if raw or "@" in text or not text.isascii() else []
+        links = _refine_links(text, find(text))
     else:
         links = []
         last_end = -1
