@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uts58_adapt import email_start, quote_local_part
+from uts58_adapt.refine.migration import MAX_LOCAL_PART, _email_start
 
 
 def _start(text: str):
@@ -89,3 +92,40 @@ def test_quote_rejects_controls():
         quote_local_part("a\nb")
     with pytest.raises(TypeError, match="local"):
         quote_local_part(3)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# refine_links' windowed email_start (a regex on the reversed window) against email_start
+# ---------------------------------------------------------------------------
+_PIECES = st.sampled_from(
+    ["a", "Z", "7", ".", "..", "-", "+", "σ", "ア", "\U00020000", "\U0001f600", " ", ":", "<",
+     "mailto:", "MAILTO:", "MaIlTo:", "maılto:", "mailto", "@", "\u00a0", "\ud800"]
+)
+
+
+def _check_windowed(text: str) -> None:
+    for at, ch in enumerate(text):
+        if ch != "@":
+            continue
+        got = _email_start(text, at)
+        want = email_start(text, at)
+        if want is not None and at - want <= MAX_LOCAL_PART:
+            assert got == want, (text, at)
+        elif want is None or at - want > MAX_LOCAL_PART + len("mailto:"):
+            assert got is None, (text, at)
+        else:  # a local part at the limit: either answer, but only email_start's
+            assert got in (None, want), (text, at)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_windowed_email_start_matches_email_start(text: str) -> None:
+    _check_windowed(text + "@x")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join), st.integers(MAX_LOCAL_PART - 12, MAX_LOCAL_PART + 12),
+       st.sampled_from(["a", "σ", "\U00020000", "a."]))
+def test_windowed_email_start_at_the_window_edge(prefix: str, length: int, unit: str) -> None:
+    local = (unit * length)[:length].lstrip(".") or "a"
+    _check_windowed(prefix + local + "@x")

@@ -171,6 +171,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
     # 2. Emails.
     emails: list[Link] = []
     if has_at:
+        maybe_userinfo = "://" in text  # else no "@" can end a userinfo
         at = text.find("@")
         while at != -1:
             dom = hosts.email_domain_end(text, at)
@@ -178,7 +179,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
                 start = _email_start(text, at)
                 if (
                     start is not None
-                    and not hosts.has_userinfo_before(text, at)
+                    and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
                     and not (urls and _inside_url_path(urls, at))
                 ):
                     dom_end, host = dom
@@ -238,7 +239,12 @@ def _build_local_run() -> re.Pattern[str]:
     Astral ranges are left out (``re`` would test each of them on every character that
     fails the class); a run stopped by an astral character takes the plain loop.
     """
-    return re.compile(f"[{class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000))}.]*")
+    local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000))
+    # Group 1: the local part; then an optional "mailto:" in any ASCII case (schemes are
+    # case-insensitive, as in email_start), all read backwards.  Not re.IGNORECASE,
+    # which would also take "ı" for "i" and "K" (Kelvin sign) for "k".
+    mailto = "".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in reversed(MAILTO))
+    return re.compile(f"([{local}.]*)({mailto})?")
 
 
 #: The run :func:`~.email.email_start` scans, matched on the reversed text before the ``@``.
@@ -256,18 +262,16 @@ def _email_start(text: str, at: int) -> int | None:
     if at == 0 or text[at - 1] == ".":
         return None
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
-    base = max(0, lo)
-    start = at - _LOCAL_RUN.match(text[base:at][::-1]).end()
-    if start > base and ord(text[start - 1]) > 0xFFFF:
+    base = lo if lo > 0 else 0
+    m = _LOCAL_RUN.match(text[base:at][::-1])
+    local_start = at - m.end(1)
+    if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:
         return _email_start_loop(text, at)
-    if start == at or text[start] == "." or ".." in text[start:at]:
+    if local_start == at or text[local_start] == "." or ".." in text[local_start:at]:
         return None
-    # Schemes are case-insensitive, so "MAILTO:" counts as well (as in email_start).
-    if start - base >= _MAILTO_LEN and text[start - _MAILTO_LEN : start].lower() == MAILTO:
-        start -= _MAILTO_LEN
-    if lo > 0 and start - lo < _MAILTO_LEN and text[start : start + _MAILTO_LEN].lower() != MAILTO:
+    if lo > 0 and m.end(2) == -1 and local_start - lo < _MAILTO_LEN:
         return None  # the local part runs past the window: too long
-    return start
+    return at - m.end()
 
 
 def _email_start_loop(text: str, at: int) -> int | None:
