@@ -234,7 +234,8 @@ MAX_LOCAL_PART = 256
 
 
 def _build_local_run() -> re.Pattern[str]:
-    """``[...]*`` over the BMP characters :func:`~.email.email_start` scans back over (Link_Email and ``.``).
+    """``([...]*)(:otliam)?``: the BMP characters :func:`~.email.email_start` scans back over
+    (Link_Email and ``.``), then an optional ``mailto:``, for the reversed text before an ``@``.
 
     Astral ranges are left out (``re`` would test each of them on every character that
     fails the class); a run stopped by an astral character takes the plain loop.
@@ -242,12 +243,12 @@ def _build_local_run() -> re.Pattern[str]:
     local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000))
     # Group 1: the local part; then an optional "mailto:" in any ASCII case (schemes are
     # case-insensitive, as in email_start), all read backwards.  Not re.IGNORECASE,
-    # which would also take "ı" for "i" and "K" (Kelvin sign) for "k".
+    # which would also take "ı" (dotless i) for "i", where str.lower() does not.
     mailto = "".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in reversed(MAILTO))
     return re.compile(f"([{local}.]*)({mailto})?")
 
 
-#: The run :func:`~.email.email_start` scans, matched on the reversed text before the ``@``.
+#: The run :func:`~.email.email_start` scans and a ``mailto:`` before it, matched on the reversed text before the ``@``.
 _LOCAL_RUN = _build_local_run()
 _MAILTO_LEN = len(MAILTO)
 
