@@ -8,8 +8,8 @@ the test asserts ``< LIMIT``.  Times are CPU times of this process
 step or a noisy neighbour can still inflate one measurement, so a ratio over
 the limit is measured again one doubling lower and one higher, with more repeats, and
 the smallest ratio is asserted: a quadratic function fails at every size.  The garbage
-collector is off while a call is timed (as in ``timeit``): a full collection landing in
-one run and not the other is the largest single source of noise.
+collector is off while a call is timed (as in ``timeit``), so a collection cannot land in
+one run and not the other.
 
 Shapes where a backend itself (not the adapter) is quadratic are marked
 ``xfail(strict=True)`` with the place in the backend's code: the test still
