@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .html import linkify
     from .wrapping import wrap
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "UNICODE_VERSION",
