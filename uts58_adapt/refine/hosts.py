@@ -63,23 +63,71 @@ MAX_HOST = 253
 _MAX_AUTHORITY = 512
 
 
-def _uts46_mapped() -> Iterator[tuple[int, int, str]]:
-    """Yield ``(first, last, mapping)`` for the UTS #46 "mapped" ranges of idna's table.
+def _uts46_mapped(
+    table: object = None, fallback_range: range = range(0x80, 0x110000)
+) -> Iterator[tuple[int, int, str]]:
+    """Yield ``(first, last, mapping)`` for the UTS #46 "mapped" code points of idna's data.
 
-    idna keeps its table in a private module whose layout changed in idna 3.17 (rows of
-    ``(start, status[, mapping])`` before, parallel arrays since); both are read here.
+    idna has no public API for its UTS #46 table, only for applying it
+    (:func:`idna.uts46_remap`).  Reading the table is much faster (the label class is
+    built at import), so ``table`` (default: the private module ``idna.uts46data``) is
+    read when it has one of the two layouts idna has used, and checked first:
+
+    - idna < 3.17: ``uts46data``, rows of ``(start, status[, mapping])``;
+    - idna >= 3.17 (3.20 included, with the Unicode 18 data): parallel arrays
+      ``uts46_starts``, ``uts46_statuses`` (bytes), ``uts46_replacements``.
+
+    Any other layout, or one whose starts do not rise from 0, falls back to asking
+    :func:`idna.uts46_remap` about every code point of ``fallback_range`` (the same
+    result, one range per code point, about 10 s once), with a ``RuntimeWarning``.
     """
-    from idna import uts46data
+    import warnings
+    from typing import Any
 
-    rows = getattr(uts46data, "uts46data", None)
-    if rows is not None:  # idna < 3.17
-        starts = [row[0] for row in rows]
-        statuses = [row[1] for row in rows]
-        mappings = [row[2] if len(row) > 2 else None for row in rows]
-    else:  # idna >= 3.17
-        starts = list(uts46data.uts46_starts)
-        statuses = [chr(b) for b in uts46data.uts46_statuses]
-        mappings = list(uts46data.uts46_replacements)
+    if table is None:
+        from idna import uts46data
+
+        table = uts46data
+    starts: list[int] = []
+    statuses: list[str] = []
+    mappings: list[str | None] = []
+    # Any: the layout is checked below, not trusted.
+    rows: Any = getattr(table, "uts46data", None)
+    arrays: list[Any] = [getattr(table, n, None) for n in ("uts46_starts", "uts46_statuses", "uts46_replacements")]
+    try:
+        if isinstance(rows, tuple):  # idna < 3.17
+            starts = [int(row[0]) for row in rows]
+            statuses = [str(row[1]) for row in rows]
+            mappings = [row[2] if len(row) > 2 else None for row in rows]
+        elif all(a is not None for a in arrays):  # idna >= 3.17
+            starts = [int(a) for a in arrays[0]]
+            statuses = [chr(b) for b in arrays[1]]
+            mappings = list(arrays[2])
+    except (TypeError, IndexError, ValueError):
+        starts = []
+    known = (
+        bool(starts)
+        and starts[0] == 0
+        and len(starts) == len(statuses) == len(mappings)
+        and all(a < b for a, b in zip(starts, starts[1:]))
+        and all(m is None or isinstance(m, str) for m in mappings)
+    )
+    if not known:
+        warnings.warn(
+            f"uts58_adapt: unknown layout of idna {getattr(idna, '__version__', '?')}'s private UTS #46 table "
+            "(idna.uts46data); reading the mappings through idna.uts46_remap instead (slower start, same result)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        for cp in fallback_range:
+            try:
+                # STD3 rules off: the table's "mapped" includes mappings to ASCII symbols.
+                mapped = idna.uts46_remap(chr(cp), std3_rules=False, transitional=False)
+            except idna.IDNAError:
+                continue  # disallowed
+            if mapped and mapped != chr(cp):
+                yield cp, cp, mapped
+        return
     for i, (start, status, mapping) in enumerate(zip(starts, statuses, mappings)):
         if status == "M" and mapping:
             last = starts[i + 1] - 1 if i + 1 < len(starts) else 0x10FFFF
