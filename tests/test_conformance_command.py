@@ -1,0 +1,114 @@
+"""``uts58-adapt conformance`` as a gate: correct scores, non-zero exit when one is wrong, no silent fallback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from uts58_adapt.cli import main
+from uts58_adapt.conformance import full_escape, parse_structure
+
+from conftest import require_data
+
+# The README's figures, written out by hand ("Decisions where the standard leaves room").
+EXPECTED_OUTPUT = """\
+ 1114112/1114112  LinkTerm.txt (code points)
+ 1114112/1114112  LinkBracket.txt (code points)
+ 1114112/1114112  LinkEmail.txt (code points)
+      45/55       17.0.0/linkification/LinkFormattingTest.txt via format_url
+                  correct: 45/55, the file's 10 known errata fail (a final Soft character left unescaped; fixed in dev/)
+      45/55       17.0.0/linkification/LinkFormattingTest.txt via minimal_escape
+                  correct: 45/55, the file's 10 known errata fail (a final Soft character left unescaped; fixed in dev/)
+                  input: a fully escaped URL built from each case's structure comment
+                  second figure, the file's own escaped lines: 40/55 (correct: 40; 5 are ambiguous, a data / # & = \
+left literal, and the errata)
+      55/55       dev/linkification/LinkFormattingTest.txt via format_url
+      55/55       dev/linkification/LinkFormattingTest.txt via minimal_escape
+                  input: a fully escaped URL built from each case's structure comment
+                  second figure, the file's own escaped lines: 50/55 (correct: 50; 5 are ambiguous, a data / # & = \
+left literal)
+     344/344      LinkDetectionTest.txt with backend urlextract
+OK: every score is the correct one
+"""
+
+
+@pytest.fixture(scope="module")
+def base() -> Path:
+    require_data("dev", "linkification", "LinkFormattingTest.txt")
+    return require_data("17.0.0", "linkification", "LinkDetectionTest.txt").parents[2]
+
+
+def test_correct_scores_exit_0(base: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "--data-dir", str(base), "--backend", "urlextract"]) == 0
+    out = capsys.readouterr().out
+    assert out == f"data directory: {base.resolve()}\n" + EXPECTED_OUTPUT
+
+
+def test_a_score_below_the_correct_one_exits_1(
+    base: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from uts58_adapt.refine import escaping
+
+    real = escaping.minimal_escape
+    monkeypatch.setattr(escaping, "minimal_escape", lambda url: real(url).replace("%20", "+"))
+    assert main(["conformance", "--data-dir", str(base), "--backend", "urlextract", "--verbose"]) == 1
+    out = capsys.readouterr().out
+    assert "      44/55       17.0.0/linkification/LinkFormattingTest.txt via minimal_escape\n" in out
+    assert "WRONG: below the correct 45/55" in out
+    assert "      54/55       dev/linkification/LinkFormattingTest.txt via minimal_escape\n" in out
+    assert "WRONG: below the correct 55/55" in out
+    assert out.rstrip().splitlines()[-1].startswith("FAILED: 2 score(s) differ from the correct one")
+
+
+def test_a_score_above_the_correct_one_exits_1(
+    base: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Passing an erratum of the 17.0.0 file means reproducing its error: also wrong."""
+    from uts58_adapt.refine import escaping
+
+    real = escaping.format_url
+
+    def format_url(*args: object, **kwargs: object) -> str:
+        url = real(*args, **kwargs)  # type: ignore[arg-type]
+        return url.removesuffix("%21") + "!" if url.endswith("l'ebraismo%21") else url
+
+    monkeypatch.setattr(escaping, "format_url", format_url)
+    assert main(["conformance", "--data-dir", str(base), "--backend", "urlextract"]) == 1
+    out = capsys.readouterr().out
+    assert "      46/55       17.0.0/linkification/LinkFormattingTest.txt via format_url\n" in out
+    assert "WRONG: above the correct 45/55" in out
+
+
+def test_a_missing_data_dir_is_an_error_not_a_fallback(
+    base: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("UTS58_DATA_DIR", str(base))  # a valid directory it must not fall back to
+    assert main(["conformance", "--data-dir", str(tmp_path / "nonexistent")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"uts58-adapt conformance: --data-dir {tmp_path / 'nonexistent'}: no 17.0.0/linkification/ directory there\n"
+    )
+
+
+def test_a_missing_required_file_exits_1(base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    link = tmp_path / "17.0.0" / "linkification"
+    link.mkdir(parents=True)
+    shutil.copy(base / "17.0.0" / "linkification" / "LinkDetectionTest.txt", link)
+    shutil.copy(base / "17.0.0" / "linkification" / "LinkFormattingTest.txt", link)
+    assert main(["conformance", "--data-dir", str(tmp_path), "--backend", "urlextract"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"       -/-        17.0.0/linkification/LinkTerm.txt\n{'':18}not found: {link / 'LinkTerm.txt'} (required)\n"
+        in out
+    )
+    assert f"not found: {tmp_path.resolve() / 'dev/linkification/LinkFormattingTest.txt'} (optional" in out
+    assert "     344/344      LinkDetectionTest.txt with backend urlextract\n" in out
+    assert "FAILED: 3 score(s) differ from the correct one or are missing: 17.0.0/linkification/LinkTerm.txt;" in out
+
+
+def test_full_escape_escapes_data_syntax_of_each_part() -> None:
+    structure = parse_structure("# {𝑺=https:// 𝑯=example.com 𝑷=α/β 𝑷=50% 𝑸=a&b 𝑽=c=d 𝑭=f:x 𝑫=text=a,b}")
+    assert full_escape(structure) == "https://example.com/%CE%B1%2F%CE%B2/50%25?a%26b=c%3Dd#f%3Ax:~:text=a%2Cb"
