@@ -7,11 +7,17 @@
 Each report is exactly what ``uts58-adapt report --sample --backend B --format F`` prints:
 the bundled sample corpus audited with each backend, as Markdown and as JSON.
 ``tests/test_compat_reports.py`` fails when a committed report differs from this output.
+
+Every report is built before any is written.  When a dependency is missing, a chunk
+fails (``ChunkResult.failures``: ``detect`` raised on a line) or the audit finds no link
+at all, the tool names the cause on stderr, writes nothing and exits 2; the committed
+reports stay as they are.  ``--check`` names what differs in each stale report.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
@@ -22,6 +28,20 @@ if str(REPO) not in sys.path:
 OUT_DIR = REPO / "compat_reports"
 BACKENDS = ("linkify-it", "urlextract")
 FORMATS = ("md", "json")
+#: Modules the audit needs, with the distribution that provides each (pyproject.toml).
+REQUIRED_MODULES = {
+    "idna": "idna",
+    "tldextract": "tldextract",
+    "linkify_it": "linkify-it-py",
+    "urlextract": "urlextract",
+    "tqdm": "tqdm",
+}
+#: How much of a differing line ``--check`` shows.
+SHOWN = 100
+
+
+class RegenerationError(RuntimeError):
+    """A report could not be built; the message names the cause."""
 
 
 def _shown(path: Path) -> str:
@@ -36,8 +56,29 @@ def report_files() -> list[tuple[str, str, Path]]:
     return [(b, f, OUT_DIR / f"{b}.{f}") for b in BACKENDS for f in FORMATS]
 
 
+def check_dependencies() -> None:
+    """Raise :class:`RegenerationError` naming every module this Python cannot import."""
+    missing = []
+    for module, distribution in REQUIRED_MODULES.items():
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            missing.append(f"{module} (pip install {distribution}: {exc})")
+    if missing:
+        raise RegenerationError(
+            f"{sys.executable} lacks dependencies of uts58_adapt: {'; '.join(missing)}. "
+            "Run the tool with the project's environment, e.g. .venv/bin/python tools/regenerate_reports.py "
+            "after pip install -e ."
+        )
+
+
 def build(backend: str, fmt: str) -> bytes:
-    """The bytes of one report, as the CLI writes them (one process, so it is quick)."""
+    """The bytes of one report, as the CLI writes them (one process, so it is quick).
+
+    Raises :class:`RegenerationError` when a dependency is missing, an input cannot be
+    read, a chunk has failures, or no link is found at all (the sample has many).
+    """
+    check_dependencies()
     from uts58_adapt.report import merge, render
     from uts58_adapt.report.runner import iter_tasks, map_local, resolve_inputs
 
@@ -45,35 +86,68 @@ def build(backend: str, fmt: str) -> bytes:
     tasks = iter_tasks(resolve_inputs([], True, problems), backend, problems=problems)
     results = map_local(tasks, jobs=1)
     if problems:
-        raise RuntimeError("; ".join(problems))
+        raise RegenerationError(f"{backend}: " + "; ".join(problems))
+    failures = [failure for result in results for failure in result.failures]
+    if failures:
+        raise RegenerationError(
+            f"{backend}: detection failed on {len(failures)} line(s) of the sample corpus; first: {failures[0]}"
+        )
+    if not results or sum(result.links_before + result.links_after for result in results) == 0:
+        raise RegenerationError(f"{backend}: the sample corpus gave no link at all; the backend is not working")
     return render(merge(results, backend=backend), fmt).encode("utf-8", "replace")
 
 
+def difference(committed: bytes | None, fresh: bytes) -> str:
+    """Why a committed report is stale: missing, or its first differing line, both versions shown."""
+    if committed is None:
+        return "missing"
+    old = committed.decode("utf-8", "replace").splitlines()
+    new = fresh.decode("utf-8", "replace").splitlines()
+    for number, (a, b) in enumerate(zip(old, new), 1):
+        if a != b:
+            return f"line {number} differs:\n    committed: {a[:SHOWN]}\n    fresh:     {b[:SHOWN]}"
+    if len(old) != len(new):
+        return f"{len(old)} lines committed, {len(new)} in a fresh build"
+    return "line endings or the final newline differ"
+
+
 def stale() -> list[Path]:
-    """The reports whose committed bytes differ from a fresh build."""
+    """The reports whose committed bytes differ from a fresh build (raises RegenerationError)."""
+    return [path for path, _ in stale_reasons()]
+
+
+def stale_reasons() -> list[tuple[Path, str]]:
+    """``(path, why)`` of every stale report (raises RegenerationError when one cannot be built)."""
     out = []
     for backend, fmt, path in report_files():
-        if not path.is_file() or path.read_bytes() != build(backend, fmt):
-            out.append(path)
+        fresh = build(backend, fmt)
+        committed = path.read_bytes() if path.is_file() else None
+        if committed != fresh:
+            out.append((path, difference(committed, fresh)))
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only check; exit 1 when a report is stale")
     args = parser.parse_args(argv)
-    if args.check:
-        paths = stale()
-        for path in paths:
-            print(f"stale: {_shown(path)}", file=sys.stderr)
-        if paths:
-            print("run: python tools/regenerate_reports.py", file=sys.stderr)
-        return 1 if paths else 0
+    try:
+        if args.check:
+            reasons = stale_reasons()
+            for path, why in reasons:
+                print(f"stale: {_shown(path)}: {why}", file=sys.stderr)
+            if reasons:
+                print("run: python tools/regenerate_reports.py", file=sys.stderr)
+            return 1 if reasons else 0
+        built = [(path, build(backend, fmt)) for backend, fmt, path in report_files()]
+    except RegenerationError as exc:
+        action = "cannot check the reports" if args.check else "no report written"
+        print(f"regenerate_reports: {action}: {exc}", file=sys.stderr)
+        return 2
     from uts58_adapt.commands.report import write_atomic
 
     OUT_DIR.mkdir(exist_ok=True)
-    for backend, fmt, path in report_files():
-        data = build(backend, fmt)
+    for path, data in built:
         if path.is_file() and path.read_bytes() == data:
             print(f"unchanged: {_shown(path)}")
             continue
