@@ -1,30 +1,84 @@
-"""Shared fixtures: the official Unicode data directory.
+"""Shared fixtures: the official Unicode data directory, and a headless Chromium.
 
-Tests that need the official files use ``unicode_data``.  It is ``$UTS58_DATA_DIR``
-or ``../shared/unicode`` beside the repository.  When neither exists the tests skip
-with the reason, unless ``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in
-which case they fail.
+Official data: tests that need the official files call ``require_data``.  The data
+directory is ``$UTS58_DATA_DIR`` when set (and only it: no fallback), else
+``../shared/unicode`` beside the repository.  When it is missing the tests skip with
+the reason, unless ``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in which case
+they fail.  The run then starts with one line saying so, with the number of official
+cases that are not tested, and ends with the number of tests skipped because of it.
+
+Browser: see :func:`find_chromium` and the ``chromium_executable`` fixture.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
+#: The start of every skip reason given for missing official data (counted at the end of the run).
+DATA_MISSING = "official Unicode data file"
+#: The cases the official 17.0.0 files (and the corrected dev/ file) hold, which the tests
+#: parametrize over: lines of LinkDetectionTest.txt, cases of each LinkFormattingTest.txt,
+#: and the three property files (every code point each).
+OFFICIAL_CASES = {"detection lines": 344, "formatting cases": 2 * 55, "property files": 3}
 
 
 def _find_data_dir() -> Path | None:
     env = os.environ.get("UTS58_DATA_DIR")
-    candidates = [Path(env)] if env else []
-    candidates.append(REPO.parent / "shared" / "unicode")
-    for path in candidates:
-        if (path / "17.0.0" / "linkification").is_dir():
-            return path
-    return None
+    path = Path(env) if env else REPO.parent / "shared" / "unicode"
+    return path if (path / "17.0.0" / "linkification").is_dir() else None
+
+
+def _data_missing_line() -> str | None:
+    """The line printed at the start of a run without the official data (None when it is there)."""
+    if _find_data_dir() is not None:
+        return None
+    env = os.environ.get("UTS58_DATA_DIR")
+    where = f"UTS58_DATA_DIR={env}" if env else f"{REPO.parent / 'shared' / 'unicode'} (UTS58_DATA_DIR unset)"
+    cases = sum(OFFICIAL_CASES.values())
+    consequence = "FAIL" if os.environ.get("UTS58_REQUIRE_CONFORMANCE") == "1" else "are SKIPPED"
+    return (
+        f"UTS #58 conformance data MISSING (no 17.0.0/linkification/ in {where}): {cases} official cases "
+        f"not tested ({', '.join(f'{n} {what}' for what, n in OFFICIAL_CASES.items())}); tests that need them "
+        f"{consequence}"
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    line = _data_missing_line()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if line and reporter is not None:
+        reporter.write_line(line, yellow=True, bold=True)
+
+
+_data_skips: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    reason = str(report.longrepr[2])
+    # Without the data, parametrizations over its lines are empty: pytest skips them too.
+    if DATA_MISSING in reason or ("got empty parameter set" in reason and _find_data_dir() is None):
+        _data_skips.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _data_skips:
+        terminalreporter.write_line(
+            f"{len(_data_skips)} tests skipped because the UTS #58 conformance data is missing "
+            "(set UTS58_DATA_DIR; UTS58_REQUIRE_CONFORMANCE=1 makes them fail)",
+            yellow=True,
+            bold=True,
+        )
 
 
 def require_data(*relative: str) -> Path:
@@ -33,7 +87,7 @@ def require_data(*relative: str) -> Path:
     path = base.joinpath(*relative) if base else None
     if path is None or not path.is_file():
         reason = (
-            f"official Unicode data file {'/'.join(relative)} not found "
+            f"{DATA_MISSING} {'/'.join(relative)} not found "
             "(set UTS58_DATA_DIR or put ../shared/unicode beside the repository)"
         )
         if os.environ.get("UTS58_REQUIRE_CONFORMANCE") == "1":

@@ -1,0 +1,59 @@
+"""A run without the official data says so at its start, and counts the tests skipped because of it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, require_data
+
+
+def _pytest(data_dir: Path, *args: str, require: bool = False) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UTS58_") and k != "PYTEST_ADDOPTS"}
+    env["UTS58_DATA_DIR"] = str(data_dir)
+    if require:
+        env["UTS58_REQUIRE_CONFORMANCE"] = "1"
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+MISSING = (
+    "UTS #58 conformance data MISSING (no 17.0.0/linkification/ in UTS58_DATA_DIR={}): 457 official cases "
+    "not tested (344 detection lines, 110 formatting cases, 3 property files); tests that need them {}"
+)
+
+
+def test_missing_data_is_announced_first_and_counted(tmp_path: Path) -> None:
+    proc = _pytest(tmp_path, "tests/test_detection_conformance.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == MISSING.format(tmp_path, "are SKIPPED")
+    # test_line_count, test_detection_line (empty for both backends), test_all_lines_pass and
+    # test_refinement_never_breaks_a_line_the_backend_had_right (two backends each).
+    assert (
+        "7 tests skipped because the UTS #58 conformance data is missing "
+        "(set UTS58_DATA_DIR; UTS58_REQUIRE_CONFORMANCE=1 makes them fail)"
+    ) in lines
+    assert re.fullmatch(r"7 skipped in [\d.]+s", lines[-1]), lines[-1]
+
+
+def test_required_data_missing_fails(tmp_path: Path) -> None:
+    proc = _pytest(tmp_path, "tests/test_detection_conformance.py", "-k", "line_count", require=True)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[0] == MISSING.format(tmp_path, "FAIL")
+
+
+def test_no_line_when_the_data_is_there(tmp_path: Path) -> None:
+    data = require_data("17.0.0", "linkification", "LinkDetectionTest.txt").parents[2]
+    proc = _pytest(data, "tests/test_detection_conformance.py", "-k", "line_count")
+    assert "MISSING" not in proc.stdout and "skipped because" not in proc.stdout, proc.stdout
