@@ -12,11 +12,11 @@ Browser: see :func:`find_chromium` and the ``chromium_executable`` fixture.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -114,3 +114,91 @@ def detection_cases() -> list[tuple[int, str]]:
 @pytest.fixture(scope="session")
 def detection_test_file() -> Path:
     return require_data("17.0.0", "linkification", "LinkDetectionTest.txt")
+
+
+# --- Headless Chromium, for tests that look at pages in a real browser ---------------------------
+
+#: Names of a Chromium-family browser looked for on PATH, in order.
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+#: Arguments for a headless run in a container, with no network chatter of the browser's own.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+class BrowserUnavailable(Exception):
+    """No usable browser (or no Playwright); the message says what to install or set."""
+
+
+def _playwright_chromium() -> str | None:
+    """The Chromium that Playwright downloaded (``playwright install chromium``), if it is there."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    with sync_playwright() as p:
+        path = p.chromium.executable_path
+    return path if path and os.path.isfile(path) else None
+
+
+def find_chromium() -> str | None:
+    """The browser executable to launch, in order of preference:
+
+    1. ``$UTS58_CHROMIUM`` (a path, or a name on PATH), when set; an error if it is not found;
+    2. the first of :data:`CHROMIUM_NAMES` on PATH (Debian's ``chromium`` among them);
+    3. Playwright's own Chromium: ``None`` is returned, meaning "launch without an
+       executable path".
+
+    Raises :class:`BrowserUnavailable` when there is none.
+    """
+    explicit = os.environ.get("UTS58_CHROMIUM")
+    if explicit:
+        found = explicit if os.path.isfile(explicit) and os.access(explicit, os.X_OK) else shutil.which(explicit)
+        if not found:
+            raise BrowserUnavailable(f"UTS58_CHROMIUM={explicit} is not an executable file nor a command on PATH")
+        return found
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    if _playwright_chromium() is not None:
+        return None
+    raise BrowserUnavailable(
+        f"no Chromium found: none of {', '.join(CHROMIUM_NAMES)} on PATH, no Playwright browser "
+        "(python -m playwright install chromium), UTS58_CHROMIUM unset"
+    )
+
+
+def browser_unavailable(reason: str) -> NoReturn:
+    """Skip the test, or fail it when ``UTS58_REQUIRE_BROWSER=1`` (as ``.ci/run`` sets)."""
+    if os.environ.get("UTS58_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason}; UTS58_REQUIRE_BROWSER=1 requires a browser")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_browser() -> Iterator[object]:
+    """A headless Chromium launched through Playwright (a ``playwright.sync_api.Browser``), shared by the session.
+
+    Usage: ``def test_x(chromium_browser): page = chromium_browser.new_page(); ...; page.close()``.
+    Skips (or fails under ``UTS58_REQUIRE_BROWSER=1``) when Playwright or a browser is missing.
+    """
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        browser_unavailable("playwright is not installed (pip install -e '.[test]')")
+    try:
+        executable = find_chromium()
+    except BrowserUnavailable as exc:
+        browser_unavailable(str(exc))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,15 +1,14 @@
-"""The HTML report in a real headless Chromium (Debian's ``/usr/bin/chromium``, driven by Playwright).
+"""The HTML report in a real headless Chromium, driven by Playwright.
 
 Checks what a reader sees: every change is a row, the filters hide rows, text from the
 input shows literally (nothing in it runs or renders as markup), and the page loads
-nothing but itself.  Skipped when Playwright or Chromium is missing, except under CI
-(``CI`` set), where that is a failure.
+nothing but itself.  The browser is found by ``conftest.find_chromium``
+(``$UTS58_CHROMIUM``, a Chromium on PATH, or Playwright's own); without one the tests
+skip, except under ``UTS58_REQUIRE_BROWSER=1`` (set by ``.ci/run``), where they fail.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,37 +16,11 @@ import pytest
 from uts58_adapt.cli import main
 from uts58_adapt.report.render_html import render_html
 
-CHROMIUM = os.environ.get("UTS58_CHROMIUM", "/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(reason + " (required under CI)")
-    pytest.skip(reason)
-
 
 @pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install playwright; the browser is Debian's chromium)")
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        _unavailable(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+def browser(chromium_browser):
+    """The session's headless Chromium (conftest.chromium_browser)."""
+    return chromium_browser
 
 
 # Both fit in the excerpt shown around the change (40 code points each side).
