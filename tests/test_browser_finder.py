@@ -72,7 +72,7 @@ def test_none_at_all(no_browser: Path) -> None:
 def test_missing_browser_skips_unless_required(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("UTS58_REQUIRE_BROWSER", raising=False)
     monkeypatch.setenv("CI", "true")  # GitHub Actions sets it: no longer a reason to fail
-    with pytest.raises(pytest.skip.Exception, match="^no browser$"):
+    with pytest.raises(pytest.skip.Exception, match=r"^no browser$"):
         browser_unavailable("no browser")
     monkeypatch.setenv("UTS58_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match=r"^no browser; UTS58_REQUIRE_BROWSER=1 requires a browser$"):
