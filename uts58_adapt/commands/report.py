@@ -22,6 +22,7 @@ fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown 
 reports explain each).  Unchanged links are counted, not listed.
 
 formats (default: from the --output suffix .json/.md/.html, else md):
+  (stdout a terminal, neither --format nor -o: a short summary, cut to its width)
   json  {"backend", "unicode_version", "summary": {...}, "changes": [...]}: offsets are
         code points within the line; sorted, so equal reports are equal byte for byte
   md    summary tables and one table row per change, the link marked ⸠…⸡ before and after
@@ -169,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
         if os.path.isdir(args.output):
             return _fail(f"{args.output}: cannot write: is a directory")
     fmt = _format_for(args)
+    # stdout a terminal, no --format, no -o: a readable summary, not Markdown (report/render_text.py).
+    if not args.format and args.output in (None, "-") and getattr(sys.stdout, "isatty", lambda: False)():
+        fmt = "text"
 
     problems: list[str] = []
     tasks = iter_tasks(
@@ -194,7 +198,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {message}", file=sys.stderr)
 
     report = merge(results, backend=args.backend)
-    data = render(report, fmt).encode("utf-8", "replace")
+    if fmt == "text":
+        from ..report.render_text import render_text, terminal_width
+
+        data = render_text(report, terminal_width()).encode("utf-8", "replace")
+    else:
+        data = render(report, fmt).encode("utf-8", "replace")
     if args.output and args.output != "-":
         try:
             write_atomic(args.output, data)

@@ -1,0 +1,113 @@
+"""A short plain-text summary of a report, for a terminal (``uts58-adapt report`` with no ``--format``).
+
+The Markdown report has lines of hundreds of characters; on a terminal the command prints
+this instead: the counts, the most frequent reasons, the first changes with the link
+marked ``⸠…⸡`` before and after, every line cut to the terminal width, and a hint to
+write the whole report (``-o audit.html``).  The output is plain text (no colour, no
+dependency), so it reads the same in a pager or a log.
+"""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .classify import KINDS, REASONS
+from .display import excerpt, visible_text, window
+
+__all__ = ["HINT", "render_text", "terminal_width", "truncate", "width_of"]
+
+#: The last line: how to get the whole report.
+HINT = "Whole report: add -o audit.html (a page with filters), or --format md|json"
+#: Code points of context shown each side of a change.
+_CONTEXT = 20
+_MIN_WIDTH = 40
+
+
+def terminal_width(default: int = 80) -> int:
+    """The width of the terminal on stdout (``$COLUMNS`` first), at least 40 columns."""
+    return max(_MIN_WIDTH, shutil.get_terminal_size((default, 24)).columns)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width_of(text: str) -> int:
+    """Columns ``text`` takes on a terminal (wide East Asian characters 2, marks 0)."""
+    return sum(_char_width(ch) for ch in text)
+
+
+def truncate(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` columns, ending with ``…`` when it was cut."""
+    if width_of(text) <= width:
+        return text
+    out: list[str] = []
+    used = 0
+    for ch in text:
+        w = _char_width(ch)
+        if used + w > width - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+
+
+def _marked(line: str, span: Sequence[int] | None, lo: int, hi: int) -> str:
+    if span is None:
+        part = excerpt(line, None, lo, hi)
+        body = visible_text(part.head) + "  (no link)"
+    else:
+        part = excerpt(line, (span[0], span[1]), lo, hi)
+        body = visible_text(part.head) + "⸠" + visible_text(part.span or "") + "⸡" + visible_text(part.tail)
+    return ("…" if part.cut_left else "") + body + ("…" if part.cut_right and span is not None else "")
+
+
+def _change_lines(change: Mapping[str, Any]) -> list[str]:
+    line = str(change["line_text"])
+    spans = [tuple(s) if s else None for s in (change["before"], change["after"])]
+    lo, hi = window(line, spans, _CONTEXT)
+    return [
+        f"  {change['source']}:{change['line']}:{change['column']}  {change['kind']}, {change['reason']}",
+        f"    before  {_marked(line, change['before'], lo, hi)}",
+        f"    after   {_marked(line, change['after'], lo, hi)}",
+    ]
+
+
+def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, reasons: int = 5) -> str:
+    """The terminal summary of a merged report (see :func:`uts58_adapt.report.merge`).
+
+    ``changes`` and ``reasons``: how many of the first changes and of the most frequent
+    reasons to show.  Every line is at most ``width`` columns.
+    """
+    s = report["summary"]
+    by_kind: Mapping[str, int] = s["by_kind"]
+    by_reason: Mapping[str, int] = s["by_reason"]
+    documents = f"{s['documents']} document{'s' if s['documents'] != 1 else ''}"
+    lines = [
+        f"{report['backend']} on {documents}, {s['lines']} lines: "
+        f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
+        f"{s['unchanged']} unchanged, {s['changed']} changed"
+        + (": " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items() if kind in KINDS) if by_kind else ""),
+    ]
+    if by_reason:
+        # Most frequent first; ties in the vocabulary's order (the order of by_reason).
+        top = sorted(by_reason.items(), key=lambda item: -item[1])[:reasons]
+        name_width = max(len(name) for name, _ in top)
+        count_width = len(str(top[0][1]))
+        lines += ["", "Top reasons:"]
+        for name, n in top:
+            lines.append(f"  {n:>{count_width}}  {name:<{name_width}}  {REASONS.get(name, '')}".rstrip())
+        if len(by_reason) > len(top):
+            lines.append(f"  ({len(by_reason) - len(top)} more)")
+    listed: list[Mapping[str, Any]] = list(report["changes"])[:changes]
+    if listed:
+        lines += ["", f"First {len(listed)} of {s['changed']} changes:"]
+        for change in listed:
+            lines += _change_lines(change)
+    lines += ["", HINT]
+    return "".join(truncate(line, width) + "\n" for line in lines)
