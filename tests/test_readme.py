@@ -77,6 +77,8 @@ def test_readme_opens_with_exactly_two_commands() -> None:
     assert len(commands) == 2, commands
     main_job, tests = commands
     assert "uts58-adapt report --sample" in main_job
+    # No --format: on a terminal it prints the readable summary (tests/test_report_text.py).
+    assert "--format" not in main_job and " -o " not in main_job
     assert "pytest" in tests and "[test]" in tests
 
 
