@@ -1,0 +1,45 @@
+"""The Django backend: ``django.utils.html.Urlizer`` (the ``urlize`` template filter).
+
+Django links ``http(s)://`` URLs, ``www.`` hosts, bare domains ending in ``.com``,
+``.edu``, ``.gov``, ``.int``, ``.mil``, ``.net`` or ``.org``, and emails.  It returns
+HTML, so the spans are recovered from its output (``_html_spans.anchor_spans``);
+Django's own word splitting and punctuation trimming decide them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._html_spans import anchor_spans
+from .base import RawLink
+
+__all__ = ["DjangoBackend", "django_spans"]
+
+
+def _ensure_settings() -> None:
+    """Django's settings are needed by urlize (through its email validator); configure defaults if unset."""
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure()
+
+
+def django_spans(urlizer: Any, text: str) -> list[RawLink]:
+    """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
+    return anchor_spans(text, str(urlizer(text, autoescape=True)))
+
+
+class DjangoBackend:
+    """Django's urlize behind the :class:`~uts58_adapt.backends.base.Backend` protocol."""
+
+    name = "django"
+
+    def __init__(self, urlizer: Any = None) -> None:
+        _ensure_settings()
+        if urlizer is None:
+            from django.utils.html import urlizer
+        self._urlizer = urlizer
+
+    def find(self, text: str) -> list[RawLink]:
+        """The links Django's urlize finds in ``text``, sorted by start."""
+        return django_spans(self._urlizer, text)
