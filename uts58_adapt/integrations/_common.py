@@ -1,0 +1,50 @@
+"""Helpers shared by the integrations: refinement with the library's email rule, and hrefs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..backends.base import RawLink
+from ..html import FORBIDDEN_SCHEMES, _escape_bidi
+from ..link import Link
+from ..refine.migration import refine_links
+
+__all__ = ["escape_bidi", "refine", "safe_scheme"]
+
+_MAILTO = "mailto:"
+_PROBE_LOCAL = "a"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
+
+escape_bidi = _escape_bidi
+
+
+def refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], bool] | None) -> list[Link]:
+    """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links.
+
+    Emails the library did not report are kept only when ``accepts_email`` accepts the
+    same address with the local part ``a`` (the library links emails on that domain);
+    ``accepts_email=None`` (emails switched off) drops every email.
+    """
+    cache: dict[str, bool] = {}
+    out = []
+    for link in refine_links(text, raw):
+        if link.kind == "email":
+            if accepts_email is None:
+                continue
+            if link.original is None or link.original != (link.start, link.end):
+                local, _, domain = link.text.rpartition("@")
+                prefix = _MAILTO if local[: len(_MAILTO)].lower() == _MAILTO else ""
+                probe = f"{prefix}{_PROBE_LOCAL}@{domain}"
+                if probe not in cache:
+                    cache[probe] = accepts_email(probe)
+                if not cache[probe]:
+                    continue
+        out.append(link)
+    return out
+
+
+def safe_scheme(href: str) -> bool:
+    """Whether ``href`` has no scheme or one that cannot run script (not javascript:, vbscript:, data:)."""
+    m = _SCHEME.match(href)
+    return m is None or m.group().lower() not in FORBIDDEN_SCHEMES
