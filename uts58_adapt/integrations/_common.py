@@ -15,6 +15,7 @@ __all__ = ["escape_bidi", "refine", "safe_scheme"]
 _MAILTO = "mailto:"
 _PROBE_LOCAL = "a"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
+_HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 
 escape_bidi = _escape_bidi
 
@@ -28,7 +29,7 @@ def refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], boo
     """
     cache: dict[str, bool] = {}
     out = []
-    for link in refine_links(text, raw):
+    for link in _with_hostless(text, raw, refine_links(text, raw)):
         if link.kind == "email":
             if accepts_email is None:
                 continue
@@ -42,6 +43,20 @@ def refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], boo
                     continue
         out.append(link)
     return out
+
+
+def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
+    """``links`` plus the library's links with a scheme and no host (``tel:123``), unchanged.
+
+    They are outside UTS #58 (as in ``wrap()``); one that overlaps a refined link is dropped.
+    """
+    extra = []
+    for r in raw:
+        span = text[r.start : r.end]
+        if r.kind == "url" and span[:7].lower() != _MAILTO and _HOSTLESS.match(span):
+            if not any(link.start < r.end and r.start < link.end for link in links):
+                extra.append(Link(r.start, r.end, span, "url", span, (r.start, r.end)))
+    return sorted(links + extra, key=lambda link: link.start) if extra else links
 
 
 def safe_scheme(href: str) -> bool:
