@@ -39,6 +39,8 @@ def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[st
 
 def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: str) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made."""
+    if not safe_scheme(link.text):
+        return None
     if not BIDI_CONTROLS.intersection(link.text):
         own = render_one(link.text)
         if _ANCHOR.match(own):
