@@ -10,7 +10,7 @@ from ..html import FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
 from ..refine.migration import refine_links
 
-__all__ = ["escape_bidi", "refine", "safe_scheme"]
+__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme"]
 
 _MAILTO = "mailto:"
 _PROBE_LOCAL = "a"
@@ -63,3 +63,23 @@ def safe_scheme(href: str) -> bool:
     """Whether ``href`` has no scheme or one that cannot run script (not javascript:, vbscript:, data:)."""
     m = _SCHEME.match(href)
     return m is None or m.group().lower() not in FORBIDDEN_SCHEMES
+
+
+#: How far past a library's match refinement may look (a link is longer than this only in abuse).
+WINDOW = 4096
+_SPACE = re.compile(r"\s")
+
+
+def refine_at(data: str, start: int, end: int, kind: str) -> Link | None:
+    """The refined link that the library's span ``data[start:end]`` becomes, or None.
+
+    For inline parsers (mistune, Python-Markdown) that find one span at a time: the span
+    is refined in the text from ``start`` to the next white space after ``end`` (at most
+    ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
+    """
+    space = _SPACE.search(data, end, min(len(data), end + WINDOW))
+    window = data[start : space.start() if space else min(len(data), end + WINDOW)]
+    for link in refine_links(window, [RawLink(0, end - start, kind)]):  # type: ignore[arg-type]
+        if link.kind == kind and link.original == (0, end - start):
+            return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
+    return None
