@@ -107,3 +107,16 @@ def test_html_span_recovery_with_entities() -> None:
     # A shortened display text is looked up in the input.
     assert anchor_spans("x http://e.com/abcdef", '<a href="http://e.com/abcdef">http://e.com/a…</a>') == []
     assert anchor_spans("mail a@b.org", 'mail <a href="mailto:a@b.org">a@b.org</a>') == [RawLink(5, 12, "email")]
+
+
+@pytest.mark.parametrize("backend", NEW)
+def test_cli_detect_and_report(backend: str, tmp_path, capsys) -> None:
+    from uts58_adapt.cli import main
+
+    src = tmp_path / "in.txt"
+    src.write_text("see https://example.com/αβ(γ/δ)ρς.\n", encoding="utf-8")
+    assert main(["detect", str(src), "--backend", backend, "--format", "marked"]) == 0
+    assert "⸠https://example.com/αβ(γ/δ⸡)ρς." in capsys.readouterr().out
+    out = tmp_path / "r.json"
+    assert main(["report", str(src), "--backend", backend, "--format", "json", "--quiet", "-o", str(out)]) == 0
+    assert f'"backend": "{backend}"' in out.read_text(encoding="utf-8")

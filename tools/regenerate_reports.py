@@ -20,7 +20,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 OUT_DIR = REPO / "compat_reports"
-BACKENDS = ("linkify-it", "urlextract")
+BACKENDS = ("linkify-it", "urlextract", "bleach", "django", "jinja2", "mistune", "magiclink")
 FORMATS = ("md", "json")
 
 
