@@ -120,3 +120,20 @@ def test_cli_detect_and_report(backend: str, tmp_path, capsys) -> None:
     out = tmp_path / "r.json"
     assert main(["report", str(src), "--backend", backend, "--format", "json", "--quiet", "-o", str(out)]) == 0
     assert f'"backend": "{backend}"' in out.read_text(encoding="utf-8")
+
+
+def test_bleach_is_given_bounded_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bleach's regexes are quadratic on a run without white space: it never sees more than a window."""
+    from uts58_adapt.backends import bleach as bleach_backend
+
+    seen: list[int] = []
+    real = bleach_backend.bleach_spans
+
+    def spy(linkify_filter: object, text: str, parse_email: bool) -> list[RawLink]:
+        seen.append(len(text))
+        return real(linkify_filter, text, parse_email)
+
+    monkeypatch.setattr(bleach_backend, "bleach_spans", spy)
+    text = "a" * 5000 + " see https://example.com/αβ(γ/δ)ρς. " + "b." * 3000
+    assert _links(text, "bleach") == [("https://example.com/αβ(γ/δ", "url")]
+    assert max(seen) <= 1024 and sum(seen) < 2 * len(text)

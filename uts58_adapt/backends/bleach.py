@@ -21,8 +21,9 @@ from typing import Any
 
 from ._tlds import tld_pattern
 from .base import RawLink
+from .urlextract import _WINDOW, _windows
 
-__all__ = ["BleachBackend", "bleach_spans", "build_url_re"]
+__all__ = ["BleachBackend", "bleach_find", "bleach_spans", "build_url_re"]
 
 
 @lru_cache(maxsize=1)
@@ -78,6 +79,23 @@ def bleach_spans(linkify_filter: Any, text: str, parse_email: bool) -> list[RawL
     return out
 
 
+def bleach_find(linkify_filter: Any, text: str, parse_email: bool) -> list[RawLink]:
+    """``bleach_spans`` on ``text``, given in bounded windows when it is long.
+
+    bleach's ``email_re`` (and its ``url_re`` on some input) takes time quadratic in
+    the length of a run without white space, so a long text is given to it in the
+    windows urlextract's backend uses (``urlextract._windows``: cut after white space,
+    which no bleach span crosses, else overlapping by more than a host and scheme).
+    """
+    if len(text) <= _WINDOW:
+        return bleach_spans(linkify_filter, text, parse_email)
+    seen: set[RawLink] = set()
+    for lo, hi in _windows(text):
+        for r in bleach_spans(linkify_filter, text[lo:hi], parse_email):
+            seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
+    return sorted(seen, key=lambda r: (r.start, r.end))
+
+
 class BleachBackend:
     """bleach's linkifier behind the :class:`~uts58_adapt.backends.base.Backend` protocol."""
 
@@ -96,4 +114,4 @@ class BleachBackend:
 
     def find(self, text: str) -> list[RawLink]:
         """The links bleach finds in ``text`` (as one text node), sorted by start."""
-        return bleach_spans(self._filter, text, True)
+        return bleach_find(self._filter, text, True)

@@ -4,7 +4,7 @@ The wrapped Linker is an instance of a ``Linker`` subclass sharing the original'
 attributes (callbacks, ``skip_tags``, ``parse_email``, ``url_re``, ``email_re`` and the
 parser built from ``recognized_tags``): a change to either is seen by both.  Its
 ``linkify`` runs bleach's own pipeline with one filter method replaced: on each text
-node, bleach's spans (``backends.bleach.bleach_spans``: its regexes and its own
+node, bleach's spans (``backends.bleach.bleach_find``: its regexes and its own
 trimming) are refined (§10.1), then every link goes through the callbacks as bleach's do,
 with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 ``mailto:`` percent-quoted).  Emails are linked only with ``parse_email=True`` and when
@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from bleach.linkifier import PROTO_RE, Linker, LinkifyFilter
 
-from ..backends.bleach import bleach_spans
+from ..backends.bleach import bleach_find
 from ._common import escape_bidi, refine, safe_scheme
 
 __all__ = ["UTS58Linker", "UTS58LinkifyFilter", "wrap_linker"]
@@ -43,7 +43,7 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
                 yield token
                 continue
             text = token["data"]
-            raw = bleach_spans(self, text, self.parse_email)
+            raw = bleach_find(self, text, self.parse_email)
             links = refine(text, raw, self._accepts_email if self.parse_email else None)
             if not links:
                 yield token
