@@ -72,7 +72,9 @@ def test_configuration_is_shared() -> None:
 def test_custom_url_re_still_decides() -> None:
     only_org = bleach_linkifier.build_url_re(tlds=["org"])
     linker = uts58_adapt.wrap(Linker(url_re=only_org))
-    assert linker.linkify("x.com and y.org/ä'b.") == 'x.com and <a href="http://y.org/ä\'b" rel="nofollow">y.org/ä\'b</a>.'
+    assert linker.linkify("x.com and y.org/ä'b.") == (
+        'x.com and <a href="http://y.org/ä\'b" rel="nofollow">y.org/ä\'b</a>.'
+    )
 
 
 def test_escaping() -> None:

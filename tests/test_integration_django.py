@@ -38,7 +38,9 @@ def test_djangos_options_apply() -> None:
     )
     # bare domains only with Django's seven TLDs
     assert urlize("example.de example.io") == "example.de example.io"
-    assert urlize("<b>ab.com</b> & y", autoescape=True) == '&lt;b&gt;<a href="http://ab.com">ab.com</a>&lt;/b&gt; &amp; y'
+    assert urlize("<b>ab.com</b> & y", autoescape=True) == (
+        '&lt;b&gt;<a href="http://ab.com">ab.com</a>&lt;/b&gt; &amp; y'
+    )
     assert urlize("<b>ab.com</b> & y") == '<b><a href="http://ab.com">ab.com</a></b> & y'
 
 

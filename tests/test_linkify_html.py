@@ -25,7 +25,9 @@ def test_acceptance_url_and_email() -> None:
 
 
 def test_apostrophe_in_path_kept() -> None:
-    assert linkify_html("x https://e.com/it's-x y") == 'x <a href="https://e.com/it&#x27;s-x">https://e.com/it&#x27;s-x</a> y'
+    assert linkify_html("x https://e.com/it's-x y") == (
+        'x <a href="https://e.com/it&#x27;s-x">https://e.com/it&#x27;s-x</a> y'
+    )
     # an apostrophe written as a character reference is the same text
     assert linkify_html("x https://e.com/it&#39;s-x y") == linkify_html("x https://e.com/it's-x y")
 

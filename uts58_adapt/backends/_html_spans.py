@@ -9,6 +9,7 @@ library's own rules decide the spans; nothing of them is re-implemented here.
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from typing import Literal
 
 from .base import RawLink
 
@@ -57,7 +58,7 @@ def anchor_spans(text: str, rendered: str) -> list[RawLink]:
     for start, end, href in collector.anchors:
         if start == end:
             continue
-        kind = "email" if href[:7].lower() == "mailto:" else "url"
+        kind: Literal["url", "email"] = "email" if href[:7].lower() == "mailto:" else "url"
         if content != text:
             found = text.find(content[start:end], pos)
             if found == -1:

@@ -37,7 +37,9 @@ class DjangoBackend:
     def __init__(self, urlizer: Any = None) -> None:
         _ensure_settings()
         if urlizer is None:
-            from django.utils.html import urlizer
+            from django.utils.html import urlizer as default_urlizer
+
+            urlizer = default_urlizer
         self._urlizer = urlizer
 
     def find(self, text: str) -> list[RawLink]:

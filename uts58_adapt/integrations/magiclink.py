@@ -1,4 +1,6 @@
-"""pymdownx.magiclink with UTS #58 links: ``markdown.markdown(text, extensions=["uts58_adapt.integrations.magiclink"])``.
+"""pymdownx.magiclink with UTS #58 links.
+
+Use: ``markdown.markdown(text, extensions=["uts58_adapt.integrations.magiclink"])``.
 
 The extension is magiclink's own (it takes the same options, ``extension_configs``
 included) with its bare-link and email patterns upgraded:
@@ -67,8 +69,8 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         lo = max(0, at - _LOCAL_MAX)
         for space in _SPACE.finditer(data, lo, at):
             lo = space.end()
-        space = _SPACE.search(data, at, min(len(data), at + WINDOW))
-        hi = space.start() if space else min(len(data), at + WINDOW)
+        after = _SPACE.search(data, at, min(len(data), at + WINDOW))
+        hi = after.start() if after else min(len(data), at + WINDOW)
         for link in refine_links(data[lo:hi], []):
             if link.kind == "email" and link.start <= at - lo < link.end:
                 start, text = lo + link.start, link.text

@@ -12,7 +12,7 @@ spans and renders every link; the spans are refined (``integrations._urlize``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["urlize", "urlizetrunc"]
 
@@ -50,4 +50,4 @@ def urlizetrunc(value: Any, limit: int, autoescape: bool = True) -> str:
     """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
     from django.utils.safestring import mark_safe
 
-    return mark_safe(urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape))
+    return cast(str, mark_safe(urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape)))
