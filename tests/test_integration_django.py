@@ -86,3 +86,15 @@ def test_installed_app_template_filters() -> None:
     assert out["trunc"] == f'see <a href="{href}" rel="nofollow">https://exa…</a>)ρς. &lt;b&gt;'
     assert out["off"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. <b>'
     assert "αβ(γ/δ)ρς</a>" in out["builtin"]  # the built-in filter, for contrast
+
+
+def test_settings_are_left_to_the_project() -> None:
+    code = (
+        "from uts58_adapt import detect\nfrom uts58_adapt.integrations.django import urlize\n"
+        "from django.conf import settings\n"
+        "assert detect('see ab.com', 'django')[0].text == 'ab.com'\n"
+        "assert urlize('see ab.com') == 'see <a href=\"http://ab.com\">ab.com</a>'\n"
+        "print(settings.configured)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

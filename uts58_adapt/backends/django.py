@@ -16,14 +16,6 @@ from .base import RawLink
 __all__ = ["DjangoBackend", "django_spans"]
 
 
-def _ensure_settings() -> None:
-    """Django's settings are needed by urlize (through its email validator); configure defaults if unset."""
-    from django.conf import settings
-
-    if not settings.configured:
-        settings.configure()
-
-
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
     """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
     return anchor_spans(text, str(urlizer(text, autoescape=True)))
@@ -35,7 +27,6 @@ class DjangoBackend:
     name = "django"
 
     def __init__(self, urlizer: Any = None) -> None:
-        _ensure_settings()
         if urlizer is None:
             from django.utils.html import urlizer as default_urlizer
 

@@ -22,10 +22,9 @@ def urlize(text: Any, trim_url_limit: int | None = None, nofollow: bool = False,
     from django.utils import html as django_html
     from django.utils.safestring import SafeData
 
-    from ...backends.django import _ensure_settings, django_spans
+    from ...backends.django import django_spans
     from .._urlize import urlize_refined
 
-    _ensure_settings()
     urlizer = django_html.urlizer
     safe_input = isinstance(text, SafeData)
     plain = str(text)
