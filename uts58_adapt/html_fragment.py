@@ -88,10 +88,19 @@ def linkify_html(
     """Return the HTML ``fragment`` with UTS #58 links added to its text nodes (see the module docstring).
 
     ``backend``, ``schemes`` and ``max_length`` are those of :func:`uts58_adapt.linkify`;
-    ``skip_tags`` names the elements (lower case) whose content stays as it is.
+    ``skip_tags`` names the elements whose content stays as it is.  Raises TypeError
+    naming the argument when one has the wrong type.
     """
     if not isinstance(fragment, str):
         raise TypeError(f"fragment must be str, not {type(fragment).__name__}")
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be str, not {type(backend).__name__}")
+    if not isinstance(max_length, int) or isinstance(max_length, bool):
+        raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
+    if isinstance(skip_tags, (str, bytes)) or not isinstance(skip_tags, Collection):
+        raise TypeError(f"skip_tags must be a collection of str, not {type(skip_tags).__name__}")
+    if not all(isinstance(tag, str) for tag in skip_tags):
+        raise TypeError("skip_tags must contain str only")
     _scheme_set(schemes)
     skip = frozenset(tag.lower() for tag in skip_tags)
     parser = _Events(fragment)
