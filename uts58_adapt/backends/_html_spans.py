@@ -8,12 +8,24 @@ library's own rules decide the spans; nothing of them is re-implemented here.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from typing import Literal
 
 from .base import RawLink
 
-__all__ = ["anchor_spans"]
+__all__ = ["anchor_spans", "without_surrogates"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (same length, so the same offsets).
+
+    Django's urlize encodes words to UTF-8 and raises on a lone surrogate; a surrogate is
+    Link_Term=Hard, so no link crosses one either way.
+    """
+    return _SURROGATE.sub("\ufffd", text)
 
 
 class _AnchorCollector(HTMLParser):

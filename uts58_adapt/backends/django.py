@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._html_spans import anchor_spans
+from ._html_spans import anchor_spans, without_surrogates
 from .base import RawLink
 
 __all__ = ["DjangoBackend", "django_spans"]
@@ -18,7 +18,7 @@ __all__ = ["DjangoBackend", "django_spans"]
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
     """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
-    return anchor_spans(text, str(urlizer(text, autoescape=True)))
+    return anchor_spans(text, str(urlizer(without_surrogates(text), autoescape=True)))
 
 
 class DjangoBackend:

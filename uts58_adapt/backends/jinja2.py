@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._html_spans import anchor_spans
+from ._html_spans import anchor_spans, without_surrogates
 from .base import RawLink
 
 __all__ = ["Jinja2Backend", "jinja2_spans"]
@@ -19,7 +19,7 @@ def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[
     """The spans ``jinja2.utils.urlize`` links in the plain ``text``."""
     from jinja2.utils import urlize
 
-    return anchor_spans(text, urlize(text, extra_schemes=extra_schemes))
+    return anchor_spans(text, urlize(without_surrogates(text), extra_schemes=extra_schemes))
 
 
 class Jinja2Backend:
