@@ -137,3 +137,9 @@ def test_bleach_is_given_bounded_windows(monkeypatch: pytest.MonkeyPatch) -> Non
     text = "a" * 5000 + " see https://example.com/αβ(γ/δ)ρς. " + "b." * 3000
     assert _links(text, "bleach") == [("https://example.com/αβ(γ/δ", "url")]
     assert max(seen) <= 1024 and sum(seen) < 2 * len(text)
+
+
+@pytest.mark.parametrize("backend", ["django", "jinja2"])
+def test_lone_surrogates(backend: str) -> None:
+    # Django's urlize raises on a lone surrogate; the backends hand it U+FFFD instead (a Hard character either way)
+    assert _links("a\ud800 see example.com/a\ud800x", backend) == [("example.com/a", "url")]

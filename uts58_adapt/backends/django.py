@@ -18,7 +18,8 @@ __all__ = ["DjangoBackend", "django_spans"]
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
     """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
-    return anchor_spans(text, str(urlizer(without_surrogates(text), autoescape=True)))
+    clean = without_surrogates(text)
+    return anchor_spans(clean, str(urlizer(clean, autoescape=True)))
 
 
 class DjangoBackend:

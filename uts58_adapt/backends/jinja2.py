@@ -19,7 +19,8 @@ def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[
     """The spans ``jinja2.utils.urlize`` links in the plain ``text``."""
     from jinja2.utils import urlize
 
-    return anchor_spans(text, urlize(without_surrogates(text), extra_schemes=extra_schemes))
+    clean = without_surrogates(text)
+    return anchor_spans(clean, urlize(clean, extra_schemes=extra_schemes))
 
 
 class Jinja2Backend:
