@@ -58,6 +58,16 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "is_link_email": ({"ch": "a"}, {"ch": [*NOT_STR, None]}),
     "quote_local_part": ({"local": "john"}, {"local": [*NOT_STR, None]}),
     "wrap": ({}, {"obj": ["not a linkifier", 42, None, object()]}),
+    "linkify_html": (
+        {"fragment": "<b>see x.com</b>"},
+        {
+            "fragment": [*NOT_STR, None],
+            "backend": [*NOT_STR, None],
+            "max_length": NOT_INT,
+            "schemes": [42, None, b"http"],
+            "skip_tags": [42, None, "pre", b"pre", [42]],
+        },
+    ),
 }
 
 TYPE_CASES["detect"][1]["backend"] = [42, None, b"linkify-it", ["linkify-it"]]

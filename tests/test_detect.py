@@ -18,6 +18,9 @@ from uts58_adapt.detection import detect
 from uts58_adapt.refine.migration import refine_links
 
 ALL = pytest.mark.parametrize("backend", tuple(BACKENDS))
+#: The backends whose libraries start every link UTS #58 finds (the others miss some by
+#: design, e.g. mistune has no bare domains; see tests/test_newlib_backends.py and README).
+FULL_RECALL = pytest.mark.parametrize("backend", ("linkify-it", "urlextract", "bleach"))
 
 
 def spans(text: str, backend: str = "linkify-it") -> list[str]:
@@ -27,7 +30,7 @@ def spans(text: str, backend: str = "linkify-it") -> list[str]:
 # --- §10 migration: extending and trimming the backend's links --------------------------
 
 
-@ALL
+@FULL_RECALL
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -64,7 +67,7 @@ def test_original_is_the_backend_span():
 # --- emails (Table 5-1) -------------------------------------------------------------------
 
 
-@ALL
+@FULL_RECALL
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -109,7 +112,7 @@ def test_an_email_the_backend_did_not_report_has_no_original():
 # --- hosts ------------------------------------------------------------------------------
 
 
-@ALL
+@FULL_RECALL
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -26,7 +26,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 OUT_DIR = REPO / "compat_reports"
-BACKENDS = ("linkify-it", "urlextract")
+BACKENDS = ("linkify-it", "urlextract", "bleach", "django", "jinja2", "mistune", "magiclink")
 FORMATS = ("md", "json")
 #: Modules the audit needs, with the distribution that provides each (pyproject.toml).
 REQUIRED_MODULES = {

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .backends.base import Backend, RawLink
     from .detection import detect
     from .html import linkify
+    from .html_fragment import linkify_html
     from .wrapping import wrap
 
 __version__ = "0.2.0"
@@ -36,6 +37,7 @@ __all__ = [
     "link_bracket",
     "link_term",
     "linkify",
+    "linkify_html",
     "minimal_escape",
     "quote_local_part",
     "terminate",
@@ -45,6 +47,7 @@ __all__ = [
 _LAZY = {
     "detect": ".detection",
     "linkify": ".html",
+    "linkify_html": ".html_fragment",
     "wrap": ".wrapping",
     "Backend": ".backends.base",
     "RawLink": ".backends.base",

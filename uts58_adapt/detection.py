@@ -71,6 +71,8 @@ def detect(
             from .refine.migration import refine_links as _refine_links
         find = getattr(impl, "candidates", None) or impl.find
         links = _refine_links(text, find(text))
+        if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
+            links = [link for link in links if link.kind != "email"]
     else:
         links = []
         last_end = -1

@@ -34,6 +34,7 @@ from .properties import FLAGS, HARD, TERM_MASK
 from .refine.migration import candidate_text, refine_links
 
 if TYPE_CHECKING:
+    from bleach.linkifier import Linker
     from linkify_it import LinkifyIt
     from linkify_it.main import Match
     from urlextract import URLExtract
@@ -398,9 +399,11 @@ def wrap(obj: URLExtract) -> URLExtractWrapper: ...
 def wrap(obj: LinkifyItWrapper) -> LinkifyItWrapper: ...
 @overload
 def wrap(obj: URLExtractWrapper) -> URLExtractWrapper: ...
+@overload
+def wrap(obj: Linker) -> Linker: ...
 
 
-def wrap(obj: Any) -> LinkifyItWrapper | URLExtractWrapper:
+def wrap(obj: Any) -> LinkifyItWrapper | URLExtractWrapper | Linker:
     """Return ``obj`` upgraded to UTS #58: same methods, same result types, refined spans.
 
     ``obj`` is an already configured ``linkify_it.LinkifyIt`` or
@@ -424,6 +427,13 @@ def wrap(obj: Any) -> LinkifyItWrapper | URLExtractWrapper:
     else:
         if isinstance(obj, URLExtract):
             return URLExtractWrapper(obj)
+    import sys
+
+    bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
+    if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+        from .integrations.bleach import wrap_linker
+
+        return wrap_linker(obj)
     raise TypeError(
         f"obj must be a linkify_it.LinkifyIt or urlextract.URLExtract instance, not {type(obj).__name__}"
     )

@@ -24,6 +24,11 @@ __all__ = ["BACKENDS", "Backend", "RawLink", "get_backend"]
 BACKENDS: dict[str, tuple[str, str]] = {
     "linkify-it": (".linkify_it", "LinkifyItBackend"),
     "urlextract": (".urlextract", "UrlExtractBackend"),
+    "bleach": (".bleach", "BleachBackend"),
+    "django": (".django", "DjangoBackend"),
+    "jinja2": (".jinja2", "Jinja2Backend"),
+    "mistune": (".mistune", "MistuneBackend"),
+    "magiclink": (".magiclink", "MagiclinkBackend"),
 }
 
 _instances: dict[str, Backend] = {}

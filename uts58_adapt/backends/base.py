@@ -22,6 +22,8 @@ class Backend(Protocol):
     """A linkifier that finds candidate links; the refinement stage does the rest (UTS #58 §10.1)."""
 
     name: str
+    # Optional: ``links_emails = False`` on a backend whose library never links emails
+    # (``detect`` then drops the emails the refinement finds on its own).
 
     def find(self, text: str) -> list[RawLink]:
         """Return the backend's own links in ``text``, sorted by start."""

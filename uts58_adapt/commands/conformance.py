@@ -34,6 +34,8 @@ example:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..backends import BACKENDS
+
     parser = subparsers.add_parser(
         "conformance",
         help="run the official Unicode test files; exit 1 unless every score is the correct one",
@@ -46,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--backend",
         action="append",
-        choices=("linkify-it", "urlextract"),
-        help="backend for LinkDetectionTest.txt (repeatable; default: both)",
+        choices=tuple(BACKENDS),
+        help="backend for LinkDetectionTest.txt (repeatable; default: linkify-it and urlextract)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every failing case")
     parser.set_defaults(func=run)

@@ -1,0 +1,88 @@
+"""``uts58_adapt.wrap(bleach.linkifier.Linker(...))``: bleach's linkify, refined to UTS #58."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+bleach_linkifier = pytest.importorskip("bleach.linkifier")
+
+import uts58_adapt  # noqa: E402
+
+Linker = bleach_linkifier.Linker
+
+
+def test_same_type_and_acceptance_url() -> None:
+    linker = uts58_adapt.wrap(Linker())
+    assert isinstance(linker, Linker)
+    assert linker.linkify("see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/αβ(γ/δ" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+    # bleach alone takes the whole run
+    assert 'href="https://example.com/αβ(γ/δ)ρς"' in Linker().linkify("see https://example.com/αβ(γ/δ)ρς.")
+
+
+def test_tracker_bugs_fixed() -> None:
+    linker = uts58_adapt.wrap(Linker())
+    assert linker.linkify("[https://www.example.org/]") == (
+        '[<a href="https://www.example.org/" rel="nofollow">https://www.example.org/</a>]'
+    )
+    assert linker.linkify("(http://ex.mp/).") == '(<a href="http://ex.mp/" rel="nofollow">http://ex.mp/</a>).'
+
+
+def test_email_only_with_parse_email() -> None:
+    assert uts58_adapt.wrap(Linker()).linkify("write σωκράτης@example.com") == "write σωκράτης@example.com"
+    out = uts58_adapt.wrap(Linker(parse_email=True)).linkify("write σωκράτης@example.com.")
+    assert out == (
+        'write <a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@example.com">σωκράτης@example.com</a>.'
+    )
+
+
+def test_apostrophe_in_path_kept() -> None:
+    out = uts58_adapt.wrap(Linker()).linkify("see https://example.com/it's-here now")
+    assert out == "see <a href=\"https://example.com/it's-here\" rel=\"nofollow\">https://example.com/it's-here</a> now"
+
+
+def test_callbacks_skip_tags_and_recognized_tags_apply() -> None:
+    def target_blank(attrs: dict, new: bool = False) -> dict:
+        attrs[(None, "target")] = "_blank"
+        return attrs
+
+    def drop_example_org(attrs: dict, new: bool = False) -> dict | None:
+        return None if "example.org" in attrs[(None, "href")] else attrs
+
+    linker = uts58_adapt.wrap(Linker(callbacks=[target_blank, drop_example_org], skip_tags={"pre"},
+                                     recognized_tags={"p", "pre"}))
+    out = linker.linkify("<p>x.com/a(b)c) example.org</p><pre>y.com</pre><blink>z.com</blink>")
+    assert out == (
+        '<p><a href="http://x.com/a(b)c" target="_blank">x.com/a(b)c</a>) example.org</p><pre>y.com</pre>'
+        '&lt;blink&gt;<a href="http://z.com" target="_blank">z.com</a>&lt;/blink&gt;'
+    )
+
+
+def test_configuration_is_shared() -> None:
+    original = Linker()
+    linker = uts58_adapt.wrap(original)
+    original.skip_tags = {"b"}
+    assert linker.linkify("<b>x.com</b>") == "<b>x.com</b>"
+    assert uts58_adapt.wrap(linker) is linker
+
+
+def test_custom_url_re_still_decides() -> None:
+    only_org = bleach_linkifier.build_url_re(tlds=["org"])
+    linker = uts58_adapt.wrap(Linker(url_re=only_org))
+    assert linker.linkify("x.com and y.org/ä'b.") == (
+        'x.com and <a href="http://y.org/ä\'b" rel="nofollow">y.org/ä\'b</a>.'
+    )
+
+
+def test_escaping() -> None:
+    linker = uts58_adapt.wrap(Linker(parse_email=True))
+    out = linker.linkify('javascript:alert(1)//x.com <script>a.com</script> "q" x.com/?a=<b>&c="d" e.com/\u202eevil')
+    assert "javascript:" not in re.findall(r'href="[^"]*"', out)[0]
+    for tag in re.findall(r"<a [^>]*>", out):
+        assert re.fullmatch(r'<a( [a-z]+="[^"<>]*")+>', tag), tag
+        assert "javascript:" not in tag
+    assert "\u202e" not in re.sub(r"</?script>.*?</script>", "", out)
+    assert 'href="http://e.com/%E2%80%AEevil"' in out

@@ -1,0 +1,100 @@
+"""``uts58_adapt.integrations.django``: urlize / urlizetrunc and the ``{% load uts58 %}`` filters."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("django")
+
+from uts58_adapt.integrations.django import urlize, urlizetrunc  # noqa: E402
+
+
+def test_acceptance_url() -> None:
+    assert urlize("see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+
+
+def test_non_ascii_email_and_apostrophe() -> None:
+    assert urlize("to σωκράτης@example.com.") == 'to <a href="mailto:σωκράτης@example.com">σωκράτης@example.com</a>.'
+    # Django splits words at "'": the refined link keeps the rest of the path
+    assert urlize("https://e.com/it's-x", autoescape=True) == (
+        '<a href="https://e.com/it&#x27;s-x">https://e.com/it&#x27;s-x</a>'
+    )
+
+
+def test_djangos_options_apply() -> None:
+    assert urlize("www.example.org/ä.", nofollow=True) == (
+        '<a href="http://www.example.org/%C3%A4" rel="nofollow">www.example.org/ä</a>.'
+    )
+    assert urlizetrunc("see https://example.com/abcdef", 10) == (
+        'see <a href="https://example.com/abcdef" rel="nofollow">https://e…</a>'
+    )
+    # bare domains only with Django's seven TLDs
+    assert urlize("example.de example.io") == "example.de example.io"
+    assert urlize("<b>ab.com</b> & y", autoescape=True) == (
+        '&lt;b&gt;<a href="http://ab.com">ab.com</a>&lt;/b&gt; &amp; y'
+    )
+    assert urlize("<b>ab.com</b> & y") == '<b><a href="http://ab.com">ab.com</a></b> & y'
+
+
+def test_escaping() -> None:
+    out = urlize('javascript:alert(1)//x.com "><script> www.x.com/"onclick=1 example.com/\u202ex', autoescape=True)
+    assert "<script>" not in out and "javascript:" not in "".join(re.findall(r'href="[^"]*"', out))
+    for tag in re.findall(r"<a [^>]*>", out):
+        assert re.fullmatch(r'<a href="[^"<>]*">', tag), tag
+    assert 'href="http://example.com/%E2%80%AEx"' in out and "\u202e" not in out
+
+
+_TEMPLATE_SCRIPT = textwrap.dedent(
+    """
+    import json
+    import django
+    from django.conf import settings
+    settings.configure(
+        INSTALLED_APPS=["uts58_adapt.integrations.django"],
+        TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": False}],
+    )
+    django.setup()
+    from django.template import engines
+    engine = engines["django"]
+    value = "see https://example.com/αβ(γ/δ)ρς. <b>"
+    out = {
+        "urlize": engine.from_string("{% load uts58 %}{{ v|urlize }}").render({"v": value}),
+        "trunc": engine.from_string("{% load uts58 %}{{ v|urlizetrunc:12 }}").render({"v": value}),
+        "off": engine.from_string("{% load uts58 %}{% autoescape off %}{{ v|urlize }}{% endautoescape %}").render(
+            {"v": value}
+        ),
+        "builtin": engine.from_string("{{ v|urlize }}").render({"v": value}),
+    }
+    print(json.dumps(out))
+    """
+)
+
+
+def test_installed_app_template_filters() -> None:
+    done = subprocess.run([sys.executable, "-c", _TEMPLATE_SCRIPT], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    href = "https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4"
+    assert out["urlize"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. &lt;b&gt;'
+    assert out["trunc"] == f'see <a href="{href}" rel="nofollow">https://exa…</a>)ρς. &lt;b&gt;'
+    assert out["off"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. <b>'
+    assert "αβ(γ/δ)ρς</a>" in out["builtin"]  # the built-in filter, for contrast
+
+
+def test_settings_are_left_to_the_project() -> None:
+    code = (
+        "from uts58_adapt import detect\nfrom uts58_adapt.integrations.django import urlize\n"
+        "from django.conf import settings\n"
+        "assert detect('see ab.com', 'django')[0].text == 'ab.com'\n"
+        "assert urlize('see ab.com') == 'see <a href=\"http://ab.com\">ab.com</a>'\n"
+        "print(settings.configured)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

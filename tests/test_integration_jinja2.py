@@ -1,0 +1,81 @@
+"""``uts58_adapt.integrations.jinja2.install(env)``: Jinja2's urlize filter with UTS #58 links."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+jinja2 = pytest.importorskip("jinja2")
+
+from uts58_adapt.integrations.jinja2 import install  # noqa: E402
+
+
+def _env(**kwargs: object) -> jinja2.Environment:
+    env = jinja2.Environment(**kwargs)
+    install(env)
+    return env
+
+
+def render(source: str, value: str, **kwargs: object) -> str:
+    return _env(**kwargs).from_string(source).render(v=value)
+
+
+def test_acceptance_url() -> None:
+    assert render("{{ v|urlize }}", "see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/αβ(γ/δ" rel="noopener">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+    plain = jinja2.Environment().from_string("{{ v|urlize }}").render(v="see https://example.com/αβ(γ/δ)ρς.")
+    assert "αβ(γ/δ)ρς</a>" in plain  # Jinja2 alone
+
+
+def test_email_and_apostrophe() -> None:
+    assert render("{{ v|urlize }}", "to σωκράτης@example.com.") == (
+        'to <a href="mailto:σωκράτης@example.com">σωκράτης@example.com</a>.'
+    )
+    assert render("{{ v|urlize }}", "see https://e.com/it's-x now") == (
+        'see <a href="https://e.com/it&#39;s-x" rel="noopener">https://e.com/it&#39;s-x</a> now'
+    )
+
+
+def test_parameters_and_policies_apply() -> None:
+    out = render("{{ v|urlize(10, true, target='_blank') }}", "www.example.org/päth.")
+    assert out == '<a href="https://www.example.org/päth" rel="nofollow noopener" target="_blank">www.exampl...</a>.'
+    out = render("{{ v|urlize(rel='me', extra_schemes=['tel:']) }}", "tel:123 ftp://a.org")
+    assert out == '<a href="tel:123" rel="me noopener">tel:123</a> ftp://a.org'
+    env = _env()
+    env.policies["urlize.target"] = "_top"
+    assert env.from_string("{{ v|urlize }}").render(v="example.com") == (
+        '<a href="https://example.com" rel="noopener" target="_top">example.com</a>'
+    )
+    assert render("{{ v|urlize }}", "example.de") == "example.de"  # bare domains only .com/.net/.org
+
+
+def test_autoescape() -> None:
+    value = "<b> example.com & ab.org/x'y <i>"
+    on = render("{{ v|urlize }}", value, autoescape=True)
+    off = render("{{ v|urlize }}", value)
+    assert on == off  # Jinja2's urlize always escapes; autoescape only marks the result safe
+    assert on == (
+        '&lt;b&gt; <a href="https://example.com" rel="noopener">example.com</a> &amp; '
+        '<a href="https://ab.org/x&#39;y" rel="noopener">ab.org/x&#39;y</a> &lt;i&gt;'
+    )
+    env = _env(autoescape=True)
+    assert env.from_string("{{ v|urlize }}{{ '<i>' }}").render(v="ab.org") == (
+        '<a href="https://ab.org" rel="noopener">ab.org</a>&lt;i&gt;'
+    )
+
+
+def test_escaping() -> None:
+    out = render("{{ v|urlize }}", 'javascript:alert(1)//x.com "><script> www.x.com/"onclick=1 example.com/\u202ex')
+    assert "<script>" not in out and "javascript:" not in "".join(re.findall(r'href="[^"]*"', out))
+    for tag in re.findall(r"<a [^>]*>", out):
+        assert re.fullmatch(r'<a href="[^"<>]*" rel="noopener">', tag), tag
+    assert 'href="https://example.com/%E2%80%AEx"' in out and "\u202e" not in out
+
+
+def test_install_twice() -> None:
+    env = _env()
+    first = env.filters["urlize"]
+    install(env)
+    assert env.filters["urlize"] is first

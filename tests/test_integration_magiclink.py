@@ -1,0 +1,61 @@
+"""``markdown.markdown(text, extensions=["uts58_adapt.integrations.magiclink"])``: magiclink with UTS #58 links."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+markdown = pytest.importorskip("markdown")
+pytest.importorskip("pymdownx.magiclink")
+
+EXT = "uts58_adapt.integrations.magiclink"
+
+
+def md(text: str, **config: object) -> str:
+    return markdown.markdown(text, extensions=[EXT], extension_configs={EXT: config} if config else {})
+
+
+def test_acceptance_url() -> None:
+    assert md("see https://example.com/αβ(γ/δ)ρς.") == (
+        '<p>see <a href="https://example.com/αβ(γ/δ">https://example.com/αβ(γ/δ</a>)ρς.</p>'
+    )
+    assert "αβ(γ/δ)ρς</a>" in markdown.markdown("see https://example.com/αβ(γ/δ)ρς.", extensions=["pymdownx.magiclink"])
+
+
+def _anchors(out: str) -> list[tuple[str, str]]:
+    return [(html.unescape(h), html.unescape(t)) for h, t in re.findall(r'<a href="([^"]*)">([^<]*)</a>', out)]
+
+
+def test_emails() -> None:
+    out = md("to σωκράτης@example.com, mailto:x@ab.org or (jane@example.org).")
+    assert _anchors(out) == [
+        ("mailto:σωκράτης@example.com", "σωκράτης@example.com"),
+        ("mailto:x@ab.org", "x@ab.org"),
+        ("mailto:jane@example.org", "jane@example.org"),
+    ]
+    assert "mailto:<a" in out  # as magiclink: the address after "mailto:" is the link
+    assert "&#963;" in out  # magiclink's entity encoding of addresses still applies
+
+
+def test_apostrophe_and_options() -> None:
+    assert md("see www.ab.com/it's-x.") == "<p>see <a href=\"http://www.ab.com/it's-x\">www.ab.com/it's-x</a>.</p>"
+    assert md("see https://ab.com/a_(b)).", hide_protocol=True) == (
+        '<p>see <a href="https://ab.com/a_(b)">ab.com/a_(b)</a>).</p>'
+    )
+    # magiclink's shortener still runs on refined links
+    assert md("https://github.com/facelessuser/pymdown-extensions/issues/1。", repo_url_shortener=True) == (
+        '<p><a class="magiclink magiclink-github magiclink-issue" '
+        'href="https://github.com/facelessuser/pymdown-extensions/issues/1" '
+        'title="GitHub Issue: facelessuser/pymdown-extensions #1">facelessuser/pymdown-extensions#1</a>。</p>'
+    )
+    assert md("`http://c.com/x` [l](http://q.com)") == '<p><code>http://c.com/x</code> <a href="http://q.com">l</a></p>'
+
+
+def test_escaping() -> None:
+    out = md('http://e.com/"onclick=alert(1)<script> javascript:alert(1)//x.com e@x.com/ http://e.com/a\u202eb')
+    assert '<a href="http://e.com/a%E2%80%AEb">http://e.com/a%E2%80%AEb</a>' in out
+    for tag in re.findall(r"<a [^>]*>", out):
+        assert re.fullmatch(r'<a href="[^"<>]*">', tag), tag
+        assert "javascript" not in html.unescape(tag)

@@ -1,0 +1,50 @@
+"""``uts58_adapt.integrations.mistune.url``: mistune's url plugin with UTS #58 links."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+mistune = pytest.importorskip("mistune")
+
+from uts58_adapt.integrations.mistune import url  # noqa: E402
+
+
+def md(text: str, **kwargs: object) -> str:
+    return mistune.create_markdown(plugins=[url], **kwargs)(text)
+
+
+def test_acceptance_url() -> None:
+    assert md("see https://example.com/αβ(γ/δ)ρς.") == (
+        '<p>see <a href="https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">https://example.com/αβ(γ/δ</a>)ρς.</p>\n'
+    )
+
+
+def test_no_email_and_apostrophe_kept() -> None:
+    assert md("to σωκράτης@example.com") == "<p>to σωκράτης@example.com</p>\n"  # mistune links no bare email
+    assert md("see https://e.com/it's-x now") == (
+        "<p>see <a href=\"https://e.com/it%27s-x\">https://e.com/it's-x</a> now</p>\n"
+    )
+
+
+def test_refinement_extends_and_trims() -> None:
+    assert md("(http://x.com/a_(b)).") == '<p>(<a href="http://x.com/a_(b)">http://x.com/a_(b)</a>).</p>\n'
+    assert md("http://x.com/path。 next") == '<p><a href="http://x.com/path">http://x.com/path</a>。 next</p>\n'
+
+
+def test_mistunes_own_rules_apply() -> None:
+    assert md("`http://x.com/a` and [t](http://y.com) and [see http://z.com/a] b") == (
+        '<p><code>http://x.com/a</code> and <a href="http://y.com">t</a> and [see '
+        '<a href="http://z.com/a">http://z.com/a</a>] b</p>\n'
+    )
+    assert md("[http://z.com/a](http://w.com)") == '<p><a href="http://w.com">http://z.com/a</a></p>\n'
+    assert md("x.com and www.x.com") == "<p>x.com and www.x.com</p>\n"  # no fuzzy links
+    assert md("see https://e.com/x.", escape=False) == '<p>see <a href="https://e.com/x">https://e.com/x</a>.</p>\n'
+
+
+def test_escaping() -> None:
+    out = md('http://e.com/"onclick=alert(1)<script> javascript:alert(1)//x.com http://e.com/a\u202eb')
+    assert "<script>" not in out
+    for tag in re.findall(r"<a [^>]*>", out):
+        assert re.fullmatch(r'<a href="https?://[^"<>\u202e]*">', tag), tag

@@ -1,0 +1,34 @@
+"""Importing ``uts58_adapt`` (and using its core) never imports the optional libraries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+OPTIONAL = ("bleach", "django", "jinja2", "mistune", "markdown", "pymdownx", "nh3", "html5lib", "markupsafe")
+
+
+def _imported_after(code: str) -> list[str]:
+    probe = f"import sys\n{code}\nprint(' '.join(m for m in {OPTIONAL!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_import_does_not_import_optional_libraries() -> None:
+    assert _imported_after("import uts58_adapt") == []
+
+
+def test_core_entry_points_do_not_import_them() -> None:
+    code = (
+        "import uts58_adapt\n"
+        "uts58_adapt.detect('x.com')\n"
+        "uts58_adapt.linkify_html('<b>x.com</b>')\n"
+        "from linkify_it import LinkifyIt\n"
+        "uts58_adapt.wrap(LinkifyIt())\n"
+        "import uts58_adapt.backends, uts58_adapt.integrations"
+    )
+    assert _imported_after(code) == []
+
+
+def test_the_probe_can_fail() -> None:
+    assert "bleach" in _imported_after("import uts58_adapt.backends.bleach as b\nb.BleachBackend()")

@@ -1,0 +1,85 @@
+"""Helpers shared by the integrations: refinement with the library's email rule, and hrefs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..backends.base import RawLink
+from ..html import FORBIDDEN_SCHEMES, _escape_bidi
+from ..link import Link
+from ..refine.migration import refine_links
+
+__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme"]
+
+_MAILTO = "mailto:"
+_PROBE_LOCAL = "a"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
+_HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
+
+escape_bidi = _escape_bidi
+
+
+def refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], bool] | None) -> list[Link]:
+    """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links.
+
+    Emails the library did not report are kept only when ``accepts_email`` accepts the
+    same address with the local part ``a`` (the library links emails on that domain);
+    ``accepts_email=None`` (emails switched off) drops every email.
+    """
+    cache: dict[str, bool] = {}
+    out = []
+    for link in _with_hostless(text, raw, refine_links(text, raw)):
+        if link.kind == "email":
+            if accepts_email is None:
+                continue
+            if link.original is None or link.original != (link.start, link.end):
+                local, _, domain = link.text.rpartition("@")
+                prefix = _MAILTO if local[: len(_MAILTO)].lower() == _MAILTO else ""
+                probe = f"{prefix}{_PROBE_LOCAL}@{domain}"
+                if probe not in cache:
+                    cache[probe] = accepts_email(probe)
+                if not cache[probe]:
+                    continue
+        out.append(link)
+    return out
+
+
+def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
+    """``links`` plus the library's links with a scheme and no host (``tel:123``), unchanged.
+
+    They are outside UTS #58 (as in ``wrap()``); one that overlaps a refined link is dropped.
+    """
+    extra = []
+    for r in raw:
+        span = text[r.start : r.end]
+        if r.kind == "url" and span[:7].lower() != _MAILTO and _HOSTLESS.match(span) and safe_scheme(span):
+            if not any(link.start < r.end and r.start < link.end for link in links):
+                extra.append(Link(r.start, r.end, span, "url", span, (r.start, r.end)))
+    return sorted(links + extra, key=lambda link: link.start) if extra else links
+
+
+def safe_scheme(href: str) -> bool:
+    """Whether ``href`` has no scheme or one that cannot run script (not javascript:, vbscript:, data:)."""
+    m = _SCHEME.match(href)
+    return m is None or m.group().lower() not in FORBIDDEN_SCHEMES
+
+
+#: How far past a library's match refinement may look (a link is longer than this only in abuse).
+WINDOW = 4096
+_SPACE = re.compile(r"\s")
+
+
+def refine_at(data: str, start: int, end: int, kind: str) -> Link | None:
+    """The refined link that the library's span ``data[start:end]`` becomes, or None.
+
+    For inline parsers (mistune, Python-Markdown) that find one span at a time: the span
+    is refined in the text from ``start`` to the next white space after ``end`` (at most
+    ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
+    """
+    space = _SPACE.search(data, end, min(len(data), end + WINDOW))
+    window = data[start : space.start() if space else min(len(data), end + WINDOW)]
+    for link in refine_links(window, [RawLink(0, end - start, kind)]):  # type: ignore[arg-type]
+        if link.kind == kind and link.original == (0, end - start):
+            return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
+    return None

@@ -1,0 +1,103 @@
+"""An upgraded ``urlize`` for linkifiers whose output is HTML (Django's and Jinja2's).
+
+The library finds its spans (``backends._html_spans``), they are refined (§10.1), and
+each refined link is rendered by the library itself, on the link's text alone, so its
+href normalization and its options (``nofollow``, ``rel``, ``target``, trimming of long
+display texts) still apply.  When the library would not link that text on its own (or
+the link holds a Bidi_Control character), the anchor the library renders for a plain
+``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
+href and text.  Text between links is escaped as the library escapes it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+
+from ..backends._html_spans import anchor_spans
+from ..backends.base import RawLink
+from ..html import BIDI_CONTROLS
+from ..link import Link
+from ._common import escape_bidi, refine, safe_scheme
+
+__all__ = ["urlize_refined"]
+
+_PROBE_URL = "http://example.com/"
+_PROBE_EMAIL = "@example.com"
+_ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
+_PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
+_HREF = re.compile(r'\shref="[^"]*"')
+
+
+def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
+    def accepts(probe: str) -> bool:
+        return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
+
+    return accepts
+
+
+def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: str) -> str | None:
+    """The library's anchor for ``link``, or None when no safe anchor can be made."""
+    if not safe_scheme(link.text):
+        return None
+    if not BIDI_CONTROLS.intersection(link.text):
+        own = render_one(link.text)
+        if _ANCHOR.match(own):
+            return own
+    email = link.kind == "email"
+    if email:
+        href = link.text if link.text[:7].lower() == "mailto:" else "mailto:" + link.text
+    elif "://" in link.text[:40] or link.text[:7].lower() == "mailto:":
+        href = link.text
+    else:
+        href = default_scheme + link.text
+    if not safe_scheme(href):
+        return None
+    # A probe the library links, as long as the link, shows how it renders (and trims) it.
+    shown = escape_bidi(link.text)
+    if email:
+        probe = "a" * max(1, len(shown) - len(_PROBE_EMAIL)) + _PROBE_EMAIL
+    else:
+        probe = _PROBE_URL + "x" * max(0, len(shown) - len(_PROBE_URL))
+    m = _PROBE_ANCHOR.search(render_one(probe))
+    if m is None:
+        return None
+    start = _HREF.sub(lambda _: f' href="{html.escape(escape_bidi(href), quote=True)}"', m.group(1), count=1)
+    probe_shown = html.unescape(m.group(2))
+    if probe_shown != probe:  # the library shortened it: shorten the link's text the same way
+        common = 0
+        while common < min(len(probe), len(probe_shown)) and probe[common] == probe_shown[common]:
+            common += 1
+        shown = shown[:common] + probe_shown[common:]
+    return f"{start}{html.escape(shown, quote=True)}</a>"
+
+
+def urlize_refined(
+    text: str,
+    raw: Sequence[RawLink],
+    *,
+    render_one: Callable[[str], str],
+    render_escaped: Callable[[str], str],
+    escape_text: Callable[[str], str],
+    default_scheme: str,
+) -> str:
+    """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
+
+    ``render_one(word)`` is the library's output for one word with the caller's options;
+    ``render_escaped(word)`` its output with escaping on and no other option (to ask
+    whether it links an email on a domain); ``escape_text`` escapes text between links
+    as the library does; ``default_scheme`` is what the library puts before a schemeless
+    link (``"http://"`` for Django, ``"https://"`` for Jinja2).
+    """
+    out: list[str] = []
+    pos = 0
+    for link in refine(text, raw, _library_accepts_email(render_escaped)):
+        anchor = _render_link(link, render_one, default_scheme)
+        if anchor is None:
+            continue
+        out.append(escape_text(text[pos : link.start]))
+        out.append(anchor)
+        pos = link.end
+    out.append(escape_text(text[pos:]))
+    return "".join(out)

@@ -1,0 +1,108 @@
+"""``uts58_adapt.wrap(bleach.linkifier.Linker(...))``: bleach's linkify with UTS #58 links.
+
+The wrapped Linker is an instance of a ``Linker`` subclass sharing the original's
+attributes (callbacks, ``skip_tags``, ``parse_email``, ``url_re``, ``email_re`` and the
+parser built from ``recognized_tags``): a change to either is seen by both.  Its
+``linkify`` runs bleach's own pipeline with one filter method replaced: on each text
+node, bleach's spans (``backends.bleach.bleach_find``: its regexes and its own
+trimming) are refined (§10.1), then every link goes through the callbacks as bleach's do,
+with bleach's hrefs (``http://`` added to schemeless links, the local part of a
+``mailto:`` percent-quoted).  Emails are linked only with ``parse_email=True`` and when
+``email_re`` accepts the address with an ASCII local part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+from bleach.linkifier import PROTO_RE, Linker, LinkifyFilter
+
+from ..backends.bleach import bleach_find
+from ._common import escape_bidi, refine, safe_scheme
+
+__all__ = ["UTS58Linker", "UTS58LinkifyFilter", "wrap_linker"]
+
+Token = dict[str, Any]
+
+
+class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
+    """bleach's LinkifyFilter whose URLs and emails are refined to UTS #58."""
+
+    def handle_email_addresses(self, src_iter: Iterator[Token]) -> Iterator[Token]:
+        return src_iter  # emails are handled with the URLs, in handle_links
+
+    def _accepts_email(self, probe: str) -> bool:
+        m = self.email_re.search(probe)
+        return m is not None and m.group(0) == probe
+
+    def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
+        for token in src_iter:
+            if token["type"] != "Characters":
+                yield token
+                continue
+            text = token["data"]
+            raw = bleach_find(self, text, self.parse_email)
+            links = refine(text, raw, self._accepts_email if self.parse_email else None)
+            if not links:
+                yield token
+                continue
+            pos = 0
+            for link in links:
+                if link.start > pos:
+                    yield {"type": "Characters", "data": text[pos : link.start]}
+                yield from self._anchor(link.text, link.kind == "email")
+                pos = link.end
+            if pos < len(text):
+                yield {"type": "Characters", "data": text[pos:]}
+
+    def _anchor(self, shown: str, email: bool) -> Iterator[Token]:
+        if email and shown[:7].lower() != "mailto:":
+            local, _, domain = shown.rpartition("@")
+            href = f"mailto:{quote(local)}@{domain}"
+        elif PROTO_RE.search(shown):
+            href = shown
+        else:
+            href = f"http://{shown}"
+        if not safe_scheme(href):
+            yield {"type": "Characters", "data": shown}
+            return
+        attrs = self.apply_callbacks({(None, "href"): escape_bidi(href), "_text": escape_bidi(shown)}, True)
+        if attrs is None:
+            yield {"type": "Characters", "data": shown}
+            return
+        text = attrs.pop("_text", "")
+        yield {"type": "StartTag", "name": "a", "data": attrs}
+        yield {"type": "Characters", "data": str(text)}
+        yield {"type": "EndTag", "name": "a"}
+
+
+class UTS58Linker(Linker):  # type: ignore[misc]
+    """A bleach ``Linker`` whose ``linkify`` gives UTS #58 links (see the module docstring)."""
+
+    def linkify(self, text: str) -> str:
+        """Linkify ``text`` (an HTML fragment) as bleach does, with refined links."""
+        if not isinstance(text, str):
+            raise TypeError("argument must be of text type")
+        if not text:
+            return ""
+        dom = self.parser.parseFragment(text)
+        filtered = UTS58LinkifyFilter(
+            source=self.walker(dom),
+            callbacks=self.callbacks,
+            skip_tags=self.skip_tags,
+            parse_email=self.parse_email,
+            url_re=self.url_re,
+            email_re=self.email_re,
+        )
+        return str(self.serializer.render(filtered))
+
+
+def wrap_linker(linker: Linker) -> UTS58Linker:
+    """Return a ``UTS58Linker`` that shares ``linker``'s configuration (its attribute dict)."""
+    if isinstance(linker, UTS58Linker):
+        return linker
+    upgraded: UTS58Linker = UTS58Linker.__new__(UTS58Linker)
+    upgraded.__dict__ = linker.__dict__  # one configuration: changes to either apply to both
+    return upgraded

@@ -1,0 +1,52 @@
+"""Django's ``urlize`` and ``urlizetrunc`` with UTS #58 links.
+
+``from uts58_adapt.integrations.django import urlize, urlizetrunc`` gives functions with
+Django's signatures (``django.utils.html.urlize`` and the ``urlizetrunc`` template
+filter).  Adding ``"uts58_adapt.integrations.django"`` to ``INSTALLED_APPS`` gives the
+template library ``{% load uts58 %}``, whose ``urlize`` and ``urlizetrunc`` filters
+replace the built-in ones, autoescaping as Django's do.
+
+Django's own ``Urlizer`` (``django.utils.html.urlizer``, read at each call) finds the
+spans and renders every link; the spans are refined (``integrations._urlize``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+__all__ = ["urlize", "urlizetrunc"]
+
+
+def urlize(text: Any, trim_url_limit: int | None = None, nofollow: bool = False, autoescape: bool = False) -> str:
+    """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping)."""
+    from django.utils import html as django_html
+    from django.utils.safestring import SafeData
+
+    from ...backends.django import django_spans
+    from .._urlize import urlize_refined
+
+    urlizer = django_html.urlizer
+    safe_input = isinstance(text, SafeData)
+    plain = str(text)
+
+    def render_one(word: str) -> str:
+        return str(urlizer(word, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
+
+    def escape_text(s: str) -> str:
+        return str(django_html.escape(s)) if autoescape and not safe_input else s
+
+    return urlize_refined(
+        plain,
+        django_spans(urlizer, plain),
+        render_one=render_one,
+        render_escaped=lambda word: str(urlizer(word, autoescape=True)),
+        escape_text=escape_text,
+        default_scheme="http://",
+    )
+
+
+def urlizetrunc(value: Any, limit: int, autoescape: bool = True) -> str:
+    """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
+    from django.utils.safestring import mark_safe
+
+    return cast(str, mark_safe(urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape)))

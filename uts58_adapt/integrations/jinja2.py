@@ -1,0 +1,64 @@
+"""Jinja2's ``urlize`` filter with UTS #58 links: ``uts58_adapt.integrations.jinja2.install(env)``.
+
+The upgraded filter has the parameters of Jinja2's (``trim_url_limit``, ``nofollow``,
+``target``, ``rel``, ``extra_schemes``, and the ``urlize.*`` policies of the
+environment) and returns ``Markup`` when autoescape is on, as Jinja2's does.  Jinja2
+(``jinja2.utils.urlize``) finds the spans; the filter that was installed renders every
+link with the caller's arguments; the spans are refined (``integrations._urlize``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from jinja2 import Environment, pass_eval_context
+from jinja2.nodes import EvalContext
+from jinja2.utils import urlize as jinja2_urlize
+from markupsafe import Markup, escape
+
+from ..backends.jinja2 import jinja2_spans
+from ._urlize import urlize_refined
+
+__all__ = ["install"]
+
+
+def install(env: Environment) -> None:
+    """Replace ``env.filters["urlize"]`` by its UTS #58 upgrade (installing twice changes nothing)."""
+    original = env.filters["urlize"]
+    if getattr(original, "uts58", False):
+        return
+
+    @pass_eval_context
+    def urlize(
+        eval_ctx: EvalContext,
+        value: Any,
+        trim_url_limit: int | None = None,
+        nofollow: bool = False,
+        target: str | None = None,
+        rel: str | None = None,
+        extra_schemes: Iterable[str] | None = None,
+    ) -> str:
+        if extra_schemes is None:
+            extra_schemes = eval_ctx.environment.policies["urlize.extra_schemes"] or ()
+        extra_schemes = tuple(extra_schemes)
+        is_markup = isinstance(value, Markup)
+        text = str(value)
+
+        def render_one(word: str) -> str:
+            return str(original(eval_ctx, Markup(word) if is_markup else word, trim_url_limit, nofollow, target, rel,
+                                extra_schemes))
+
+        rv = urlize_refined(
+            text,
+            jinja2_spans(text, extra_schemes),
+            render_one=render_one,
+            render_escaped=jinja2_urlize,
+            escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
+            default_scheme="https://",
+        )
+        return Markup(rv) if eval_ctx.autoescape else rv
+
+    urlize.uts58 = True  # type: ignore[attr-defined]
+    urlize.__doc__ = original.__doc__
+    env.filters["urlize"] = urlize

@@ -1,0 +1,101 @@
+"""pymdownx.magiclink with UTS #58 links.
+
+Use: ``markdown.markdown(text, extensions=["uts58_adapt.integrations.magiclink"])``.
+
+The extension is magiclink's own (it takes the same options, ``extension_configs``
+included) with its bare-link and email patterns upgraded:
+
+- URLs: magiclink's ``handleMatch`` finds the span and builds the element (its href
+  rules, ``hide_protocol``, the repository shortener); the span is then refined
+  (``integrations._common.refine_at``) and the element's text and href follow it.
+- Emails: found from each ``@`` by the refinement (§5.2), so non-ASCII local parts link
+  too; an address is kept when magiclink's own email pattern accepts it with the local
+  part ``a``, and magiclink's ``handleMatch`` builds the (entity-encoded) element.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown import Markdown
+from markdown.util import AtomicString
+from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMailPattern, MagiclinkPattern
+
+from ..refine.migration import refine_links
+from ..html import BIDI_CONTROLS
+from ._common import WINDOW, escape_bidi, refine_at
+
+__all__ = ["UTS58MagiclinkExtension", "makeExtension"]
+
+_MAIL_RE = re.compile(RE_MAIL)
+_WHOLE = re.compile(r"(?P<mail>.+)", re.DOTALL)
+_SPACE = re.compile(r"\s")
+#: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
+_LOCAL_MAX = 256
+
+
+class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
+    """magiclink's bare-link pattern, its spans refined to UTS #58."""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:  # noqa: N802
+        el, start, end = super().handleMatch(m, data)
+        if el is None or start is None or end is None:
+            return el, start, end
+        link = refine_at(data, start, end, "url")
+        if link is None:
+            return None, None, None
+        if (link.start, link.end) != (start, end):
+            text = link.text
+            el.text = AtomicString(text)
+            if m.group("www"):
+                href = f"http://{text}"
+            else:
+                href = text
+                if self.config["hide_protocol"]:
+                    el.text = AtomicString(text[text.find("://") + 3 :])
+            el.set("href", self.unescape(href.strip()))
+        el.set("href", escape_bidi(el.get("href")))  # Bidi_Control characters percent-escaped (§8)
+        if BIDI_CONTROLS.intersection(el.text):
+            el.text = AtomicString(escape_bidi(el.text))
+        return el, link.start, link.end
+
+
+class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
+    """Emails found from each ``@`` by UTS #58 §5.2, rendered by magiclink's email pattern."""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:  # noqa: N802
+        at = m.start()
+        lo = max(0, at - _LOCAL_MAX)
+        for space in _SPACE.finditer(data, lo, at):
+            lo = space.end()
+        after = _SPACE.search(data, at, min(len(data), at + WINDOW))
+        hi = after.start() if after else min(len(data), at + WINDOW)
+        for link in refine_links(data[lo:hi], []):
+            if link.kind == "email" and link.start <= at - lo < link.end:
+                start, text = lo + link.start, link.text
+                if text[:7].lower() == "mailto:":  # magiclink links the address after "mailto:"
+                    start, text = start + 7, text[7:]
+                if _MAIL_RE.fullmatch("a@" + text.rpartition("@")[2]) is None:
+                    return None, None, None
+                whole = _WHOLE.match(text)
+                assert whole is not None
+                el, _, _ = super().handleMatch(whole, text)
+                return el, start, lo + link.end
+        return None, None, None
+
+
+class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]
+    """``pymdownx.magiclink`` whose bare links and emails conform to UTS #58."""
+
+    def setup_autolinks(self, md: Markdown, config: dict[str, Any]) -> None:
+        super().setup_autolinks(md, config)
+        link_pattern = RefinedLinkPattern(RE_LINK, md)
+        link_pattern.config = config
+        md.inlinePatterns.register(link_pattern, "magic-link", 85)
+        md.inlinePatterns.register(RefinedMailPattern("@", md), "magic-mail", 84.9)
+
+
+def makeExtension(*args: Any, **kwargs: Any) -> UTS58MagiclinkExtension:  # noqa: N802
+    """Return the extension (Python-Markdown's entry point for ``extensions=[module name]``)."""
+    return UTS58MagiclinkExtension(*args, **kwargs)

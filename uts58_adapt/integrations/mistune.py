@@ -1,0 +1,58 @@
+"""mistune's ``url`` plugin with UTS #58 links: ``create_markdown(plugins=[uts58_adapt.integrations.mistune.url])``.
+
+The plugin registers the same inline rule as ``mistune.plugins.url`` (its pattern finds
+``http(s)://`` URLs), and refines each match (``integrations._common.refine_at``) before
+making the link token, exactly as mistune's own plugin makes it (``escape_url`` href,
+no link inside a link, cut at ``]`` inside link text).
+"""
+
+from __future__ import annotations
+
+from re import Match
+from typing import TYPE_CHECKING
+
+from mistune.plugins.url import URL_LINK_PATTERN
+from mistune.util import escape_url
+
+from ._common import refine_at
+
+if TYPE_CHECKING:
+    from mistune.core import InlineState
+    from mistune.inline_parser import InlineParser
+    from mistune.markdown import Markdown
+
+__all__ = ["url"]
+
+
+def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState) -> int:
+    """mistune's ``parse_url_link`` on the refined span of the match ``m``."""
+    link = refine_at(state.src, m.start(), m.end(), "url")
+    if link is None:
+        inline.process_text(m.group(0), state)
+        return m.end()
+    if link.start > m.start():
+        inline.process_text(state.src[m.start() : link.start], state)
+    text = link.text
+    pos = link.end
+    if state.brackets:
+        close = text.find("]")
+        if close >= 0:
+            text = text[:close]
+            pos = link.start + close
+    if state.in_link or state.depth >= inline.max_nested_level:
+        inline.process_text(text, state)
+        return pos
+    state.append_token(
+        {
+            "type": "link",
+            "children": [{"type": "text", "raw": text}],
+            "attrs": {"url": escape_url(text)},
+            "_autolink": text,
+        }
+    )
+    return pos
+
+
+def url(md: Markdown) -> None:
+    """The mistune plugin: register the refined ``url_link`` rule."""
+    md.inline.register("url_link", URL_LINK_PATTERN, parse_url_link)
