@@ -6,11 +6,13 @@ import argparse
 import codecs
 import io
 import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["InputError", "add_decoding_options", "expand_paths", "read_lines"]
+__all__ = ["InputError", "Terminated", "add_decoding_options", "expand_paths", "read_lines", "write_output"]
 
 _SNIFF = 8192
 
@@ -126,3 +128,62 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
     finally:
         if raw is not sys.stdin.buffer:
             raw.close()
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the CLI's SIGTERM handler, so ``finally`` blocks run
+    (temporary files removed, worker processes stopped) before the exit with status 143."""
+
+
+def write_output(path: str, data: bytes) -> None:
+    """Write ``data`` to the file ``path``, atomically where that is possible.
+
+    - A regular file, or a path that does not exist yet, is written to a temporary file
+      in the same directory and renamed over ``path`` (readers see the old or the new
+      file, never half of one); the new file keeps the old one's permissions, or gets the
+      usual ones (0666 less the umask).
+    - A symbolic link is followed: its target is replaced, the link stays a link.
+    - Anything else (a device such as ``/dev/null`` or ``/dev/stdout``, a FIFO) is opened
+      and written directly: renaming over it would replace the device with a file.
+
+    The temporary file is removed on any exception, including KeyboardInterrupt and
+    :class:`Terminated`.  Raises OSError.
+    """
+    try:
+        st: os.stat_result | None = os.stat(path)  # follows symbolic links
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "Is a directory", path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): write
+        # through it with open(), which follows such links; never rename over it.
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    _write_atomic(target, data, None if st is None else st.st_mode & 0o7777)
+
+
+def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -6,10 +6,9 @@ import argparse
 import codecs
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 
-from .._io import add_decoding_options
+from .._io import add_decoding_options, write_output
 
 PROG = "uts58-adapt report"
 
@@ -90,32 +89,8 @@ def _format_for(args: argparse.Namespace) -> str:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and ``os.replace``.
-
-    Readers see the old file or the new one, never half of it.  The new file keeps the
-    old one's permissions, or gets the usual ones (0666 less the umask).
-    """
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write the report to ``path``: see :func:`uts58_adapt._io.write_output` (atomic for regular files)."""
+    write_output(path, data)
 
 
 def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
