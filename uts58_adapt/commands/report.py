@@ -69,11 +69,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_decoding_options(parser, "report the file and skip it")
     parser.add_argument(
-        "-j", "--jobs", type=int, metavar="N", help="worker processes for the local engine (default: see below)"
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help=f"worker processes for the local engine, 1 to {MAX_JOBS} (default: see below)",
     )
     parser.add_argument("--engine", choices=("local", "dask"), default="local", help="default: %(default)s")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --engine dask)")
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="give up on a Dask scheduler that does not answer in time (default: %(default)g)",
+    )
     parser.set_defaults(func=run)
+
+
+#: The largest --jobs accepted; the pool itself is smaller still (see runner.worker_count).
+MAX_JOBS = 1024
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not 1 <= n <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_JOBS}, not {value}")
+    return n
+
+
+def _seconds(value: str) -> float:
+    try:
+        t = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 < t <= 86400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, not {value}")
+    return t
 
 
 def _fail(message: str, status: int = 2) -> int:
@@ -156,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     on_result, close = _progress(args.quiet)
     try:
         if args.engine == "dask":
-            results = map_dask(tasks, args.scheduler, on_result)
+            results = map_dask(tasks, args.scheduler, on_result, connect_timeout=args.connect_timeout)
         else:
             jobs = args.jobs if args.jobs is not None else default_jobs(paths)
             results = map_local(tasks, jobs, on_result)

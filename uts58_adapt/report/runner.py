@@ -155,6 +155,7 @@ def map_dask(
     tasks: Iterable[ChunkTask],
     scheduler: str | None,
     on_result: Callable[[ChunkResult], None] | None = None,
+    connect_timeout: float = 30.0,
 ) -> list[ChunkResult]:
     """Run the tasks with ``uts58_adapt.report.dask_engine.map_chunks`` (the ``dask`` extra)."""
     try:
@@ -163,7 +164,7 @@ def map_dask(
         raise DaskUnavailable(
             f"the dask engine is not available ({exc}); install it with: pip install 'uts58_adapt[dask]'"
         ) from exc
-    results = list(map_chunks(tasks, scheduler))
+    results = list(map_chunks(tasks, scheduler, connect_timeout))
     if on_result is not None:
         for result in results:
             on_result(result)
