@@ -161,8 +161,6 @@ def run(args: argparse.Namespace) -> int:
         codecs.lookup_error(args.errors)
     except LookupError:
         return _fail(f"unknown --errors handler: {args.errors} (try strict, replace, ignore, surrogateescape)")
-    if args.jobs is not None and args.jobs < 1:
-        return _fail("--jobs must be at least 1")
     if args.scheduler and args.engine != "dask":
         return _fail("--scheduler needs --engine dask")
     if args.engine == "dask" and args.jobs is not None:
