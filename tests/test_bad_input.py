@@ -336,3 +336,70 @@ def test_successful_write_replaces_report(previous_report: Path) -> None:
     assert main(["report", "--sample", "-q", "--format", "json", "-o", str(previous_report)]) == 0
     assert json.loads(previous_report.read_text(encoding="utf-8"))["summary"]["documents"] == 1
     assert _leftovers(previous_report.parent, {"report.json"}) == []
+
+
+# ---------------------------------------------------------------------------
+# Issue 13.8: clear errors naming the input, never a traceback; the batch completes
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_utf16_without_bom_is_named(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    no_bom = tmp_path / "no_bom.txt"
+    no_bom.write_bytes(b"abc\n")  # Python's utf-16 decoder refuses this: "does not start with BOM"
+    good = tmp_path / "good.txt"
+    good.write_text("see x.com/a(b). ok\n", encoding="utf-16")
+    extra = ["-q", "--format", "json"] if command == "report" else []
+    status = main([command, str(no_bom), str(good), "--encoding", "utf-16", *extra])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert f"{no_bom}: cannot decode as utf-16: UTF-16 stream does not start with BOM" in err, err
+    assert "Traceback" not in err
+    if command == "detect":
+        assert out == "see ⸠x.com/a(b)⸡. ok\n"
+    else:
+        assert json.loads(out)["summary"]["documents"] == 1
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "hex", "zlib", "bz2", "uu"])
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_non_text_codecs_are_usage_errors(
+    command: str, codec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_1, encoding="utf-8")
+    extra = ["-q"] if command == "report" else []
+    assert main([command, str(good), "--encoding", codec, *extra]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"uts58-adapt {command}: --encoding {codec}: not a text encoding (it maps bytes to bytes or str to str)\n"
+    assert out == ""
+
+
+def test_urlextract_undecodable_escape_does_not_raise() -> None:
+    assert uts58_adapt.detect("x@example.com/%FF", "urlextract", refine=False) == []
+    assert uts58_adapt.detect("a@b.com?q=%FE#%FF", "urlextract", refine=False) == []
+    links = uts58_adapt.detect("x@example.com/%FF and see example.org/%FF", "urlextract", refine=False)
+    assert [(link.text, link.kind) for link in links] == [("example.org/%FF", "url")]
+
+
+def test_urlextract_no_refine_cli_finishes_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "mail.txt"
+    src.write_text("x@example.com/%FF\nthen example.org/a\n", encoding="utf-8")
+    assert main(["detect", str(src), "--backend", "urlextract", "--no-refine"]) == 0
+    assert capsys.readouterr().out == "x@example.com/%FF\nthen ⸠example.org/a⸡\n"
+
+
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_symlink_loop_is_eloop(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_1, encoding="utf-8")
+    extra = ["-q", "--format", "json"] if command == "report" else []
+    status = main([command, str(tmp_path / "a"), str(good), *extra])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert f"{tmp_path / 'a'}: too many levels of symbolic links" in err, err
+    assert "no such file" not in err
+    if command == "detect":
+        assert out == "first good file: see ⸠x.com/a(b)⸡. ok\n"
+    else:
+        assert json.loads(out)["summary"]["documents"] == 1

@@ -12,7 +12,15 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["InputError", "Terminated", "add_decoding_options", "expand_paths", "read_lines", "write_output"]
+__all__ = [
+    "InputError",
+    "Terminated",
+    "add_decoding_options",
+    "codec_problem",
+    "expand_paths",
+    "read_lines",
+    "write_output",
+]
 
 _SNIFF = 8192
 
@@ -25,6 +33,22 @@ def add_decoding_options(parser: argparse.ArgumentParser, strict: str) -> None:
         default="strict",
         help=f"undecodable input: strict ({strict}), replace, ignore, surrogateescape... (default: %(default)s)",
     )
+
+
+def codec_problem(encoding: str, errors: str) -> str | None:
+    """Why ``--encoding``/``--errors`` cannot be used, or None.  Codecs that are not text
+    encodings (``rot13``, ``base64``, ``hex``, ``zlib``, ...) are refused up front."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        return f"unknown encoding: {encoding}"
+    if not getattr(info, "_is_text_encoding", True):
+        return f"--encoding {encoding}: not a text encoding (it maps bytes to bytes or str to str)"
+    try:
+        codecs.lookup_error(errors)
+    except LookupError:
+        return f"unknown --errors handler: {errors} (try strict, replace, ignore, surrogateescape)"
+    return None
 
 
 class InputError(Exception):
@@ -65,10 +89,13 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
                         errors.append(f"{child}: cannot read: {exc.strerror}")
                         continue
                     yield str(child)
-        elif path.exists():
-            yield name
         else:
-            errors.append(f"{name}: no such file or directory")
+            try:
+                os.stat(name)
+            except OSError as exc:  # ENOENT, ELOOP (a symlink loop), EACCES, ENAMETOOLONG...
+                errors.append(f"{name}: {(exc.strerror or str(exc)).lower()}")
+                continue
+            yield name
 
 
 def _ascii_compatible(encoding: str) -> bool:
@@ -91,11 +118,9 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
     can report the error and go on.  With an ASCII-compatible encoding (UTF-8, Latin-1,
     ...) each line is decoded on its own, so every line before a bad one is yielded.
     """
-    try:
-        codecs.lookup(encoding)
-        codecs.lookup_error(errors)
-    except LookupError as exc:
-        raise InputError(f"{name}: {exc}") from None
+    problem = codec_problem(encoding, errors)
+    if problem is not None:
+        raise InputError(f"{name}: {problem}")
     try:
         if name == "-":
             raw = sys.stdin.buffer
@@ -123,6 +148,9 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
             f"{name}: cannot decode {where} as {encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
+    except UnicodeError as exc:  # not a decoding error with a position: "UTF-16 stream does not start with BOM"
+        hint = " (try utf-16-le or utf-16-be)" if "BOM" in str(exc) else ""
+        raise InputError(f"{name}: cannot decode as {encoding}: {exc}{hint}") from None
     except OSError as exc:
         raise InputError(f"{name}: read error: {exc.strerror}") from None
     finally:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .._io import InputError, add_decoding_options, expand_paths, read_lines
+from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 FORMATS = ("marked", "json", "html")
@@ -97,6 +97,10 @@ def _json(source: str, lineno: int, links: list) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..detection import detect
 
+    problem = codec_problem(args.encoding, args.errors)
+    if problem is not None and problem.startswith("--encoding"):  # a codec that is no text encoding
+        print(f"uts58-adapt detect: {problem}", file=sys.stderr)
+        return 2
     errors: list[str] = []
     status = 0
     max_length = args.max_length if args.max_length and args.max_length > 0 else None

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import os
 import sys
 from collections.abc import Callable
 
-from .._io import add_decoding_options, write_output
+from .._io import add_decoding_options, codec_problem, write_output
 
 PROG = "uts58-adapt report"
 
@@ -153,14 +152,9 @@ def run(args: argparse.Namespace) -> int:
     from ..report.runner import DaskUnavailable, default_jobs, iter_tasks, map_dask, map_local, resolve_inputs
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
-    try:
-        codecs.lookup(args.encoding)
-    except LookupError:
-        return _fail(f"unknown encoding: {args.encoding}")
-    try:
-        codecs.lookup_error(args.errors)
-    except LookupError:
-        return _fail(f"unknown --errors handler: {args.errors} (try strict, replace, ignore, surrogateescape)")
+    problem = codec_problem(args.encoding, args.errors)
+    if problem is not None:
+        return _fail(problem)
     if args.scheduler and args.engine != "dask":
         return _fail("--scheduler needs --engine dask")
     if args.engine == "dask" and args.jobs is not None:
