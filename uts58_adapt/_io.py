@@ -25,13 +25,42 @@ __all__ = [
 _SNIFF = 8192
 
 
+#: The longest line read (``--max-line``), in bytes (in characters for encodings such as UTF-16).
+MAX_LINE = 16 * 1024 * 1024
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def parse_size(value: str) -> int:
+    """``"16777216"``, ``"16M"``, ``"16MiB"``, ``"512k"`` -> bytes (binary multiples); at least 1."""
+    text = value.strip().upper().removesuffix("B").removesuffix("I")
+    unit = text[-1:] if text[-1:] in ("K", "M", "G") else ""
+    number = text[: len(text) - len(unit)].strip()
+    if not number.isdigit() or int(number) * _UNITS[unit] < 1:
+        raise argparse.ArgumentTypeError(f"not a size in bytes (e.g. 16M, 512K, 65536): {value!r}")
+    return int(number) * _UNITS[unit]
+
+
+def _size(n: int) -> str:
+    for unit in ("G", "M", "K"):
+        if n % _UNITS[unit] == 0:
+            return f"{n // _UNITS[unit]} {unit}iB"
+    return f"{n} bytes"
+
+
 def add_decoding_options(parser: argparse.ArgumentParser, strict: str) -> None:
-    """Add ``--encoding`` and ``--errors`` (``strict`` explains what strict does for this command)."""
+    """Add ``--encoding``, ``--errors`` (``strict`` explains what strict does for this command) and ``--max-line``."""
     parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
     parser.add_argument(
         "--errors",
         default="strict",
         help=f"undecodable input: strict ({strict}), replace, ignore, surrogateescape... (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-line",
+        type=parse_size,
+        default=MAX_LINE,
+        metavar="SIZE",
+        help="an input with a longer line is reported and the rest of it skipped (default: 16M)",
     )
 
 
@@ -65,7 +94,9 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
 
     Inside a directory, files that look binary (a NUL byte near the start) are skipped
     silently, hidden entries are skipped; a path that does not exist or a directory that
-    cannot be listed is appended to ``errors`` and skipped.
+    cannot be listed is appended to ``errors`` and skipped.  So is anything in a walked
+    directory that is not a regular file (a FIFO would block, a device never end): it is
+    named in ``errors``.  A FIFO or device named on the command line is read.
     """
     for name in paths:
         if name == "-":
@@ -83,6 +114,10 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
                         continue
                     child = Path(root) / fname
                     try:
+                        mode = os.stat(child).st_mode
+                        if not stat.S_ISREG(mode):
+                            errors.append(f"{child}: skipped: not a regular file ({_file_kind(mode)})")
+                            continue
                         if _is_binary(child):
                             continue
                     except OSError as exc:
@@ -98,6 +133,14 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
             yield name
 
 
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "not a file"
+
+
 def _ascii_compatible(encoding: str) -> bool:
     """Whether the codec writes a newline as the single byte 0x0A (so lines can be split as bytes)."""
     try:
@@ -110,8 +153,13 @@ def _ascii_compatible(encoding: str) -> bool:
 _NOT_LINE_SAFE = {"utf-7", "hz", "iso2022_jp", "iso2022_kr"}
 
 
-def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> Iterator[str]:
+def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict", max_line: int = MAX_LINE) -> Iterator[str]:
     """Yield the lines of ``name`` (``-`` is stdin) with line endings removed.
+
+    Lines are read in pieces of at most ``max_line`` bytes (characters for encodings in
+    which a newline is not the byte 0x0A): a longer line raises InputError naming the
+    input and the line, and the rest of the input is not read, so neither ``/dev/zero``
+    nor a multi-gigabyte line can exhaust memory (issue 13.6).
 
     Raises InputError naming the input (and, for a decoding error, its line number)
     when it cannot be opened or decoded; lines already yielded stay valid, so a caller
@@ -133,12 +181,18 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
     lineno = 0
     try:
         if _ascii_compatible(encoding):
-            for lineno, data in enumerate(raw, 1):  # noqa: B007
+            while data := raw.readline(max_line + 1):
+                lineno += 1
+                if len(data) > max_line and not data.endswith(b"\n"):
+                    raise InputError(_too_long(name, lineno, max_line))
                 yield data.decode(encoding, errors).rstrip("\r\n")
         else:
             text = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=None)
             try:
-                for lineno, line in enumerate(text, 1):  # noqa: B007
+                while line := text.readline(max_line + 1):
+                    lineno += 1
+                    if len(line) > max_line and not line.endswith("\n"):
+                        raise InputError(_too_long(name, lineno, max_line))
                     yield line.rstrip("\n")
             finally:
                 text.detach()
@@ -156,6 +210,10 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
     finally:
         if raw is not sys.stdin.buffer:
             raw.close()
+
+
+def _too_long(name: str, lineno: int, max_line: int) -> str:
+    return f"{name}: line {lineno} is longer than {_size(max_line)} (--max-line); not read further"
 
 
 class Terminated(BaseException):

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     for name in expand_paths(args.files or ["-"], errors):
         source = "<stdin>" if name == "-" else name
         try:
-            for lineno, line in enumerate(read_lines(name, args.encoding, args.errors), 1):
+            for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
                 links = detect(line, args.backend, args.refine, max_length=max_length)
                 if args.format == "html":
                     out.write(render(line, links) + "\n")

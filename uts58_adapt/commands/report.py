@@ -179,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
         encoding=args.encoding,
         errors=args.errors,
         problems=problems,
+        max_line=args.max_line,
     )
     on_result, close = _progress(args.quiet)
     try:

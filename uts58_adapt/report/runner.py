@@ -29,7 +29,7 @@ from importlib import resources
 from itertools import islice
 from multiprocessing.context import BaseContext
 
-from .._io import InputError, expand_paths, read_lines
+from .._io import MAX_LINE, InputError, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
 
 __all__ = [
@@ -75,19 +75,21 @@ def iter_tasks(
     errors: str = "strict",
     problems: list[str],
     chunk_lines: int = CHUNK_LINES,
+    max_line: int = MAX_LINE,
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
     An input is read whole before its chunks are yielded: one that cannot be opened or
-    decoded is reported in ``problems`` (the message names it) and contributes nothing,
-    so a report never holds half a file.  An empty input yields one empty chunk, so it
+    decoded, or that has a line longer than ``max_line`` bytes, is reported in
+    ``problems`` (the message names it) and contributes nothing, so a report never
+    holds half a file.  An empty input yields one empty chunk, so it
     still counts as a document.
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
     for name, path in inputs:
         try:
-            lines = list(read_lines(path, encoding, errors))
+            lines = list(read_lines(path, encoding, errors, max_line))
         except InputError as exc:
             problems.append(str(exc).replace(f"{path}:", f"{name}:", 1) if path != name else str(exc))
             continue
