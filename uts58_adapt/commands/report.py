@@ -28,9 +28,11 @@ formats (default: from the --output suffix .json/.md/.html, else md):
 
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
-         directory is given, else 1)
+         directory is given, else 1; never more than the chunks of 500 lines, nor
+         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
   dask   a Dask cluster (--scheduler ADDRESS, else a local one); needs
-         pip install 'uts58_adapt[dask]'
+         pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
+         --connect-timeout seconds, or is not Dask, is an error (exit status 2)
   The report is the same whatever the engine and the number of jobs.
 
 examples:
@@ -38,9 +40,14 @@ examples:
   uts58-adapt report docs/ --backend urlextract -o audit.html
   cat notes.txt | uts58-adapt report - --format json
 
+output: -o OUT replaces a regular file atomically (temporary file, then rename); a
+symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
+
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
-or detection failed on a line (named on stderr; the rest is still audited and the report
-is written); 2 for usage errors or when the report cannot be written.
+had a line longer than --max-line, was not a regular file inside a walked directory, or
+detection failed on a line (named on stderr; the rest is still audited and the report
+is written); 2 for usage errors or when the report cannot be written; 130 and 143 after
+Ctrl-C and SIGTERM (no temporary file is left).
 """
 
 
@@ -86,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-#: The largest --jobs accepted; the pool itself is smaller still (see runner.worker_count).
+#: The largest --jobs accepted; the pool itself is smaller still (see runner.max_workers).
 MAX_JOBS = 1024
 
 
