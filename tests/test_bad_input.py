@@ -37,7 +37,13 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "detect": ({"text": "see x.com"}, {"text": [*NOT_STR, None], "max_length": ["1", 1.5, b"1"]}),
     "linkify": (
         {"text": "see x.com"},
-        {"text": [*NOT_STR, None], "backend": [*NOT_STR, None], "max_length": NOT_INT, "schemes": [42, None, b"http"]},
+        {
+            "text": [*NOT_STR, None],
+            "backend": [*NOT_STR, None],
+            "max_length": NOT_INT,
+            "schemes": [42, None, b"http"],
+            "escape_bidi": [1, "yes", None],
+        },
     ),
     "email_start": ({"text": "a@x.com", "at": 1}, {"text": [*NOT_STR, None], "at": NOT_INT}),
     "terminate": ({"text": "x.com/a", "start": 5}, {"text": [*NOT_STR, None], "start": NOT_INT}),

@@ -76,7 +76,7 @@ def linkify(
     anchor's href is the link's ``href``.  Schemes compare case-insensitively
     (``"http"`` and ``"http:"`` are the same); ``javascript``, ``vbscript`` and
     ``data`` are refused (ValueError).  Raises TypeError naming the argument when
-    ``text``, ``backend``, ``schemes`` or ``max_length`` has the wrong type.
+    ``text``, ``backend``, ``schemes``, ``max_length`` or ``escape_bidi`` has the wrong type.
 
     Anchors are bidi isolates (``dir="ltr"``); with ``escape_bidi`` (default) the
     Bidi_Control characters outside links are shown as ``⟨U+XXXX⟩`` (see the module doc).
@@ -87,6 +87,8 @@ def linkify(
         raise TypeError(f"backend must be str, not {type(backend).__name__}")
     if not isinstance(max_length, int) or isinstance(max_length, bool):
         raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
+    if not isinstance(escape_bidi, bool):
+        raise TypeError(f"escape_bidi must be bool, not {type(escape_bidi).__name__}")
     _scheme_set(schemes)  # argument errors before any work
     return render(text, detect(text, backend, max_length=max_length), schemes=schemes, escape_bidi=escape_bidi)
 
