@@ -27,6 +27,7 @@ import pytest
 from uts58_adapt.cli import main
 
 ARGS = ["report", "--sample", "-q", "--format", "json"]
+REPO = Path(__file__).resolve().parent.parent
 
 
 def test_symlink_is_followed(tmp_path: Path) -> None:
@@ -80,14 +81,31 @@ def test_character_device_is_not_replaced(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
-def test_dev_stdout(tmp_path: Path) -> None:
-    """``-o /dev/stdout`` writes to the standard output (here a pipe), whatever it is."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "uts58_adapt.cli", *ARGS, "-o", "/dev/stdout"],
-        capture_output=True, timeout=120, cwd=tmp_path,
-    )
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd/1"), reason="needs /proc")
+@pytest.mark.parametrize("stdout_kind", ["pipe", "file"])
+def test_dev_stdout(tmp_path: Path, stdout_kind: str) -> None:
+    """``-o /dev/stdout`` writes to the standard output, a pipe or a file, and leaves the link.
+
+    /dev/stdout is a link to /proc/self/fd/1.  The test uses its own such link in
+    tmp_path: code that replaced the link by a file (as before issue 13.4, which did
+    turn this machine's /dev/stdout into a regular file) then only breaks the copy.
+    """
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    cmd = [sys.executable, "-m", "uts58_adapt.cli", *ARGS, "-o", str(link)]
+    if stdout_kind == "pipe":
+        proc = subprocess.run(cmd, capture_output=True, timeout=120, cwd=REPO)
+        written = proc.stdout
+    else:
+        out = tmp_path / "captured.json"
+        with out.open("wb") as fh:
+            inode = os.fstat(fh.fileno()).st_ino
+            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE, timeout=120, cwd=REPO)
+        assert os.stat(out).st_ino == inode  # written through the descriptor, not renamed over
+        written = out.read_bytes()
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout.decode("utf-8"))["backend"] == "linkify-it"
+    assert json.loads(written.decode("utf-8"))["backend"] == "linkify-it"
+    assert link.is_symlink() and os.readlink(link) == "/proc/self/fd/1"
 
 
 # The report is written with os.fsync slowed down: the child says "ready" once the

@@ -229,8 +229,10 @@ def write_output(path: str, data: bytes) -> None:
       file, never half of one); the new file keeps the old one's permissions, or gets the
       usual ones (0666 less the umask).
     - A symbolic link is followed: its target is replaced, the link stays a link.
-    - Anything else (a device such as ``/dev/null`` or ``/dev/stdout``, a FIFO) is opened
-      and written directly: renaming over it would replace the device with a file.
+    - Anything else (a device such as ``/dev/null``, a FIFO) is opened and written
+      directly: renaming over it would replace the device with a file.  So is a path
+      that leads to an open file descriptor (``/dev/stdout``, ``/dev/fd/1``), even one
+      open on a regular file.
 
     The temporary file is removed on any exception, including KeyboardInterrupt and
     :class:`Terminated`.  Raises OSError.
@@ -241,7 +243,7 @@ def write_output(path: str, data: bytes) -> None:
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(21, "Is a directory", path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _through_fd_link(path)):
         # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): write
         # through it with open(), which follows such links; never rename over it.
         with open(path, "wb") as fh:
@@ -249,6 +251,19 @@ def write_output(path: str, data: bytes) -> None:
         return
     target = os.path.realpath(path) if os.path.islink(path) else path
     _write_atomic(target, data, None if st is None else st.st_mode & 0o7777)
+
+
+def _through_fd_link(path: str) -> bool:
+    """Whether ``path`` reaches its file through ``/proc/…/fd/N`` or ``/dev/fd/N`` (as
+    ``/dev/stdout`` does): an open file, to be written through, even when it is a
+    regular file (``report -o /dev/stdout > out.json`` must write to the shell's file)."""
+    for _ in range(40):
+        if path.startswith(("/proc/", "/dev/fd/")):
+            return True
+        if not os.path.islink(path):
+            return False
+        path = os.path.join(os.path.dirname(path), os.readlink(path))
+    return False
 
 
 def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
