@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -80,13 +81,17 @@ def test_pool_never_forks(fake_pool: type[FakePool]) -> None:
 
 
 def test_real_pool_from_a_threaded_process() -> None:
-    """A real pool, started while another thread runs: same results as in-process."""
+    """A real pool, started while another thread runs: same results as in-process, and
+    no "use of fork() may lead to deadlocks" DeprecationWarning (Python 3.12+)."""
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait, daemon=True)
     thread.start()
     try:
         tasks = _tasks(6)
-        assert runner.map_local(tasks, 2) == runner.map_local(tasks, 1)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert runner.map_local(tasks, 2) == runner.map_local(tasks, 1)
+        assert [str(w.message) for w in caught if "fork" in str(w.message)] == []
     finally:
         stop.set()
         thread.join()
