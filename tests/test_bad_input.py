@@ -409,3 +409,27 @@ def test_symlink_loop_is_eloop(command: str, tmp_path: Path, capsys: pytest.Capt
         assert out == "first good file: see ⸠x.com/a(b)⸡. ok\n"
     else:
         assert json.loads(out)["summary"]["documents"] == 1
+
+
+def test_detect_cli_survives_a_backend_error_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uts58_adapt.detection as detection
+
+    real = detection.detect
+
+    def flaky(text: str, *args: Any, **kwargs: Any) -> Any:
+        if "boom" in text:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(detection, "detect", flaky)
+    src = tmp_path / "a.txt"
+    src.write_text("see x.com\nboom y.com\nlast z.com\n", encoding="utf-8")
+    assert main(["detect", str(src)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "see ⸠x.com⸡\nlast ⸠z.com⸡\n"
+    assert err == (
+        f"uts58-adapt detect: {src}:2: detect failed (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff"
+        " in position 0: invalid start byte); line not shown\n"
+    )

@@ -29,7 +29,9 @@ examples:
   uts58-adapt detect old.txt --encoding latin-1
 
 exit status: 0 when every input was read, 1 when an input could not be read or
-decoded (a message naming it goes to stderr; the other inputs are still processed).
+decoded, had a line longer than --max-line, or detection failed on a line (a message
+naming it goes to stderr; that line is left out and the other inputs are still
+processed); 2 for a --encoding that is not a text encoding.
 """
 
 
@@ -118,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
         source = "<stdin>" if name == "-" else name
         try:
             for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
-                links = detect(line, args.backend, args.refine, max_length=max_length)
+                try:
+                    links = detect(line, args.backend, args.refine, max_length=max_length)
+                except Exception as exc:  # a backend bug on one line must not sink the batch
+                    errors.append(f"{source}:{lineno}: detect failed ({type(exc).__name__}: {exc}); line not shown")
+                    continue
                 if args.format == "html":
                     out.write(render(line, links) + "\n")
                 elif args.format == "json":
