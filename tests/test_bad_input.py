@@ -375,7 +375,9 @@ def test_non_text_codecs_are_usage_errors(
     extra = ["-q"] if command == "report" else []
     assert main([command, str(good), "--encoding", codec, *extra]) == 2
     out, err = capsys.readouterr()
-    assert err == f"uts58-adapt {command}: --encoding {codec}: not a text encoding (it maps bytes to bytes or str to str)\n"
+    assert err == (
+        f"uts58-adapt {command}: --encoding {codec}: not a text encoding (it maps bytes to bytes or str to str)\n"
+    )
     assert out == ""
 
 

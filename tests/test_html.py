@@ -114,7 +114,8 @@ def test_href_quotes_cannot_break_the_attribute(monkeypatch):
     text = 'see example.com/"onmouseover="x'
     fixed_links(monkeypatch, Link(4, 31, text[4:], "url", 'https://example.com/"onmouseover="x'))
     assert linkify(text) == (
-        'see <a href="https://example.com/&quot;onmouseover=&quot;x" dir="ltr">example.com/&quot;onmouseover=&quot;x</a>'
+        'see <a href="https://example.com/&quot;onmouseover=&quot;x" dir="ltr">'
+        "example.com/&quot;onmouseover=&quot;x</a>"
     )
 
 
