@@ -60,7 +60,9 @@ def corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
     (root / "sub").mkdir(parents=True)
     (root / "a.txt").write_text(EXAMPLE + "\nplain text\n", encoding="utf-8")
-    (root / "sub" / "b.txt").write_text("देखें example.in/पृष्ठ/मुख्य। धन्यवाद\nVoir https://exemple.fr/été. Merci\n", encoding="utf-8")
+    (root / "sub" / "b.txt").write_text(
+        "देखें example.in/पृष्ठ/मुख्य। धन्यवाद\nVoir https://exemple.fr/été. Merci\n", encoding="utf-8"
+    )
     (root / "image.bin").write_bytes(b"\x89PNG\0\0\0example.com/x.")  # binary: skipped silently
     (root / ".hidden.txt").write_text("example.com/hidden.\n", encoding="utf-8")
     return root

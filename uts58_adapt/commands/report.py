@@ -57,7 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "report",
         help="audit how UTS #58 changes a backend's links (json, md or html report)",
-        description="Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why.",
+        description=(
+            "Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
