@@ -37,7 +37,13 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "detect": ({"text": "see x.com"}, {"text": [*NOT_STR, None], "max_length": ["1", 1.5, b"1"]}),
     "linkify": (
         {"text": "see x.com"},
-        {"text": [*NOT_STR, None], "backend": [*NOT_STR, None], "max_length": NOT_INT, "schemes": [42, None, b"http"]},
+        {
+            "text": [*NOT_STR, None],
+            "backend": [*NOT_STR, None],
+            "max_length": NOT_INT,
+            "schemes": [42, None, b"http"],
+            "escape_bidi": [1, "yes", None],
+        },
     ),
     "email_start": ({"text": "a@x.com", "at": 1}, {"text": [*NOT_STR, None], "at": NOT_INT}),
     "terminate": ({"text": "x.com/a", "start": 5}, {"text": [*NOT_STR, None], "start": NOT_INT}),
@@ -346,3 +352,96 @@ def test_successful_write_replaces_report(previous_report: Path) -> None:
     assert main(["report", "--sample", "-q", "--format", "json", "-o", str(previous_report)]) == 0
     assert json.loads(previous_report.read_text(encoding="utf-8"))["summary"]["documents"] == 1
     assert _leftovers(previous_report.parent, {"report.json"}) == []
+
+
+# ---------------------------------------------------------------------------
+# Issue 13.8: clear errors naming the input, never a traceback; the batch completes
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_utf16_without_bom_is_named(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    no_bom = tmp_path / "no_bom.txt"
+    no_bom.write_bytes(b"abc\n")  # Python's utf-16 decoder refuses this: "does not start with BOM"
+    good = tmp_path / "good.txt"
+    good.write_text("see x.com/a(b). ok\n", encoding="utf-16")
+    extra = ["-q", "--format", "json"] if command == "report" else []
+    status = main([command, str(no_bom), str(good), "--encoding", "utf-16", *extra])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert f"{no_bom}: cannot decode as utf-16: UTF-16 stream does not start with BOM" in err, err
+    assert "Traceback" not in err
+    if command == "detect":
+        assert out == "see ⸠x.com/a(b)⸡. ok\n"
+    else:
+        assert json.loads(out)["summary"]["documents"] == 1
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "hex", "zlib", "bz2", "uu"])
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_non_text_codecs_are_usage_errors(
+    command: str, codec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_1, encoding="utf-8")
+    extra = ["-q"] if command == "report" else []
+    assert main([command, str(good), "--encoding", codec, *extra]) == 2
+    out, err = capsys.readouterr()
+    assert err == (
+        f"uts58-adapt {command}: --encoding {codec}: not a text encoding (it maps bytes to bytes or str to str)\n"
+    )
+    assert out == ""
+
+
+def test_urlextract_undecodable_escape_does_not_raise() -> None:
+    assert uts58_adapt.detect("x@example.com/%FF", "urlextract", refine=False) == []
+    assert uts58_adapt.detect("a@b.com?q=%FE#%FF", "urlextract", refine=False) == []
+    links = uts58_adapt.detect("x@example.com/%FF and see example.org/%FF", "urlextract", refine=False)
+    assert [(link.text, link.kind) for link in links] == [("example.org/%FF", "url")]
+
+
+def test_urlextract_no_refine_cli_finishes_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "mail.txt"
+    src.write_text("x@example.com/%FF\nthen example.org/a\n", encoding="utf-8")
+    assert main(["detect", str(src), "--backend", "urlextract", "--no-refine"]) == 0
+    assert capsys.readouterr().out == "x@example.com/%FF\nthen ⸠example.org/a⸡\n"
+
+
+@pytest.mark.parametrize("command", ["detect", "report"])
+def test_symlink_loop_is_eloop(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    good = tmp_path / "good.txt"
+    good.write_text(GOOD_1, encoding="utf-8")
+    extra = ["-q", "--format", "json"] if command == "report" else []
+    status = main([command, str(tmp_path / "a"), str(good), *extra])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert f"{tmp_path / 'a'}: too many levels of symbolic links" in err, err
+    assert "no such file" not in err
+    if command == "detect":
+        assert out == "first good file: see ⸠x.com/a(b)⸡. ok\n"
+    else:
+        assert json.loads(out)["summary"]["documents"] == 1
+
+
+def test_detect_cli_survives_a_backend_error_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uts58_adapt.detection as detection
+
+    real = detection.detect
+
+    def flaky(text: str, *args: Any, **kwargs: Any) -> Any:
+        if "boom" in text:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(detection, "detect", flaky)
+    src = tmp_path / "a.txt"
+    src.write_text("see x.com\nboom y.com\nlast z.com\n", encoding="utf-8")
+    assert main(["detect", str(src)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "see ⸠x.com⸡\nlast ⸠z.com⸡\n"
+    assert err == (
+        f"uts58-adapt detect: {src}:2: detect failed (UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff"
+        " in position 0: invalid start byte); line not shown\n"
+    )

@@ -54,6 +54,6 @@ def test_detect_max_length_applies_to_every_format(fmt, monkeypatch, capsys):
     if fmt == "marked":
         assert out == "see example.com/abcdef and ⸠x.co⸡\n"
     elif fmt == "html":
-        assert out == 'see example.com/abcdef and <a href="https://x.co">x.co</a>\n'
+        assert out == 'see example.com/abcdef and <a href="https://x.co" dir="ltr">x.co</a>\n'
     else:
         assert '"example.com/abcdef"' not in out and '"text": "x.co"' in out

@@ -139,9 +139,79 @@ def test_unreachable_scheduler_is_reported_by_address(monkeypatch: pytest.Monkey
     from uts58_adapt.report import dask_engine
     from uts58_adapt.report.runner import DaskUnavailable
 
-    monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", "2s")
     with pytest.raises(DaskUnavailable, match="tcp://127.0.0.1:9"):
-        dask_engine.map_chunks(_tasks(), "tcp://127.0.0.1:9")
+        dask_engine.map_chunks(_tasks(), "tcp://127.0.0.1:9", connect_timeout=2)
+
+
+@pytest.fixture
+def fake_server(request: pytest.FixtureRequest) -> Iterator[int]:
+    """A loopback TCP server that accepts; it never answers ("silent") or sends HTTP ("http")."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.2)
+    stop = threading.Event()
+    conns: list[socket.socket] = []
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            conns.append(conn)
+            if request.param == "http":
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield srv.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(5)
+        for conn in conns:
+            conn.close()
+        srv.close()
+
+
+@pytest.mark.parametrize(
+    ("fake_server", "message"),
+    [("silent", "no answer within 2 s"), ("http", "does not answer as a Dask scheduler")],
+    indirect=["fake_server"],
+)
+def test_scheduler_that_is_no_scheduler_fails_in_time(fake_server: int, message: str, tmp_path: Path) -> None:
+    """Issue 13.7: a peer that accepts and never answers hung for over 600 s; one that is not
+    Dask gave a MemoryError or hung 60 s in Client.__del__.  Now: exit 2 with a message."""
+    import time
+
+    address = f"tcp://127.0.0.1:{fake_server}"
+    out = tmp_path / "r.json"
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", "--sample", "-q", "--engine", "dask",
+         "--scheduler", address, "--connect-timeout", "2", "-o", str(out)],
+        capture_output=True, text=True, env=_env(), cwd=REPO, timeout=90,
+    )
+    elapsed = time.monotonic() - t0
+    assert proc.returncode == 2, proc.stderr
+    assert address in proc.stderr and message in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert elapsed < 30, elapsed
+    assert not out.exists()
+
+
+def test_connect_timeout_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    from uts58_adapt.cli import main
+
+    for bad in ("0", "-1", "nan", "soon"):
+        with pytest.raises(SystemExit) as exc:
+            main(["report", "--sample", "--engine", "dask", "--connect-timeout", bad])
+        assert exc.value.code == 2
+        assert "--connect-timeout" in capsys.readouterr().err
 
 
 def test_uts58_adapt_does_not_import_dask() -> None:

@@ -29,7 +29,7 @@ def test_text_around_links_is_escaped(backend):
     text = "<b>\"Tom\" & 'Jerry'</b> example.com"
     assert linkify(text, backend) == (
         "&lt;b&gt;&quot;Tom&quot; &amp; &#x27;Jerry&#x27;&lt;/b&gt; "
-        '<a href="https://example.com">example.com</a>'
+        '<a href="https://example.com" dir="ltr">example.com</a>'
     )
 
 
@@ -37,16 +37,16 @@ def test_text_around_links_is_escaped(backend):
 def test_attribute_and_link_text_are_escaped(backend):
     text = "https://example.com/it's\"x\"y?a=1&b=<c>"
     escaped = "https://example.com/it&#x27;s&quot;x&quot;y?a=1&amp;b=&lt;c&gt;"
-    assert linkify(text, backend) == f'<a href="{escaped}">{escaped}</a>'
+    assert linkify(text, backend) == f'<a href="{escaped}" dir="ltr">{escaped}</a>'
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_refined_end_and_non_ascii_email(backend):
     assert linkify("see example.com/αβ(γ/δ)ρς", backend) == (
-        'see <a href="https://example.com/αβ(γ/δ">example.com/αβ(γ/δ</a>)ρς'
+        'see <a href="https://example.com/αβ(γ/δ" dir="ltr">example.com/αβ(γ/δ</a>)ρς'
     )
     assert linkify("σωκράτης@example.com.", backend) == (
-        '<a href="mailto:σωκράτης@example.com">σωκράτης@example.com</a>.'
+        '<a href="mailto:σωκράτης@example.com" dir="ltr">σωκράτης@example.com</a>.'
     )
 
 
@@ -55,7 +55,7 @@ def test_bidi_controls_are_percent_escaped_in_href_and_text(backend):
     # U+202E RIGHT-TO-LEFT OVERRIDE is UTF-8 E2 80 AE; U+2067 RIGHT-TO-LEFT ISOLATE is E2 81 A7.
     text = "go https://example.com/a\u202eb\u2067c now"
     shown = "https://example.com/a%E2%80%AEb%E2%81%A7c"
-    assert linkify(text, backend) == f'go <a href="{shown}">{shown}</a> now'
+    assert linkify(text, backend) == f'go <a href="{shown}" dir="ltr">{shown}</a> now'
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -69,12 +69,12 @@ def test_javascript_is_never_an_href(backend):
 def test_schemes_option_selects_anchors():
     text = "mailto:bob@example.com https://example.com ftp://example.com/x"
     assert linkify(text) == (
-        '<a href="mailto:bob@example.com">mailto:bob@example.com</a> '
-        '<a href="https://example.com">https://example.com</a> ftp://example.com/x'
+        '<a href="mailto:bob@example.com" dir="ltr">mailto:bob@example.com</a> '
+        '<a href="https://example.com" dir="ltr">https://example.com</a> ftp://example.com/x'
     )
     assert linkify(text, schemes=("ftp", "HTTPS:")) == (
-        'mailto:bob@example.com <a href="https://example.com">https://example.com</a> '
-        '<a href="ftp://example.com/x">ftp://example.com/x</a>'
+        'mailto:bob@example.com <a href="https://example.com" dir="ltr">https://example.com</a> '
+        '<a href="ftp://example.com/x" dir="ltr">ftp://example.com/x</a>'
     )
     assert linkify(text, schemes=()) == text
 
@@ -82,7 +82,7 @@ def test_schemes_option_selects_anchors():
 def test_render_uses_the_links_given():
     text = "a <b> example.com/x y"
     links = [Link(6, 19, "example.com/x", "url", "https://example.com/x", None)]
-    assert render(text, links) == 'a &lt;b&gt; <a href="https://example.com/x">example.com/x</a> y'
+    assert render(text, links) == 'a &lt;b&gt; <a href="https://example.com/x" dir="ltr">example.com/x</a> y'
     # a link whose scheme is not allowed stays escaped text
     bad = [Link(6, 19, "example.com/x", "url", "javascript:alert(1)", None)]
     assert render(text, bad) == "a &lt;b&gt; example.com/x y"
@@ -114,7 +114,8 @@ def test_href_quotes_cannot_break_the_attribute(monkeypatch):
     text = 'see example.com/"onmouseover="x'
     fixed_links(monkeypatch, Link(4, 31, text[4:], "url", 'https://example.com/"onmouseover="x'))
     assert linkify(text) == (
-        'see <a href="https://example.com/&quot;onmouseover=&quot;x">example.com/&quot;onmouseover=&quot;x</a>'
+        'see <a href="https://example.com/&quot;onmouseover=&quot;x" dir="ltr">'
+        "example.com/&quot;onmouseover=&quot;x</a>"
     )
 
 
@@ -126,10 +127,19 @@ def test_every_bidi_control_is_escaped(monkeypatch):
     )
     text = "https://example.com/" + controls + " " + controls
     fixed_links(monkeypatch, Link(0, 32, text[:32], "url", text[:32]))
-    # Outside the link the characters are ordinary text.
-    assert linkify(text) == (
-        f'<a href="https://example.com/{escaped}">https://example.com/{escaped}</a> {controls}'
+    shown = "⟨U+061C⟩⟨U+200E⟩⟨U+200F⟩⟨U+202A⟩⟨U+202B⟩⟨U+202C⟩⟨U+202D⟩⟨U+202E⟩⟨U+2066⟩⟨U+2067⟩⟨U+2068⟩⟨U+2069⟩"
+    anchor = f'<a href="https://example.com/{escaped}" dir="ltr">https://example.com/{escaped}</a>'
+    # Outside the link they are shown, not obeyed (issue 13.2) ...
+    assert linkify(text) == f"{anchor} {shown}"
+    # ... unless escape_bidi=False, which keeps them as text; the anchor is still an isolate.
+    assert linkify(text, escape_bidi=False) == f"{anchor} {controls}"
+
+
+def test_text_around_links_is_bidi_escaped_by_default():
+    assert linkify("Pay here: \u202e (evil.com/moc.knab)") == (
+        'Pay here: ⟨U+202E⟩ (<a href="https://evil.com/moc.knab" dir="ltr">evil.com/moc.knab</a>)'
     )
+    assert linkify("a\u2067b &") == "a⟨U+2067⟩b &amp;"
 
 
 def test_type_errors_name_the_argument():
@@ -153,4 +163,4 @@ def test_unknown_backend_is_a_value_error():
 def test_max_length_is_passed_on():
     text = "https://example.com/" + "a" * 30
     assert linkify(text, max_length=20) == text
-    assert linkify(text, max_length=50) == f'<a href="{text}">{text}</a>'
+    assert linkify(text, max_length=50) == f'<a href="{text}" dir="ltr">{text}</a>'

@@ -129,6 +129,11 @@ def test_rows_filters_and_escaping(browser, tmp_path: Path) -> None:
         # Before and after are highlighted side by side.
         assert first.query_selector("td.before mark.before").inner_text() == "example.com/p."
         assert first.query_selector("td.after mark.after").inner_text() == "example.com/p"
+        # Each highlighted link and file name is a bidi isolate (issue 13.2).
+        isolated = "el => getComputedStyle(el).unicodeBidi"
+        assert first.eval_on_selector("td.before mark.before", isolated) == "isolate"
+        assert first.eval_on_selector("td.where", isolated) == "isolate"
+        assert first.eval_on_selector("td.before mark.before", "el => getComputedStyle(el).direction") == "ltr"
         removed = page.query_selector_all("tr.change")[4]
         assert "no link" in removed.query_selector("td.after").inner_text()
 

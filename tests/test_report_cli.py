@@ -60,7 +60,9 @@ def corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
     (root / "sub").mkdir(parents=True)
     (root / "a.txt").write_text(EXAMPLE + "\nplain text\n", encoding="utf-8")
-    (root / "sub" / "b.txt").write_text("देखें example.in/पृष्ठ/मुख्य। धन्यवाद\nVoir https://exemple.fr/été. Merci\n", encoding="utf-8")
+    (root / "sub" / "b.txt").write_text(
+        "देखें example.in/पृष्ठ/मुख्य। धन्यवाद\nVoir https://exemple.fr/été. Merci\n", encoding="utf-8"
+    )
     (root / "image.bin").write_bytes(b"\x89PNG\0\0\0example.com/x.")  # binary: skipped silently
     (root / ".hidden.txt").write_text("example.com/hidden.\n", encoding="utf-8")
     return root
@@ -194,8 +196,10 @@ def test_sample_corpus_report() -> None:
 
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["report", "--sample", "--jobs", "0"]) == 2
-    assert "--jobs must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["report", "--sample", "--jobs", "0"])
+    assert exc.value.code == 2
+    assert "--jobs: must be from 1 to 1024, not 0" in capsys.readouterr().err
     assert main(["report", "--sample", "--scheduler", "tcp://127.0.0.1:8786"]) == 2
     assert "--scheduler needs --engine dask" in capsys.readouterr().err
     with pytest.raises(SystemExit):
@@ -217,7 +221,7 @@ def test_dask_engine_is_called_and_gives_the_same_report(
 
     calls = []
 
-    def map_chunks(tasks, scheduler):
+    def map_chunks(tasks, scheduler, connect_timeout=30.0):
         tasks = list(tasks)
         calls.append((len(tasks), scheduler))
         return [audit_chunk(t) for t in reversed(tasks)][::-1]

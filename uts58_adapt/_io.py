@@ -6,23 +6,78 @@ import argparse
 import codecs
 import io
 import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["InputError", "add_decoding_options", "expand_paths", "read_lines"]
+__all__ = [
+    "InputError",
+    "Terminated",
+    "add_decoding_options",
+    "codec_problem",
+    "expand_paths",
+    "read_lines",
+    "write_output",
+]
 
 _SNIFF = 8192
 
 
+#: The longest line read (``--max-line``), in bytes (in characters for encodings such as UTF-16).
+MAX_LINE = 16 * 1024 * 1024
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def parse_size(value: str) -> int:
+    """``"16777216"``, ``"16M"``, ``"16MiB"``, ``"512k"`` -> bytes (binary multiples); at least 1."""
+    text = value.strip().upper().removesuffix("B").removesuffix("I")
+    unit = text[-1:] if text[-1:] in ("K", "M", "G") else ""
+    number = text[: len(text) - len(unit)].strip()
+    if not number.isdigit() or int(number) * _UNITS[unit] < 1:
+        raise argparse.ArgumentTypeError(f"not a size in bytes (e.g. 16M, 512K, 65536): {value!r}")
+    return int(number) * _UNITS[unit]
+
+
+def _size(n: int) -> str:
+    for unit in ("G", "M", "K"):
+        if n % _UNITS[unit] == 0:
+            return f"{n // _UNITS[unit]} {unit}iB"
+    return f"{n} bytes"
+
+
 def add_decoding_options(parser: argparse.ArgumentParser, strict: str) -> None:
-    """Add ``--encoding`` and ``--errors`` (``strict`` explains what strict does for this command)."""
+    """Add ``--encoding``, ``--errors`` (``strict`` explains what strict does for this command) and ``--max-line``."""
     parser.add_argument("--encoding", default="utf-8", help="input encoding (default: %(default)s)")
     parser.add_argument(
         "--errors",
         default="strict",
         help=f"undecodable input: strict ({strict}), replace, ignore, surrogateescape... (default: %(default)s)",
     )
+    parser.add_argument(
+        "--max-line",
+        type=parse_size,
+        default=MAX_LINE,
+        metavar="SIZE",
+        help="an input with a longer line is reported and the rest of it skipped (default: 16M)",
+    )
+
+
+def codec_problem(encoding: str, errors: str) -> str | None:
+    """Why ``--encoding``/``--errors`` cannot be used, or None.  Codecs that are not text
+    encodings (``rot13``, ``base64``, ``hex``, ``zlib``, ...) are refused up front."""
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        return f"unknown encoding: {encoding}"
+    if not getattr(info, "_is_text_encoding", True):
+        return f"--encoding {encoding}: not a text encoding (it maps bytes to bytes or str to str)"
+    try:
+        codecs.lookup_error(errors)
+    except LookupError:
+        return f"unknown --errors handler: {errors} (try strict, replace, ignore, surrogateescape)"
+    return None
 
 
 class InputError(Exception):
@@ -39,7 +94,9 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
 
     Inside a directory, files that look binary (a NUL byte near the start) are skipped
     silently, hidden entries are skipped; a path that does not exist or a directory that
-    cannot be listed is appended to ``errors`` and skipped.
+    cannot be listed is appended to ``errors`` and skipped.  So is anything in a walked
+    directory that is not a regular file (a FIFO would block, a device never end): it is
+    named in ``errors``.  A FIFO or device named on the command line is read.
     """
     for name in paths:
         if name == "-":
@@ -57,16 +114,31 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
                         continue
                     child = Path(root) / fname
                     try:
+                        mode = os.stat(child).st_mode
+                        if not stat.S_ISREG(mode):
+                            errors.append(f"{child}: skipped: not a regular file ({_file_kind(mode)})")
+                            continue
                         if _is_binary(child):
                             continue
                     except OSError as exc:
                         errors.append(f"{child}: cannot read: {exc.strerror}")
                         continue
                     yield str(child)
-        elif path.exists():
-            yield name
         else:
-            errors.append(f"{name}: no such file or directory")
+            try:
+                os.stat(name)
+            except OSError as exc:  # ENOENT, ELOOP (a symlink loop), EACCES, ENAMETOOLONG...
+                errors.append(f"{name}: {(exc.strerror or str(exc)).lower()}")
+                continue
+            yield name
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "not a file"
 
 
 def _ascii_compatible(encoding: str) -> bool:
@@ -81,19 +153,22 @@ def _ascii_compatible(encoding: str) -> bool:
 _NOT_LINE_SAFE = {"utf-7", "hz", "iso2022_jp", "iso2022_kr"}
 
 
-def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> Iterator[str]:
+def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict", max_line: int = MAX_LINE) -> Iterator[str]:
     """Yield the lines of ``name`` (``-`` is stdin) with line endings removed.
+
+    Lines are read in pieces of at most ``max_line`` bytes (characters for encodings in
+    which a newline is not the byte 0x0A): a longer line raises InputError naming the
+    input and the line, and the rest of the input is not read, so neither ``/dev/zero``
+    nor a multi-gigabyte line can exhaust memory (issue 13.6).
 
     Raises InputError naming the input (and, for a decoding error, its line number)
     when it cannot be opened or decoded; lines already yielded stay valid, so a caller
     can report the error and go on.  With an ASCII-compatible encoding (UTF-8, Latin-1,
     ...) each line is decoded on its own, so every line before a bad one is yielded.
     """
-    try:
-        codecs.lookup(encoding)
-        codecs.lookup_error(errors)
-    except LookupError as exc:
-        raise InputError(f"{name}: {exc}") from None
+    problem = codec_problem(encoding, errors)
+    if problem is not None:
+        raise InputError(f"{name}: {problem}")
     try:
         if name == "-":
             raw = sys.stdin.buffer
@@ -106,12 +181,18 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
     lineno = 0
     try:
         if _ascii_compatible(encoding):
-            for lineno, data in enumerate(raw, 1):  # noqa: B007
+            while data := raw.readline(max_line + 1):
+                lineno += 1
+                if len(data) > max_line and not data.endswith(b"\n"):
+                    raise InputError(_too_long(name, lineno, max_line))
                 yield data.decode(encoding, errors).rstrip("\r\n")
         else:
             text = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline=None)
             try:
-                for lineno, line in enumerate(text, 1):  # noqa: B007
+                while line := text.readline(max_line + 1):
+                    lineno += 1
+                    if len(line) > max_line and not line.endswith("\n"):
+                        raise InputError(_too_long(name, lineno, max_line))
                     yield line.rstrip("\n")
             finally:
                 text.detach()
@@ -121,8 +202,89 @@ def read_lines(name: str, encoding: str = "utf-8", errors: str = "strict") -> It
             f"{name}: cannot decode {where} as {encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
+    except UnicodeError as exc:  # not a decoding error with a position: "UTF-16 stream does not start with BOM"
+        hint = " (try utf-16-le or utf-16-be)" if "BOM" in str(exc) else ""
+        raise InputError(f"{name}: cannot decode as {encoding}: {exc}{hint}") from None
     except OSError as exc:
         raise InputError(f"{name}: read error: {exc.strerror}") from None
     finally:
         if raw is not sys.stdin.buffer:
             raw.close()
+
+
+def _too_long(name: str, lineno: int, max_line: int) -> str:
+    return f"{name}: line {lineno} is longer than {_size(max_line)} (--max-line); not read further"
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by the CLI's SIGTERM handler, so ``finally`` blocks run
+    (temporary files removed, worker processes stopped) before the exit with status 143."""
+
+
+def write_output(path: str, data: bytes) -> None:
+    """Write ``data`` to the file ``path``, atomically where that is possible.
+
+    - A regular file, or a path that does not exist yet, is written to a temporary file
+      in the same directory and renamed over ``path`` (readers see the old or the new
+      file, never half of one); the new file keeps the old one's permissions, or gets the
+      usual ones (0666 less the umask).
+    - A symbolic link is followed: its target is replaced, the link stays a link.
+    - Anything else (a device such as ``/dev/null``, a FIFO) is opened and written
+      directly: renaming over it would replace the device with a file.  So is a path
+      that leads to an open file descriptor (``/dev/stdout``, ``/dev/fd/1``), even one
+      open on a regular file.
+
+    The temporary file is removed on any exception, including KeyboardInterrupt and
+    :class:`Terminated`.  Raises OSError.
+    """
+    try:
+        st: os.stat_result | None = os.stat(path)  # follows symbolic links
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "Is a directory", path)
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _through_fd_link(path)):
+        # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): write
+        # through it with open(), which follows such links; never rename over it.
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    _write_atomic(target, data, None if st is None else st.st_mode & 0o7777)
+
+
+def _through_fd_link(path: str) -> bool:
+    """Whether ``path`` reaches its file through ``/proc/…/fd/N`` or ``/dev/fd/N`` (as
+    ``/dev/stdout`` does): an open file, to be written through, even when it is a
+    regular file (``report -o /dev/stdout > out.json`` must write to the shell's file)."""
+    for _ in range(40):
+        if path.startswith(("/proc/", "/dev/fd/")):
+            return True
+        if not os.path.islink(path):
+            return False
+        path = os.path.join(os.path.dirname(path), os.readlink(path))
+    return False
+
+
+def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
+
+from ._io import Terminated
 
 __all__ = ["main"]
 
@@ -40,6 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While the command runs, SIGTERM raises :class:`Terminated` in the main thread, so
+    cleanup runs as for Ctrl-C (no temporary file left, worker processes stopped)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -47,9 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with _sigterm_raises():
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except Terminated:
+        return 143
     except BrokenPipeError:
         # Output piped into e.g. `head`: stop quietly.
         sys.stderr.close()

@@ -6,6 +6,18 @@ only when the scheme of its ``href`` is one of ``schemes``; any other link stays
 plain (escaped) text.  Bidi_Control characters inside a link are percent-escaped
 in the href and in the displayed text, so they cannot reorder what the reader
 sees (UTS #58 §8 Security Considerations).
+
+Bidi_Control characters *around* a link can still reorder it as a whole: in
+``"Pay here: \u202e (evil.com/moc.knab)"`` the RLO before the link would make it
+read ``bank.com/moc.live``.  So, following UAX #9 HL4 and §8 (issue 13.2):
+
+- every anchor is written ``<a href="…" dir="ltr">``: an element with a ``dir``
+  attribute is a bidi isolate in HTML (``unicode-bidi: isolate``), so nothing outside
+  it can reorder its characters, and a URL reads left to right;
+- with ``escape_bidi=True`` (the default) the Bidi_Control characters in the text
+  around links are shown as ``⟨U+202E⟩`` instead of acting on the text.  Pass
+  ``escape_bidi=False`` to keep them (right-to-left text that needs its marks); the
+  anchors stay isolated either way.
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ FORBIDDEN_SCHEMES = frozenset({"javascript", "vbscript", "data"})
 _BIDI_ESCAPES = {
     ord(ch): "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")) for ch in sorted(BIDI_CONTROLS)
 }
+_BIDI_VISIBLE = {ord(ch): f"\u27e8U+{ord(ch):04X}\u27e9" for ch in sorted(BIDI_CONTROLS)}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
 
 
@@ -55,6 +68,7 @@ def linkify(
     *,
     schemes: Collection[str] = ("http", "https", "mailto"),
     max_length: int = 4096,
+    escape_bidi: bool = True,
 ) -> str:
     """Return ``text`` as HTML, with each detected link whose scheme is in ``schemes`` as an anchor.
 
@@ -62,7 +76,10 @@ def linkify(
     anchor's href is the link's ``href``.  Schemes compare case-insensitively
     (``"http"`` and ``"http:"`` are the same); ``javascript``, ``vbscript`` and
     ``data`` are refused (ValueError).  Raises TypeError naming the argument when
-    ``text``, ``backend``, ``schemes`` or ``max_length`` has the wrong type.
+    ``text``, ``backend``, ``schemes``, ``max_length`` or ``escape_bidi`` has the wrong type.
+
+    Anchors are bidi isolates (``dir="ltr"``); with ``escape_bidi`` (default) the
+    Bidi_Control characters outside links are shown as ``⟨U+XXXX⟩`` (see the module doc).
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -70,13 +87,25 @@ def linkify(
         raise TypeError(f"backend must be str, not {type(backend).__name__}")
     if not isinstance(max_length, int) or isinstance(max_length, bool):
         raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
+    if not isinstance(escape_bidi, bool):
+        raise TypeError(f"escape_bidi must be bool, not {type(escape_bidi).__name__}")
     _scheme_set(schemes)  # argument errors before any work
-    return render(text, detect(text, backend, max_length=max_length), schemes=schemes)
+    return render(text, detect(text, backend, max_length=max_length), schemes=schemes, escape_bidi=escape_bidi)
 
 
-def render(text: str, links: Iterable[Link], *, schemes: Collection[str] = ("http", "https", "mailto")) -> str:
+def render(
+    text: str,
+    links: Iterable[Link],
+    *,
+    schemes: Collection[str] = ("http", "https", "mailto"),
+    escape_bidi: bool = True,
+) -> str:
     """Return ``text`` as HTML with the given ``links`` (from ``detect``) as anchors; see ``linkify``."""
     allowed = _scheme_set(schemes)
+
+    def plain(s: str) -> str:
+        return html.escape(s.translate(_BIDI_VISIBLE) if escape_bidi else s, quote=True)
+
     out: list[str] = []
     pos = 0
     for link in links:
@@ -85,10 +114,10 @@ def render(text: str, links: Iterable[Link], *, schemes: Collection[str] = ("htt
         scheme = _SCHEME.match(link.href)
         if scheme is None or scheme.group().lower() not in allowed:
             continue  # stays in the plain text around it
-        out.append(html.escape(text[pos : link.start], quote=True))
+        out.append(plain(text[pos : link.start]))
         href = html.escape(_escape_bidi(link.href), quote=True)
         shown = html.escape(_escape_bidi(text[link.start : link.end]), quote=True)
-        out.append(f'<a href="{href}">{shown}</a>')
+        out.append(f'<a href="{href}" dir="ltr">{shown}</a>')
         pos = link.end
-    out.append(html.escape(text[pos:], quote=True))
+    out.append(plain(text[pos:]))
     return "".join(out)

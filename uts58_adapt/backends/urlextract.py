@@ -40,6 +40,15 @@ class _OfflineURLExtract(URLExtract):
             parts.append("localhost")
         self._tlds_re = re.compile("|".join(parts), flags=re.IGNORECASE)
 
+    def _is_domain_valid(self, url: str, tld: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
+        # For ``x@example.com/%FF`` uritools decodes the path as strict UTF-8 only to see
+        # whether it is empty, and raised UnicodeDecodeError out of find() (issue 13.8).
+        # A part that cannot be decoded is not empty: urlextract's own answer is False.
+        try:
+            return bool(super()._is_domain_valid(url, tld, check_dns=check_dns, with_schema_only=with_schema_only))
+        except UnicodeDecodeError:
+            return False
+
     def _download_tlds_list(self) -> bool:  # pragma: no cover - defensive
         raise RuntimeError("the urlextract backend works offline; its TLD list comes from the PSL snapshot")
 

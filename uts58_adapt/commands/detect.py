@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .._io import InputError, add_decoding_options, expand_paths, read_lines
+from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 FORMATS = ("marked", "json", "html")
@@ -29,7 +29,9 @@ examples:
   uts58-adapt detect old.txt --encoding latin-1
 
 exit status: 0 when every input was read, 1 when an input could not be read or
-decoded (a message naming it goes to stderr; the other inputs are still processed).
+decoded, had a line longer than --max-line, or detection failed on a line (a message
+naming it goes to stderr; that line is left out and the other inputs are still
+processed); 2 for a --encoding that is not a text encoding.
 """
 
 
@@ -97,6 +99,10 @@ def _json(source: str, lineno: int, links: list) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..detection import detect
 
+    problem = codec_problem(args.encoding, args.errors)
+    if problem is not None and problem.startswith("--encoding"):  # a codec that is no text encoding
+        print(f"uts58-adapt detect: {problem}", file=sys.stderr)
+        return 2
     errors: list[str] = []
     status = 0
     max_length = args.max_length if args.max_length and args.max_length > 0 else None
@@ -113,8 +119,12 @@ def run(args: argparse.Namespace) -> int:
     for name in expand_paths(args.files or ["-"], errors):
         source = "<stdin>" if name == "-" else name
         try:
-            for lineno, line in enumerate(read_lines(name, args.encoding, args.errors), 1):
-                links = detect(line, args.backend, args.refine, max_length=max_length)
+            for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
+                try:
+                    links = detect(line, args.backend, args.refine, max_length=max_length)
+                except Exception as exc:  # a backend bug on one line must not sink the batch
+                    errors.append(f"{source}:{lineno}: detect failed ({type(exc).__name__}: {exc}); line not shown")
+                    continue
                 if args.format == "html":
                     out.write(render(line, links) + "\n")
                 elif args.format == "json":

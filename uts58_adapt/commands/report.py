@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 
-from .._io import add_decoding_options
+from .._io import add_decoding_options, codec_problem, write_output
 
 PROG = "uts58-adapt report"
 
@@ -31,9 +29,11 @@ formats (default: from the --output suffix .json/.md/.html, else md):
 
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
-         directory is given, else 1)
+         directory is given, else 1; never more than the chunks of 500 lines, nor
+         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
   dask   a Dask cluster (--scheduler ADDRESS, else a local one); needs
-         pip install 'uts58_adapt[dask]'
+         pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
+         --connect-timeout seconds, or is not Dask, is an error (exit status 2)
   The report is the same whatever the engine and the number of jobs.
 
 examples:
@@ -41,9 +41,14 @@ examples:
   uts58-adapt report docs/ --backend urlextract -o audit.html
   cat notes.txt | uts58-adapt report - --format json
 
+output: -o OUT replaces a regular file atomically (temporary file, then rename); a
+symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
+
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
-or detection failed on a line (named on stderr; the rest is still audited and the report
-is written); 2 for usage errors or when the report cannot be written.
+had a line longer than --max-line, was not a regular file inside a walked directory, or
+detection failed on a line (named on stderr; the rest is still audited and the report
+is written); 2 for usage errors or when the report cannot be written; 130 and 143 after
+Ctrl-C and SIGTERM (no temporary file is left).
 """
 
 
@@ -53,7 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "report",
         help="audit how UTS #58 changes a backend's links (json, md or html report)",
-        description="Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why.",
+        description=(
+            "Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why."
+        ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -71,11 +78,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_decoding_options(parser, "report the file and skip it")
     parser.add_argument(
-        "-j", "--jobs", type=int, metavar="N", help="worker processes for the local engine (default: see below)"
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help=f"worker processes for the local engine, 1 to {MAX_JOBS} (default: see below)",
     )
     parser.add_argument("--engine", choices=("local", "dask"), default="local", help="default: %(default)s")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --engine dask)")
+    parser.add_argument(
+        "--connect-timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="give up on a Dask scheduler that does not answer in time (default: %(default)g)",
+    )
     parser.set_defaults(func=run)
+
+
+#: The largest --jobs accepted; the pool itself is smaller still (see runner.max_workers).
+MAX_JOBS = 1024
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not 1 <= n <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_JOBS}, not {value}")
+    return n
+
+
+def _seconds(value: str) -> float:
+    try:
+        t = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 < t <= 86400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, not {value}")
+    return t
 
 
 def _fail(message: str, status: int = 2) -> int:
@@ -91,32 +133,8 @@ def _format_for(args: argparse.Namespace) -> str:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and ``os.replace``.
-
-    Readers see the old file or the new one, never half of it.  The new file keeps the
-    old one's permissions, or gets the usual ones (0666 less the umask).
-    """
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write the report to ``path``: see :func:`uts58_adapt._io.write_output` (atomic for regular files)."""
+    write_output(path, data)
 
 
 def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
@@ -144,16 +162,9 @@ def run(args: argparse.Namespace) -> int:
     from ..report.runner import DaskUnavailable, default_jobs, iter_tasks, map_dask, map_local, resolve_inputs
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
-    try:
-        codecs.lookup(args.encoding)
-    except LookupError:
-        return _fail(f"unknown encoding: {args.encoding}")
-    try:
-        codecs.lookup_error(args.errors)
-    except LookupError:
-        return _fail(f"unknown --errors handler: {args.errors} (try strict, replace, ignore, surrogateescape)")
-    if args.jobs is not None and args.jobs < 1:
-        return _fail("--jobs must be at least 1")
+    problem = codec_problem(args.encoding, args.errors)
+    if problem is not None:
+        return _fail(problem)
     if args.scheduler and args.engine != "dask":
         return _fail("--scheduler needs --engine dask")
     if args.engine == "dask" and args.jobs is not None:
@@ -181,11 +192,12 @@ def run(args: argparse.Namespace) -> int:
         encoding=args.encoding,
         errors=args.errors,
         problems=problems,
+        max_line=args.max_line,
     )
     on_result, close = _progress(args.quiet)
     try:
         if args.engine == "dask":
-            results = map_dask(tasks, args.scheduler, on_result)
+            results = map_dask(tasks, args.scheduler, on_result, connect_timeout=args.connect_timeout)
         else:
             jobs = args.jobs if args.jobs is not None else default_jobs(paths)
             results = map_local(tasks, jobs, on_result)

@@ -2,8 +2,11 @@
 
 Every change is one table row: where it is, its kind and reason, and the line around it
 twice, with ``⸠…⸡`` around the backend's link ("before") and around the refined one
-("after").  Line text is put in code spans, so nothing in it is taken as Markdown or
-HTML, and no renderer turns it into a link of its own; ``|`` is escaped for the table.
+("after").  Line text and file names are put in code spans, so nothing in them is taken
+as Markdown or HTML, and no renderer turns them into a link of their own; ``|`` is
+escaped for the table.  Line breaks and other Hard or invisible characters in them are
+written ``⟨U+XXXX⟩`` first, so a code span can never be cut short by a newline in a file
+name or line (issue 13.3: a name holding ``\n<img src=x onerror=…>`` stays text).
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ def render_md(report: dict[str, Any]) -> str:
                 out.append("")
             source = c["source"]
             out += [
-                f"### {code_span(source, in_table=False)}",
+                f"### {code_span(visible_text(source), in_table=False)}",
                 "",
                 "| line:col | change | reason | before | after |",
                 "| --- | --- | --- | --- | --- |",

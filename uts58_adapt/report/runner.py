@@ -4,7 +4,12 @@ Engines:
 
 - ``local``: in-process with one job; with ``jobs > 1``, a
   ``concurrent.futures.ProcessPoolExecutor`` across chunks, with a bounded number of
-  chunks in flight so memory stays flat on large corpora.
+  chunks in flight so memory stays flat on large corpora.  The pool has no more
+  workers than chunks, nor than :func:`max_workers`; its processes are started with
+  ``forkserver`` (else ``spawn``), never ``fork``: forking a process that has threads
+  (tqdm, Dask, an embedding application) can deadlock the child (issue 12.9).  If the
+  run is interrupted (Ctrl-C, SIGTERM through the CLI, any exception) the workers are
+  terminated before the exception goes on (issue 13.7).
 - ``dask``: ``uts58_adapt.report.dask_engine.map_chunks(tasks, scheduler)``, imported
   only when asked for (the ``dask`` extra).
 
@@ -14,13 +19,17 @@ so the report does not depend on the engine.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
+from itertools import islice
+from multiprocessing.context import BaseContext
 
-from .._io import InputError, expand_paths, read_lines
+from .._io import MAX_LINE, InputError, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
 
 __all__ = [
@@ -66,19 +75,21 @@ def iter_tasks(
     errors: str = "strict",
     problems: list[str],
     chunk_lines: int = CHUNK_LINES,
+    max_line: int = MAX_LINE,
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
     An input is read whole before its chunks are yielded: one that cannot be opened or
-    decoded is reported in ``problems`` (the message names it) and contributes nothing,
-    so a report never holds half a file.  An empty input yields one empty chunk, so it
+    decoded, or that has a line longer than ``max_line`` bytes, is reported in
+    ``problems`` (the message names it) and contributes nothing, so a report never
+    holds half a file.  An empty input yields one empty chunk, so it
     still counts as a document.
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
     for name, path in inputs:
         try:
-            lines = list(read_lines(path, encoding, errors))
+            lines = list(read_lines(path, encoding, errors, max_line))
         except InputError as exc:
             problems.append(str(exc).replace(f"{path}:", f"{name}:", 1) if path != name else str(exc))
             continue
@@ -105,14 +116,54 @@ def resolve_inputs(paths: Sequence[str], sample: bool, problems: list[str]) -> I
             yield name, path
 
 
+def max_workers() -> int:
+    """The most worker processes a local run starts: four per core (the work is CPU-bound)."""
+    return 4 * (os.cpu_count() or 1)
+
+
+#: Modules the fork server imports once, so each worker starts with them loaded.
+_PRELOAD = ["uts58_adapt.report.core", "uts58_adapt.detection", "uts58_adapt.backends.linkify_it"]
+
+
+def pool_context() -> BaseContext:
+    """``forkserver`` where the platform has it (Linux, macOS), else ``spawn``; never ``fork``."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(_PRELOAD)
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers, which
+    # must not print a KeyboardInterrupt traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and terminate the worker processes now (interrupted run)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+
+
 def map_local(
     tasks: Iterable[ChunkTask],
     jobs: int = 1,
     on_result: Callable[[ChunkResult], None] | None = None,
 ) -> list[ChunkResult]:
-    """Run :func:`audit_chunk` on each task, in this process or in ``jobs`` worker processes.
+    """Run :func:`audit_chunk` on each task, in this process or in up to ``jobs`` worker processes.
 
     Results come back in task order; ``on_result`` is called as each one arrives (progress).
+    The pool has at most ``min(jobs, number of chunks, max_workers())`` processes: the
+    first ``jobs`` chunks are read before it starts, to know.
     """
     results: list[ChunkResult] = []
 
@@ -121,33 +172,33 @@ def map_local(
         if on_result is not None:
             on_result(result)
 
-    if jobs <= 1:
-        for task in tasks:
+    iterator = iter(tasks)
+    jobs = min(jobs, max_workers())
+    head = list(islice(iterator, max(jobs, 1)))
+    if jobs <= 1 or len(head) <= 1:  # one chunk: not worth a process pool
+        for task in _chain(head, iterator):
             done(audit_chunk(task))
         return results
-    iterator = iter(tasks)
-    first = next(iterator, None)
-    if first is None:
-        return results
-    second = next(iterator, None)
-    if second is None:  # one chunk: not worth a process pool
-        done(audit_chunk(first))
-        return results
-    window = max(2, jobs * _WINDOW_PER_JOB)
+    workers = min(jobs, len(head))
+    window = max(2, workers * _WINDOW_PER_JOB)
     pending: deque[Future[ChunkResult]] = deque()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for task in _chain(first, second, iterator):
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(), initializer=_worker_init)
+    try:
+        for task in _chain(head, iterator):
             pending.append(pool.submit(audit_chunk, task))
             if len(pending) >= window:
                 done(pending.popleft().result())
         while pending:
             done(pending.popleft().result())
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
     return results
 
 
-def _chain(first: ChunkTask, second: ChunkTask, rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
-    yield first
-    yield second
+def _chain(head: list[ChunkTask], rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
+    yield from head
     yield from rest
 
 
@@ -155,6 +206,7 @@ def map_dask(
     tasks: Iterable[ChunkTask],
     scheduler: str | None,
     on_result: Callable[[ChunkResult], None] | None = None,
+    connect_timeout: float = 30.0,
 ) -> list[ChunkResult]:
     """Run the tasks with ``uts58_adapt.report.dask_engine.map_chunks`` (the ``dask`` extra)."""
     try:
@@ -163,7 +215,7 @@ def map_dask(
         raise DaskUnavailable(
             f"the dask engine is not available ({exc}); install it with: pip install 'uts58_adapt[dask]'"
         ) from exc
-    results = list(map_chunks(tasks, scheduler))
+    results = list(map_chunks(tasks, scheduler, connect_timeout))
     if on_result is not None:
         for result in results:
             on_result(result)
