@@ -109,6 +109,35 @@ def test_a_missing_required_file_exits_1(base: Path, tmp_path: Path, capsys: pyt
     assert "FAILED: 3 score(s) differ from the correct one or are missing: 17.0.0/linkification/LinkTerm.txt;" in out
 
 
+def test_a_corrupt_data_file_is_named_not_a_traceback(
+    base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13.8: each unreadable or malformed file is a named failure; the other files are still checked."""
+    link = tmp_path / "17.0.0" / "linkification"
+    link.mkdir(parents=True)
+    for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt", "LinkFormattingTest.txt", "LinkDetectionTest.txt"):
+        shutil.copy(base / "17.0.0" / "linkification" / name, link)
+    with (link / "LinkBracket.txt").open("ab") as fh:
+        fh.write(b"0029 ; \xff\xfe\n")  # not UTF-8
+    with (link / "LinkTerm.txt").open("a", encoding="utf-8") as fh:
+        fh.write("0041..ZZZZ ; Hard\n")  # not a range
+    formatting = (link / "LinkFormattingTest.txt").read_text(encoding="utf-8")
+    (link / "LinkFormattingTest.txt").write_text("# {𝑽=x}\nhttps://a\nhttps://a\n" + formatting, encoding="utf-8")
+    term_lines = (base / "17.0.0" / "linkification" / "LinkTerm.txt").read_text(encoding="utf-8").count("\n") + 1
+
+    assert main(["conformance", "--data-dir", str(tmp_path), "--backend", "urlextract"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"       -/-        17.0.0/linkification/LinkTerm.txt\n{'':18}cannot read: {link / 'LinkTerm.txt'}: "
+        f"line {term_lines}: not a code point range: '0041..ZZZZ'\n"
+    ) in out
+    assert f"cannot read: {link / 'LinkBracket.txt'}: not UTF-8 (byte " in out
+    assert f"cannot read: {link / 'LinkFormattingTest.txt'}: line 1: malformed structure comment: " in out
+    assert " 1114112/1114112  LinkEmail.txt (code points)\n" in out
+    assert "     344/344      LinkDetectionTest.txt with backend urlextract\n" in out
+    assert "Traceback" not in out
+
+
 def test_full_escape_escapes_data_syntax_of_each_part() -> None:
     structure = parse_structure("# {𝑺=https:// 𝑯=example.com 𝑷=α/β 𝑷=50% 𝑸=a&b 𝑽=c=d 𝑭=f:x 𝑫=text=a,b}")
     assert full_escape(structure) == "https://example.com/%CE%B1%2F%CE%B2/50%25?a%26b=c%3Dd#f%3Ax:~:text=a%2Cb"

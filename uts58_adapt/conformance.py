@@ -78,6 +78,10 @@ class Result:
         return self.passed == self.expected_passed and (self.secondary is None or self.secondary.ok)
 
 
+class DataFileError(ValueError):
+    """An official data file that cannot be read or parsed; the message names the file (and line)."""
+
+
 def _data_lines(path: Path) -> Iterator[tuple[int, int, int, list[str]]]:
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
@@ -85,7 +89,13 @@ def _data_lines(path: Path) -> Iterator[tuple[int, int, int, list[str]]]:
             if data:
                 fields = [f.strip() for f in data.split(";")]
                 first, _, last = fields[0].partition("..")
-                yield lineno, int(first, 16), int(last or first, 16), fields[1:]
+                try:
+                    lo, hi = int(first, 16), int(last or first, 16)
+                except ValueError:
+                    raise DataFileError(f"{path}: line {lineno}: not a code point range: {fields[0]!r}") from None
+                if not 0 <= lo <= hi <= 0x10FFFF:
+                    raise DataFileError(f"{path}: line {lineno}: malformed entry: {data!r}")
+                yield lineno, lo, hi, fields[1:]
 
 
 def check_property(path: Path) -> Result:
@@ -98,8 +108,11 @@ def check_property(path: Path) -> Result:
     }
     default, actual, value = lookups[name]
     expected: list[object] = [default] * 0x110000
-    for _lineno, first, last, fields in _data_lines(path):
-        expected[first : last + 1] = [value(fields)] * (last - first + 1)
+    for lineno, first, last, fields in _data_lines(path):
+        try:
+            expected[first : last + 1] = [value(fields)] * (last - first + 1)
+        except (IndexError, ValueError):
+            raise DataFileError(f"{path}: line {lineno}: malformed value: {fields!r}") from None
     result = Result(f"{name} (code points)", total=0x110000)
     for cp in range(0x110000):
         got = actual(chr(cp))
@@ -202,7 +215,10 @@ def check_formatting(path: Path) -> list[Result]:
     whole = Result(f"{label} via minimal_escape")
     own_lines = Result(f"{label} via minimal_escape of the file's escaped lines")
     for lineno, comment, escaped, minimal in _formatting_cases(path):
-        structure = parse_structure(comment)
+        try:
+            structure = parse_structure(comment)
+        except (IndexError, ValueError):
+            raise DataFileError(f"{path}: line {lineno}: malformed structure comment: {comment!r}") from None
         for result, got in (
             (structured, _attempt(format_url, **structure)),
             (whole, _attempt(lambda url: minimal_escape(full_escape(url)), structure)),
@@ -265,16 +281,37 @@ def run_all(base: Path, backends: tuple[str, ...] = ("linkify-it", "urlextract")
         rel = path.relative_to(base).as_posix()
         return Result(rel, missing=True, optional=optional, notes=[f"not found: {path} ({note})"])
 
+    def unreadable(path: Path, exc: Exception) -> Result:
+        rel = path.relative_to(base).as_posix()
+        if isinstance(exc, UnicodeDecodeError):
+            why = f"{path}: not UTF-8 (byte {exc.start}: {exc.reason})"
+        elif isinstance(exc, OSError):
+            why = f"{path}: {exc.strerror or exc}"
+        else:
+            why = str(exc)
+        return Result(rel, missing=True, notes=[f"cannot read: {why}"])
+
+    def guarded(path: Path, check: Callable[..., Result | list[Result]], *args: str) -> list[Result]:
+        try:
+            got = check(path, *args)
+        except (OSError, UnicodeDecodeError, DataFileError) as exc:
+            return [unreadable(path, exc)]
+        return got if isinstance(got, list) else [got]
+
     for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"):
-        yield check_property(link / name) if (link / name).is_file() else missing(link / name)
+        prop = link / name
+        yield from guarded(prop, check_property) if prop.is_file() else [missing(prop)]
     for formatting, optional in (
         (link / "LinkFormattingTest.txt", False),
         (base / "dev" / "linkification" / "LinkFormattingTest.txt", True),
     ):
         if formatting.is_file():
-            yield from check_formatting(formatting)
+            yield from guarded(formatting, check_formatting)
         else:
             yield missing(formatting, optional)
     detection = link / "LinkDetectionTest.txt"
     for backend in backends:
-        yield check_detection(detection, backend) if detection.is_file() else missing(detection)
+        if detection.is_file():
+            yield from guarded(detection, check_detection, backend)
+        else:
+            yield missing(detection)
