@@ -39,6 +39,7 @@ def detect(
     refine: bool = True,
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
+    strict_hosts: bool = True,
 ) -> list[Link]:
     """Return the links in ``text``, sorted by start and non-overlapping.
 
@@ -53,6 +54,13 @@ def detect(
     ``max_length`` (UTS #8 security considerations allow length limits): links longer
     than this many code points are dropped, not shortened, so a pathological input
     cannot produce a giant link.  ``None`` means no limit.  The default is 4096.
+
+    ``strict_hosts`` (default on): a host must be a registrable domain (§1.4: its TLD in
+    the ICANN section of the PSL snapshot, not a public suffix alone, no ``localhost``;
+    an IPv4 address only after a scheme).  Off, only invalid hosts are rejected (empty
+    labels, bad hyphens, UTS #46 failures).  Either way a ``scheme://`` is linked only
+    for http, https and ftp, so every refined href starts with ``http://``, ``https://``,
+    ``ftp://`` or ``mailto:``.
 
     Any ``str`` is accepted, including lone surrogates, NUL and every plane; a non-str
     ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
@@ -70,7 +78,7 @@ def detect(
         if _refine_links is None:
             from .refine.migration import refine_links as _refine_links
         find = getattr(impl, "candidates", None) or impl.find
-        links = _refine_links(text, find(text))
+        links = _refine_links(text, find(text), strict_hosts=strict_hosts)
     else:
         links = []
         last_end = -1

@@ -101,12 +101,25 @@ def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
     return scheme + hm.host + dot + text[hm.host_end : end]
 
 
-def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
+def refine_links(
+    text: str,
+    raw: Sequence[RawLink],
+    *,
+    strict_hosts: bool = True,
+    scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
+) -> list[Link]:
     """Refine a backend's raw spans into UTS #58 links (see the module docstring).
 
     ``Link.original`` is the backend span a link came from, None for links the adapter
     added.  ``href`` has ``https://`` added to schemeless URLs and ``mailto:`` to emails,
     with the host in Unicode.  The result is sorted by start and non-overlapping.
+
+    ``strict_hosts`` applies §1.4's registrable-domain rule to the hosts of the backend's
+    spans and to emails' domains; without it only invalid hosts are rejected
+    (``hosts.url_host``).  Domains written with ``。`` that the adapter finds on its own
+    always take the strict rule.  ``scheme_ok`` decides which schemes may be linked: the
+    default takes http, https and ftp, so every href starts with one of them, ``mailto:``
+    or (schemeless URLs) ``https://``.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -129,7 +142,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        hm = url_host(text, start)
+        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok)
         if hm is None or hm.start in seen:
             continue
         seen.add(hm.start)
@@ -149,7 +162,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             i = bisect.bisect_right(span_starts, pos) - 1
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
                 continue  # inside a URL already found
-            hm = url_host(text, pos)
+            hm = url_host(text, pos, scheme_ok=scheme_ok)
             if hm is None or hm.start in seen:
                 continue
             seen.add(hm.start)
@@ -174,7 +187,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
         at = text.find("@")
         while at != -1:
-            dom = hosts.email_domain_end(text, at)
+            dom = hosts.email_domain_end(text, at, strict_hosts)
             if dom is not None:
                 start = _email_start(text, at)
                 if (
