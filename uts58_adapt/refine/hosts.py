@@ -311,8 +311,8 @@ def _lenient_label(label: str) -> str | None:
             return None
         if mapped[:4] == "xn--":
             decoded = mapped[4:].encode("ascii").decode("punycode")
-            if not decoded or decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
-                return None
+            if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
+                return None  # an A-label must decode to a valid, already mapped, non-ASCII label
             mapped = decoded
         idna.check_hyphen_ok(mapped)
         idna.check_nfc(mapped)
@@ -480,6 +480,7 @@ def url_host(
         hs = m.end()
         link_start = start
         anchor = hs
+        reported = hs < end  # the backend's span holds the scheme and more ("a.ac://x" may be a fuzzy "a.ac")
     elif text.startswith("//", start):
         hs = start + 2
         anchor = hs
