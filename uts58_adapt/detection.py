@@ -7,13 +7,15 @@ the emails (§5.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .backends import BACKENDS, get_backend
-from .backends.base import Backend
+from .backends.base import Backend, RawLink
 from .link import Link
 
 # The refinement stage (regex tables, IDNA) is imported on the first refined call, so
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
-_refine_links = None
+_refine_links: Callable[..., list[Link]] | None = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect"]
 
@@ -27,7 +29,7 @@ def _resolve(backend: str | Backend) -> Backend:
     # What isinstance(backend, Backend) checks, without its cost (~15 µs per call for a
     # runtime-checkable Protocol, as much as detecting a short line).
     if hasattr(backend, "find") and hasattr(backend, "name"):
-        return backend  # type: ignore[return-value]
+        return backend
     raise TypeError(
         f"backend must be a backend name ({', '.join(BACKENDS)}) or a Backend object, not {type(backend).__name__}"
     )
@@ -76,8 +78,10 @@ def detect(
     if refine:
         global _refine_links
         if _refine_links is None:
-            from .refine.migration import refine_links as _refine_links
-        find = getattr(impl, "candidates", None) or impl.find
+            from .refine.migration import refine_links
+
+            _refine_links = refine_links
+        find: Callable[[str], list[RawLink]] = getattr(impl, "candidates", None) or impl.find
         links = _refine_links(text, find(text), strict_hosts=strict_hosts)
     else:
         links = []

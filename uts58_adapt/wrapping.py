@@ -40,13 +40,11 @@ from __future__ import annotations
 import bisect
 import re
 import string
-from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache
-from typing import Any, TypeVar, overload
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import Any, Literal, TypeVar, cast, overload
 
-from linkify_it import LinkifyIt
-from linkify_it.main import Match
-from urlextract import URLExtract
+from linkify_it.main import LinkifyIt, Match
+from urlextract.urlextract_core import URLExtract, URLExtractError
 
 from .backends.base import RawLink
 from .link import Link
@@ -318,7 +316,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
         When ``name`` does not end at ``position`` the backend's own length is returned.
         """
-        length: int = self._wrapped.test_schema_at(text, name, position)
+        length = int(self._wrapped.test_schema_at(text, name, position))
         start = position - len(name)
         if not length or start < 0 or text[start:position].lower() != name.lower():
             return length
@@ -326,7 +324,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         end = _window_end(text, raw.last_index)
         for m in self._refined_matches(text[:end], [raw], text[:end]):
             if m.index == start:
-                return max(0, m.last_index - position)
+                return max(0, int(m.last_index) - position)
         return 0
 
     # -- internals ---------------------------------------------------------------------
@@ -391,6 +389,9 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
 #: adds with ``set_stop_chars_left``/``set_stop_chars_right`` are applied on top of UTS #58.
+#: urlextract's ``(url, (start, end))`` results.
+_Found = Sequence[tuple[str, tuple[int, int]]]
+
 _GENERAL_STOP_CHARS = frozenset(string.whitespace) | {'"', "<", ">", ";", "|"}
 _DEFAULT_STOP_LEFT = _GENERAL_STOP_CHARS | {"=", "]", ")", "}"}
 _DEFAULT_STOP_RIGHT = _GENERAL_STOP_CHARS
@@ -414,15 +415,13 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         check_dns: bool = False,
         get_indices: bool = False,
         with_schema_only: bool = False,
-    ) -> list[str] | list[tuple[str, tuple[int, int]]]:
+    ) -> list[str | tuple[str, tuple[int, int]]]:
         """Return the refined URLs (and emails, if enabled) of ``text`` like ``URLExtract.find_urls``.
 
         The instance's ``limit`` applies to the backend's own results; when it is
         reached, ``URLExtractError`` is raised with the refined partial results as
         ``data``, like the original.
         """
-        from urlextract.urlextract_core import URLExtractError
-
         self._check_text(text)
         error = None
         try:
@@ -431,16 +430,16 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             )
         except URLExtractError as exc:
             raw, error = exc.data, exc
-        items = list(self._items(text, raw, check_dns, get_indices, with_schema_only))
+        items = list(self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only))
         if error is not None:
             raise URLExtractError(error.message, data=items) from error
         if only_unique:
             items = list(dict.fromkeys(items))
-        return items  # type: ignore[return-value]
+        return items
 
     def gen_urls(
         self, text: str, check_dns: bool = False, get_indices: bool = False, with_schema_only: bool = False
-    ) -> Iterator[str | tuple[str, tuple[int, int]]]:
+    ) -> Generator[str | tuple[str, tuple[int, int]], None, None]:
         """Yield the refined URLs of ``text`` like ``URLExtract.gen_urls``.
 
         The whole text is scanned and refined before the first item is yielded.
@@ -451,7 +450,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
                 candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
             )
         )
-        yield from self._items(text, raw, check_dns, get_indices, with_schema_only)
+        yield from self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only)
 
     def has_urls(self, text: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
         """Return whether ``text`` has at least one refined URL."""
@@ -489,7 +488,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
     def _items(
         self,
         text: str,
-        raw_found: Sequence[tuple[str, tuple[int, int]]],
+        raw_found: _Found,
         check_dns: bool,
         get_indices: bool,
         with_schema_only: bool,
@@ -503,7 +502,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
                     continue
                 end = start + len(url)
             # urlextract reports an email as a schemeless URL with userinfo: ``user@host``.
-            kind = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+            kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
             raw.append(RawLink(start, end, kind))
 
         def accepts_email(probe: str) -> bool:
@@ -563,9 +562,16 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     return _wrapper_class(base, type(obj))(obj, strict_hosts)
 
 
-@lru_cache(maxsize=64)
-def _wrapper_class(base: type[_Wrapper], cls: type) -> type[_Wrapper]:
+_SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}
+
+
+def _wrapper_class(base: type[_Wrapper], cls: type[object]) -> type[_Wrapper]:
     """``base`` itself for the library's own class; for a subclass, a class deriving from both."""
     if cls in (LinkifyIt, URLExtract):
         return base
-    return type(f"UTS58{cls.__name__}", (base, cls), {"__module__": __name__, "__qualname__": f"UTS58{cls.__name__}"})
+    key = (base, cls)
+    made = _SUBCLASSES.get(key)
+    if made is None:
+        name = f"UTS58{cls.__name__}"
+        made = _SUBCLASSES.setdefault(key, type(name, (base, cls), {"__module__": __name__, "__qualname__": name}))
+    return made

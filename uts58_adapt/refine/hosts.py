@@ -178,7 +178,7 @@ def _sep_label_re() -> re.Pattern[str]:
     fails at once instead of backtracking.
     """
     tlds = icann_suffixes().tlds
-    first = set()
+    first: set[str] = set()
     for tld in tlds:
         ch = tld[0]
         first.update((ch, ch.upper(), ch.lower()))

@@ -173,7 +173,7 @@ def refine_links(
     if len(urls) > 1:
         urls.sort(key=_FIRST)  # starts are distinct (``seen``)
     if not has_at:
-        out = []
+        out: list[Link] = []
         last_end = -1
         for u in urls:
             if u[0] >= last_end:
@@ -189,20 +189,20 @@ def refine_links(
         while at != -1:
             dom = hosts.email_domain_end(text, at, strict_hosts)
             if dom is not None:
-                start = _email_start(text, at)
+                email_start_at = _email_start(text, at)
                 if (
-                    start is not None
+                    email_start_at is not None
                     and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
                     and not (urls and _inside_url_path(urls, at))
                 ):
                     dom_end, host = dom
-                    local = text[start:at]
+                    local = text[email_start_at:at]
                     href = local if local[:7].lower() == MAILTO else MAILTO + local
                     emails.append(
                         Link(
-                            start,
+                            email_start_at,
                             dom_end,
-                            text[start:dom_end],
+                            text[email_start_at:dom_end],
                             "email",
                             href + "@" + host,
                             _raw_containing(raw_sorted, at),
@@ -232,7 +232,7 @@ def refine_links(
         candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end)) if kept else emails
     else:
         candidates = [u[3] for u in urls]
-    out: list[Link] = []
+    out = []
     last_end = -1
     for link in candidates:
         if link.start >= last_end and link.end > link.start:
@@ -278,6 +278,7 @@ def _email_start(text: str, at: int) -> int | None:
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     base = lo if lo > 0 else 0
     m = _LOCAL_RUN.match(text[base:at][::-1])
+    assert m is not None  # the pattern matches the empty string
     local_start = at - m.end(1)
     if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:
         return _email_start_loop(text, at)
