@@ -76,7 +76,7 @@ def test_strict_hosts_applies_the_registrable_domain_rule(url):
 
 @pytest.mark.parametrize(
     "url",
-    ["http://foo..example.com/x", "http://-foo.example.com/x", "http://ab--cd.example.com/x", "http://xn--a.com/x"],
+    ["http://foo..example.com/x", "http://-foo.example.com/x", "http://foo-.example.com/x", "http://xn--a.com/x"],
 )
 def test_invalid_hosts_are_rejected_without_strict_hosts(url):
     assert texts(wrap(LinkifyIt()), f"go {url} now") == []

@@ -351,10 +351,16 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         without a host) are kept unless a refined link overlaps them.
         """
         refinable = [m for m in matches if _refinable(backend_text, m)]
-        raw = [RawLink(m.index, m.last_index, "email" if m.schema == _MAILTO else "url") for m in refinable]
+        raw = [
+            RawLink(m.index, m.last_index, "email" if m.schema == _MAILTO else "url", len(m.schema.rstrip("/")))
+            for m in refinable
+        ]
+        opts = getattr(self._wrapped, "_opts", None)
+        # The "---" option: a run of three hyphens ends a link, as a Hard character would.
+        refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
             self._make_match(text, _schema_of(link), link.start, link.end)
-            for link in self._refine(text, raw, self._accepts_email, self._scheme_ok(self._accepts_scheme))
+            for link in self._refine(refine_text, raw, self._accepts_email, self._scheme_ok(self._accepts_scheme))
         ]
         if len(refinable) < len(matches):
             others = [

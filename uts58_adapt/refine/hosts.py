@@ -297,13 +297,15 @@ def domain_unicode(host: str, allow_ip: bool = False) -> str | None:
 
 
 def _lenient_label(label: str) -> str | None:
-    """One label checked as WHATWG URL's domain-to-ASCII does (UTS #46), with hyphen checks, or None.
+    """One label checked as WHATWG URL's domain-to-ASCII does (UTS #46), or None.
 
     UTS #46 mapping (nontransitional, STD3 rules: the host run has no other ASCII than
-    letters, digits and ``-``), an ``xn--`` label decoded and re-checked, no leading or
-    trailing hyphen and no ``--`` in positions 3-4 (CheckHyphens), NFC, the bidi rule
-    and the joiner rules (CheckBidi, CheckJoiners).  IDNA2008's PVALID table is not
-    applied: ``✪df.ws`` is a host that browsers open.
+    letters, digits and ``-``), an ``xn--`` label decoded and re-checked, NFC, the bidi
+    rule and the joiner rules (CheckBidi, CheckJoiners), and no leading or trailing
+    hyphen.  WHATWG URL does not check hyphens (CheckHyphens=false); a label that starts
+    or ends with one is still rejected here, as LinkDetectionTest.txt rejects
+    ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
+    not applied: ``✪df.ws`` is a host that browsers open.
     """
     try:
         mapped = idna.uts46_remap(label, std3_rules=True, transitional=False)
@@ -314,7 +316,8 @@ def _lenient_label(label: str) -> str | None:
             if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
                 return None  # an A-label must decode to a valid, already mapped, non-ASCII label
             mapped = decoded
-        idna.check_hyphen_ok(mapped)
+        if mapped[0] == "-" or mapped[-1] == "-":
+            return None
         idna.check_nfc(mapped)
         idna.check_bidi(mapped)
         for i, ch in enumerate(mapped):
@@ -325,22 +328,51 @@ def _lenient_label(label: str) -> str | None:
         return None
 
 
+_IPV4_NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)\Z")
+
+
+def _whatwg_ipv4(host: str) -> str | None:
+    """WHATWG URL's IPv4 parser: ``999``, ``0x7f.1`` and ``127.0.0.1`` are addresses; None if not one."""
+    parts = host.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if not 1 <= len(parts) <= 4:
+        return None
+    numbers = []
+    for part in parts:
+        if not part or not _IPV4_NUMBER.match(part):
+            return None
+        if part[:2] in ("0x", "0X"):
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part[0] == "0":
+            if any(d in "89" for d in part):
+                return None
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part))
+    if any(x > 255 for x in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
+        return None
+    value = numbers[-1] + sum(x << (8 * (3 - i)) for i, x in enumerate(numbers[:-1]))
+    return ".".join(str((value >> shift) & 255) for shift in (24, 16, 8, 0))
+
+
 @lru_cache(maxsize=1 << 16)
-def lenient_domain(host: str) -> str | None:
+def lenient_domain(host: str, single_label: bool = False) -> str | None:
     """Validate ``host`` without the registrable-domain rule (``strict_hosts=False``).
 
     Only an invalid host is rejected: an empty label, a label :func:`_lenient_label`
-    rejects, an all-digit last label that is no IPv4 address (WHATWG URL would parse it
-    as one and fail).  A single label (``localhost``, ``intranet``), a TLD outside the
-    PSL and a dotted IPv4 address are accepted: the backend's configuration decides.
+    rejects, a last label that is a number when the host is no IPv4 address as WHATWG URL
+    parses them (``test.123``).  A TLD outside the PSL and an IPv4 address (``999`` is
+    0.0.3.231) are accepted: the backend's configuration decides.  A single label
+    (``localhost``, ``intranet``) is accepted with ``single_label`` (after a scheme).
     """
     if not host or len(host) > MAX_HOST:
         return None
     ascii_host = host.translate(_SEP_TABLE)
-    if _IPV4.match(ascii_host):
-        return ascii_host
     labels = ascii_host.split(".")
-    if labels[-1].isdigit():
+    if labels[-1].isascii() and _IPV4_NUMBER.match(labels[-1]):
+        return _whatwg_ipv4(ascii_host)  # WHATWG URL: a host ending in a number is an IPv4 address, or fails
+    if len(labels) < 2 and not single_label:
         return None
     out = []
     for label in labels:
@@ -450,6 +482,7 @@ def url_host(
     *,
     strict: bool = True,
     scheme_ok: SchemeCheck = default_scheme_ok,
+    scheme_length: int = 0,
 ) -> HostMatch | None:
     """Find the scheme, host and port of a URL a backend reported as ``text[start:end]``.
 
@@ -465,6 +498,9 @@ def url_host(
     ``scheme_ok`` decides whether the scheme may be linked (see :data:`SchemeCheck`):
     a URL whose scheme it refuses is not linked at all, host included.
 
+    ``scheme_length`` is the length of the scheme (with its ``:``) the backend itself
+    matched at ``start``, when it knows one (a linkify-it schema may be ``foo$bar:``).
+
     Returns None when no valid host is there, when the scheme is refused, when the URL
     has userinfo, or when the host directly follows an ``@`` (that is an email's domain,
     left to the email stage).
@@ -475,7 +511,12 @@ def url_host(
     end = n if end is None else min(max(end, start), n)
     reported = True
     m = _SCHEME_AT.match(text, start)
-    if m:
+    if scheme_length > 0 and text.startswith("//", start + scheme_length) and start + scheme_length + 2 < end:
+        hs = start + scheme_length + 2
+        scheme = text[start:hs]
+        link_start = start
+        anchor = hs
+    elif m:
         scheme = text[start : m.end()]
         hs = m.end()
         link_start = start
@@ -497,8 +538,10 @@ def url_host(
         hs = start
         # A start on a character that cannot begin a host ("*", a quote …) is moved forward.
         while hs < end and text[hs] not in "/:@" and not is_host_char(text[hs]):
+            if not strict and _lenient_char(text[hs]):
+                break
             hs += 1
-        if hs == end or not is_host_char(text[hs]):
+        if hs == end or not (is_host_char(text[hs]) or (not strict and _lenient_char(text[hs]))):
             return None
         anchor = hs
         floor = max(0, hs - MAX_HOST)
@@ -530,10 +573,10 @@ def url_host(
     elif hs > 0 and text[hs - 1] == "@":
         return None
     he = host_run_end(text, hs)
-    if not strict and he < end and he - hs <= MAX_HOST:
+    if not strict:
         # The backend's own host may hold characters UTS #46 allows and IDNA2008 does not.
-        while he < end and he - hs <= MAX_HOST and (is_host_char(text[he]) or _lenient_char(text[he])):
-            he += 1
+        while he < end and he - hs <= MAX_HOST and _lenient_char(text[he]):
+            he = host_run_end(text, he + 1)
     if he == hs:
         return None
     if he - hs > MAX_HOST:
@@ -557,7 +600,7 @@ def url_host(
     if strict:
         host = domain_unicode(text[hs:domain_end], explicit)
     else:
-        host = lenient_domain(text[hs:domain_end])
+        host = lenient_domain(text[hs:domain_end], bool(scheme))
     if host is None:
         return None
     if explicit and not scheme_ok(scheme[:-2].lower(), host, reported):
@@ -570,12 +613,13 @@ def url_host(
     return HostMatch(link_start, hs, host_end, end, scheme, host)
 
 
-def email_domain_end(text: str, at: int, strict: bool = True) -> tuple[int, str] | None:
+def email_domain_end(text: str, at: int, strict: bool = True, single_label: bool = False) -> tuple[int, str] | None:
     """For the ``@`` at ``text[at]``, the end of the valid domain after it and its Unicode form.
 
     Trailing separators are not part of the domain (``mail x@example.com.``).
     Returns None when no valid domain follows.  Without ``strict`` the domain need not
-    be a registrable domain (:func:`lenient_domain`), but it needs two labels.
+    be a registrable domain (:func:`lenient_domain`), and with ``single_label`` either may
+    be one label (``mailto:foo@bar``, which the backend itself reported).
     """
     hs = at + 1
     he = host_run_end(text, hs)
@@ -585,8 +629,8 @@ def email_domain_end(text: str, at: int, strict: bool = True) -> tuple[int, str]
         he -= 1
     if he == hs:
         return None
-    host = domain_unicode(text[hs:he]) if strict else lenient_domain(text[hs:he])
-    if host is None or (not strict and "." not in host):
+    host = domain_unicode(text[hs:he]) if strict else lenient_domain(text[hs:he], single_label)
+    if host is None:
         return None
     return he, host
 

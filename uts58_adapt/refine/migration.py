@@ -142,7 +142,7 @@ def refine_links(
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok)
+        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok, scheme_length=r.scheme_length)
         if hm is None or hm.start in seen:
             continue
         seen.add(hm.start)
@@ -188,6 +188,9 @@ def refine_links(
         at = text.find("@")
         while at != -1:
             dom = hosts.email_domain_end(text, at, strict_hosts)
+            if dom is None and not strict_hosts and _raw_containing(raw_sorted, at) is not None:
+                # Without strict_hosts, an address the backend reported may have a one-label domain.
+                dom = hosts.email_domain_end(text, at, False, single_label=True)
             if dom is not None:
                 email_start_at = _email_start(text, at)
                 if (
