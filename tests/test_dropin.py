@@ -251,3 +251,32 @@ def test_markdown_it_keeps_localhost_after_a_scheme():
     assert md.render("go http://localhost:8000/x now") == (
         '<p>go <a href="http://localhost:8000/x">http://localhost:8000/x</a> now</p>\n'
     )
+
+
+# --- what the upstream suites showed (linkify-it-py 2.2.0 tests, expected values hand-copied) --
+
+
+def test_triple_minus_option_ends_links():
+    w = wrap(LinkifyIt(None, {"---": True}))
+    assert [m.text for m in w.match("http://e.com/foo---bar")] == ["http://e.com/foo"]
+    assert [m.text for m in w.match("text@example.com---foo")] == ["text@example.com"]
+    assert [m.text for m in wrap(LinkifyIt()).match("http://e.com/foo---bar")] == ["http://e.com/foo---bar"]
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["http://999", "//localhost", "http://a---b.com/", "mailto:foo@bar", "➡.ws/䨹"],
+)
+def test_links_the_wrapped_linkify_it_keeps(link):
+    assert [m.text for m in wrap(LinkifyIt()).match(f"go {link} now")] == [link]
+
+
+@pytest.mark.parametrize("schema", ["foo?bar:", "foo$bar:", "foo(bar:", "foo|bar:"])
+def test_schema_names_with_regex_characters(schema):
+    w = wrap(LinkifyIt().add(schema, "http:"))
+    assert w.test(f"Check {schema}//test") is True
+    assert [m.text for m in w.match(f"Check {schema}//test")] == [f"{schema}//test"]
+
+
+def test_without_strict_hosts_a_fuzzy_single_label_or_a_number_is_no_host():
+    assert texts(wrap(LinkifyIt()), "//test.123 and .ws") == []
