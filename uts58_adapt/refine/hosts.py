@@ -536,12 +536,14 @@ def url_host(
     else:
         scheme = ""
         hs = start
-        # A start on a character that cannot begin a host ("*", a quote …) is moved forward.
-        while hs < end and text[hs] not in "/:@" and not is_host_char(text[hs]):
+        # A start on a character that cannot begin a host ("*", a quote …) is moved forward
+        # (a few characters at most: the bound keeps overlapping spans linear).
+        limit = min(end, start + _MAX_AUTHORITY)
+        while hs < limit and text[hs] not in "/:@" and not is_host_char(text[hs]):
             if not strict and _lenient_char(text[hs]):
                 break
             hs += 1
-        if hs == end or not (is_host_char(text[hs]) or (not strict and _lenient_char(text[hs]))):
+        if hs == limit or not (is_host_char(text[hs]) or (not strict and _lenient_char(text[hs]))):
             return None
         anchor = hs
         floor = max(0, hs - MAX_HOST)
