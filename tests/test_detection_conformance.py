@@ -59,3 +59,33 @@ def test_refinement_never_breaks_a_line_the_backend_had_right(backend, detection
     assert not broken, "\n".join(f"line {n}: {line}" for n, line in broken)
     # The refinement is worth something: it fixes lines the raw backend got wrong.
     assert len(raw_right) < len(CASES)
+
+
+@pytest.mark.parametrize("strict_hosts", [True, False])
+def test_wrapped_linkify_it_with_strict_hosts(strict_hosts, detection_test_file):
+    """wrap() of a LinkifyIt configured as the linkify-it backend: 344/344 with strict_hosts.
+
+    Without it the instance's own TLD rule decides, and linkify-it takes any ``xn--``
+    label as a TLD: line 414 (``موريتانيا.xn-----ctdbabcfhu9c2b9l1acccr4c``, whose last
+    label is no ICANN TLD) is then linked, the one line that differs.
+    """
+    from linkify_it import LinkifyIt
+
+    from uts58_adapt.backends._tlds import tld_pattern
+    from uts58_adapt.wrapping import wrap
+
+    linkify = LinkifyIt(options={"fuzzy_link": True, "fuzzy_email": True, "fuzzy_ip": False})
+    linkify.tlds([tld_pattern()], False)
+    wrapped = wrap(linkify, strict_hosts=strict_hosts)
+    failures = []
+    for n, line in CASES:
+        text = unmark(line)
+        spans = [(m.index, m.last_index) for m in wrapped.match(text) or []]
+        parts, pos = [], 0
+        for start, end in spans:
+            parts += [text[pos:start], OPEN_MARK, text[start:end], CLOSE_MARK]
+            pos = end
+        parts.append(text[pos:])
+        if "".join(parts) != line:
+            failures.append(n)
+    assert failures == ([] if strict_hosts else [414])

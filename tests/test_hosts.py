@@ -195,3 +195,92 @@ def test_url_host_rejects_a_start_whose_host_run_reaches_an_at(pieces, data):
     start = data.draw(st.integers(0, len(text) - 1))
     if text.startswith("@", hosts.host_run_end(text, start)):
         assert hosts.url_host(text, start) is None
+
+
+# --- strict_hosts=False, scheme checks, exact astral host characters (issue 9, issue 13.1) ---
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("example.onion", "example.onion"),  # a TLD outside the PSL: the backend decides
+        ("✪df.ws", "✪df.ws"),  # UTS #46 valid, IDNA2008 disallowed: browsers open it
+        ("xn--df-oiy.ws", "✪df.ws"),
+        ("a---b.com", "a---b.com"),  # WHATWG URL does not check hyphens
+        ("EXAMPLE.com", "example.com"),
+        ("999", "0.0.3.231"),  # WHATWG URL's IPv4 parser
+        ("0x7f.1", "127.0.0.1"),
+        ("192.168.1.1", "192.168.1.1"),
+        ("test.123", None),  # ends in a number, no IPv4 address
+        ("256.1.1.1", None),
+        ("foo..example.com", None),
+        ("-foo.example.com", None),
+        ("foo.example-.com", None),
+        ("xn--a.com", None),  # an A-label that does not decode to a valid label
+        ("localhost", None),  # one label: only with single_label (after a scheme)
+    ],
+)
+def test_lenient_domain(host, expected):
+    assert hosts.lenient_domain(host) == expected
+
+
+def test_lenient_domain_single_label():
+    assert hosts.lenient_domain("localhost", True) == "localhost"
+    assert hosts.lenient_domain("Intranet", True) == "intranet"
+
+
+@pytest.mark.parametrize(
+    ("ch", "expected"),
+    [
+        ("𐩐", False),  # U+10A50 KHAROSHTHI PUNCTUATION DOT
+        ("𑁍", False),  # U+1104D BRAHMI PUNCTUATION LOTUS
+        ("😀", False),
+        ("𝔞", True),  # maps to "a"
+        ("𐨀", True),  # U+10A00 KHAROSHTHI LETTER A
+        ("𠀀", True),  # CJK Extension B
+        ("\U000e0100", False),  # a variation selector (UTS #46 ignored)
+    ],
+)
+def test_astral_host_chars_are_exact(ch, expected):
+    assert hosts.is_host_char(ch) is expected
+    assert hosts.host_run_end(f"a{ch}b.com", 0) == (7 if expected else 1)
+
+
+def test_url_host_scheme_check():
+    text = "javascript://l·lexample.com/x"
+    assert hosts.url_host(text, 15) is None  # linkify-it starts after the "·"
+    calls = []
+
+    def ok(scheme, host, reported):
+        calls.append((scheme, host, reported))
+        return True
+
+    hm = hosts.url_host(text, 15, len(text), scheme_ok=ok)
+    assert hm is not None and hm.start == 0 and hm.scheme == "javascript://"
+    assert calls == [("javascript:", "l·lexample.com", False)]
+    calls.clear()
+    assert hosts.url_host("http://example.com/x", 0, 20, scheme_ok=ok) is not None
+    assert calls == [("http:", "example.com", True)]
+
+
+def test_url_host_strict_and_lenient():
+    text = "http://localhost:8000/x"
+    assert hosts.url_host(text, 0, len(text)) is None
+    hm = hosts.url_host(text, 0, len(text), strict=False)
+    assert hm is not None and (hm.host, hm.end) == ("localhost", 21)
+
+
+def test_url_host_moves_a_start_forward_within_the_span():
+    text = "*eo.wikipedia.org/wiki*"
+    hm = hosts.url_host(text, 0, len(text))
+    assert hm is not None and (hm.start, hm.host_end) == (1, 17)
+    assert hosts.url_host("** x", 0, 2) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "link_start"),
+    [("a·b.com", 2, 2), ("l·l.cat", 2, 0), ("a͵b.com", 2, 2), ("α͵β.com", 2, 0)],
+)
+def test_contexto_characters_end_a_host_where_their_rule_fails(text, start, link_start):
+    hm = hosts.url_host(text, start)
+    assert hm is not None and hm.start == link_start

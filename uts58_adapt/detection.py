@@ -7,13 +7,15 @@ the emails (§5.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .backends import BACKENDS, get_backend
-from .backends.base import Backend
+from .backends.base import Backend, RawLink
 from .link import Link
 
 # The refinement stage (regex tables, IDNA) is imported on the first refined call, so
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
-_refine_links = None
+_refine_links: Callable[..., list[Link]] | None = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect"]
 
@@ -27,7 +29,7 @@ def _resolve(backend: str | Backend) -> Backend:
     # What isinstance(backend, Backend) checks, without its cost (~15 µs per call for a
     # runtime-checkable Protocol, as much as detecting a short line).
     if hasattr(backend, "find") and hasattr(backend, "name"):
-        return backend  # type: ignore[return-value]
+        return backend
     raise TypeError(
         f"backend must be a backend name ({', '.join(BACKENDS)}) or a Backend object, not {type(backend).__name__}"
     )
@@ -39,6 +41,7 @@ def detect(
     refine: bool = True,
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
+    strict_hosts: bool = True,
 ) -> list[Link]:
     """Return the links in ``text``, sorted by start and non-overlapping.
 
@@ -54,6 +57,13 @@ def detect(
     than this many code points are dropped, not shortened, so a pathological input
     cannot produce a giant link.  ``None`` means no limit.  The default is 4096.
 
+    ``strict_hosts`` (default on): a host must be a registrable domain (§1.4: its TLD in
+    the ICANN section of the PSL snapshot, not a public suffix alone, no ``localhost``;
+    an IPv4 address only after a scheme).  Off, only invalid hosts are rejected (empty
+    labels, bad hyphens, UTS #46 failures).  Either way a ``scheme://`` is linked only
+    for http, https and ftp, so every refined href starts with ``http://``, ``https://``,
+    ``ftp://`` or ``mailto:``.
+
     Any ``str`` is accepted, including lone surrogates, NUL and every plane; a non-str
     ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
     ``backend`` that is neither a name nor a Backend TypeError.
@@ -68,9 +78,11 @@ def detect(
     if refine:
         global _refine_links
         if _refine_links is None:
-            from .refine.migration import refine_links as _refine_links
-        find = getattr(impl, "candidates", None) or impl.find
-        links = _refine_links(text, find(text))
+            from .refine.migration import refine_links
+
+            _refine_links = refine_links
+        find: Callable[[str], list[RawLink]] = getattr(impl, "candidates", None) or impl.find
+        links = _refine_links(text, find(text), strict_hosts=strict_hosts)
         if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
             links = [link for link in links if link.kind != "email"]
     else:

@@ -1,19 +1,33 @@
 """Upgrade an already configured linkifier in place of use: ``linkifier = wrap(linkifier)``.
 
-``wrap`` returns a thin proxy around a ``linkify_it.LinkifyIt`` or a
-``urlextract.URLExtract`` instance.  Every public method keeps its signature and
-its result types, but the spans come out refined to UTS #58 (§10.1 Migration:
-Link Detection): the wrapped instance's own matches are the raw spans, and
-``refine_links`` does all the refinement.  The proxy holds no configuration of
-its own — schemas added with ``add``, options changed with ``set``, TLD lists,
-urlextract's stop characters and ``extract_email`` all live in (and are read
-from) the wrapped instance.  Any other attribute is the wrapped instance's.
+``wrap`` returns an instance of a subclass of the wrapped object's own class
+(``isinstance(wrap(x), type(x))``), which holds the wrapped ``linkify_it.LinkifyIt``
+or ``urlextract.URLExtract`` instance and keeps no state of its own: every attribute
+the wrapper classes do not define — options, schemas, TLD lists, stop characters,
+properties, the library's other methods — is read from and written to the wrapped
+instance (``__getattribute__`` and ``__setattr__`` delegate).  The detection methods
+keep their signatures and result types, but the spans come out refined to UTS #58
+(§10.1 Migration: Link Detection): the wrapped instance's own matches are the raw
+spans, and ``refine_links`` does the refinement.
 
-Emails the backend did not report (a non-ASCII local part, say) are added by the
-refinement; an email is kept only when the backend accepts the same address
-with the local part ``a`` (the same ``mailto:`` prefix, the same domain), so
-switching emails off (``set({"fuzzy_email": False})``, ``extract_email=False``)
-or restricting TLDs still applies.
+§10.1 keeps "the recognition of the Scheme and Host" of the library, so the wrapped
+instance's configuration decides them:
+
+- a ``scheme://`` is linked when the backend's own span starts with it, or, when the
+  host stage finds it before a host the backend reported, when the backend links that
+  scheme before that host (asked with a probe ``scheme://host/``): a schema the
+  instance does not know or has disabled (``add("ftp:", None)``) is never linked;
+- hosts are only rejected when invalid (``strict_hosts=False``, the default of
+  ``wrap``); ``wrap(x, strict_hosts=True)`` adds §1.4's registrable-domain rule, as
+  ``detect()`` applies it;
+- emails the backend did not report (a non-ASCII local part, say) are added by the
+  refinement and kept only when the backend accepts the same address with the local
+  part ``a`` (the same ``mailto:`` prefix, the same domain), so switching emails off
+  (``set({"fuzzy_email": False})``, ``extract_email=False``) or restricting TLDs
+  still applies;
+- urlextract's own narrowing stays: a stop character added with
+  ``set_stop_chars_left``/``set_stop_chars_right`` ends a link as a Hard character
+  would, and ``ignore_list``/``permit_list`` are applied to the refined hosts.
 
 Typical use with markdown-it-py::
 
@@ -25,46 +39,68 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+import string
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
+
+from linkify_it.main import LinkifyIt, Match
+from urlextract.urlextract_core import URLExtract, URLExtractError
 
 from .backends.base import RawLink
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
+from .refine.hosts import SEPARATORS, SchemeCheck
 from .refine.migration import candidate_text, refine_links
 
 if TYPE_CHECKING:
     from bleach.linkifier import Linker
-    from linkify_it import LinkifyIt
-    from linkify_it.main import Match
-    from urlextract import URLExtract
 
 __all__ = ["LinkifyItWrapper", "URLExtractWrapper", "wrap"]
 
 _MAILTO = "mailto:"
 # Local part used to ask the backend whether it would link an email on this domain.
 _PROBE_LOCAL = "a"
+_SEP_TABLE = str.maketrans({ch: "." for ch in SEPARATORS[1:]})
+
+
+def _ascii_host(host: str) -> str:
+    """``host`` (a validated Unicode host) with its non-ASCII labels as ``xn--`` labels, for a probe."""
+    if host.isascii():
+        return host
+    return ".".join(
+        label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in host.split(".")
+    )
 
 
 class _Wrapper:
-    """Attribute delegation and the one refinement step shared by both wrappers."""
+    """Attribute delegation and the one refinement step shared by both wrappers.
 
-    _OWN = frozenset({"_wrapped", "_pending"})
+    Only the names defined by the wrapper classes (and dunders) are the wrapper's own;
+    any other attribute is looked up on, and set on, the wrapped instance.
+    """
 
-    def __init__(self, wrapped: Any) -> None:
+    _OWN = frozenset({"_wrapped", "_pending", "_strict_hosts"})
+    _local_names: frozenset[str] = _OWN
+    _wrapped: Any
+    _strict_hosts: bool
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = set(_Wrapper._OWN)
+        for klass in cls.__mro__:
+            if issubclass(klass, _Wrapper):
+                names.update(vars(klass))
+        cls._local_names = frozenset(names)
+
+    def __init__(self, wrapped: Any, strict_hosts: bool = False) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
         object.__setattr__(self, "_pending", None)
+        object.__setattr__(self, "_strict_hosts", bool(strict_hosts))
 
-    @property
-    def wrapped(self) -> Any:
-        """The backend instance this wrapper refines (its configuration is the one in use)."""
-        return self._wrapped
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called for attributes the wrapper does not define itself.
-        if name.startswith("__") or name in _Wrapper._OWN:
-            raise AttributeError(name)
-        return getattr(self._wrapped, name)
+    def __getattribute__(self, name: str) -> Any:
+        if name in type(self)._local_names or (name[:2] == "__" and name[-2:] == "__"):
+            return object.__getattribute__(self, name)
+        return getattr(object.__getattribute__(self, "_wrapped"), name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # Properties and options set on the wrapper configure the wrapped instance
@@ -72,20 +108,54 @@ class _Wrapper:
         if name in _Wrapper._OWN:
             object.__setattr__(self, name, value)
         else:
+            object.__setattr__(self, "_pending", None)
             setattr(self._wrapped, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        object.__setattr__(self, "_pending", None)
+        delattr(self._wrapped, name)
+
+    @property
+    def wrapped(self) -> Any:
+        """The backend instance this wrapper refines (its configuration is the one in use)."""
+        return self._wrapped
+
+    @property
+    def strict_hosts(self) -> bool:
+        """Whether hosts must be registrable domains (§1.4), as in ``detect()``; see ``wrap``."""
+        return self._strict_hosts
 
     def __dir__(self) -> list[str]:
         return sorted(set(dir(type(self))) | set(dir(self._wrapped)))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._wrapped!r})"
+        return f"wrap({self._wrapped!r})"
 
-    @staticmethod
-    def _refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], bool]) -> list[Link]:
+    def _scheme_ok(self, probe: Callable[[str, str], bool]) -> SchemeCheck:
+        """The scheme check of one refinement: the backend's own span, or a probe (cached per call)."""
+        cache: dict[tuple[str, str], bool] = {}
+
+        def ok(scheme: str, host: str, reported: bool) -> bool:
+            if reported:
+                return True
+            key = (scheme, host)
+            if key not in cache:
+                cache[key] = probe(scheme, f"{scheme}//{_ascii_host(host)}/")
+            return cache[key]
+
+        return ok
+
+    def _refine(
+        self,
+        text: str,
+        raw: Sequence[RawLink],
+        accepts_email: Callable[[str], bool],
+        scheme_ok: SchemeCheck,
+    ) -> list[Link]:
         """Refine ``raw`` with ``refine_links``; drop emails the backend's configuration rejects."""
         cache: dict[str, bool] = {}
         out = []
-        for link in refine_links(text, raw):
+        for link in refine_links(text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok):
             if link.kind == "email":
                 local, _, domain = link.text.rpartition("@")
                 prefix = _MAILTO if local[: len(_MAILTO)].lower() == _MAILTO else ""
@@ -150,7 +220,15 @@ def _merge_unrefined(refined: list[Match], others: Sequence[Match]) -> list[Matc
     return out
 
 
-class LinkifyItWrapper(_Wrapper):
+_State = tuple[tuple[str, ...], tuple[object, ...], object]
+
+
+def _same_state(a: _State, b: _State) -> bool:
+    """Whether two :meth:`LinkifyItWrapper._state` snapshots are of an unchanged instance."""
+    return a[0] == b[0] and a[2] == b[2] and all(x is y for x, y in zip(a[1], b[1]))
+
+
+class LinkifyItWrapper(_Wrapper, LinkifyIt):
     """A ``linkify_it.LinkifyIt`` whose matches are refined to UTS #58.
 
     ``match``, ``match_at_start``, ``test``, ``pretest`` and ``test_schema_at``
@@ -161,7 +239,7 @@ class LinkifyItWrapper(_Wrapper):
     """
 
     _wrapped: LinkifyIt
-    _pending: tuple[str, list[Match]] | None
+    _pending: tuple[str, list[Match], _State] | None
 
     # -- configuration: delegated, chainable -----------------------------------------
 
@@ -197,12 +275,13 @@ class LinkifyItWrapper(_Wrapper):
         """Return whether ``match(text)`` finds at least one link.
 
         The result is kept for an immediately following ``match`` on the same text
-        (markdown-it-py calls ``test`` then ``match``), so the text is scanned once.
+        (markdown-it-py calls ``test`` then ``match``), so the text is scanned once;
+        it is dropped when the wrapped instance changed in between (``_state``).
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         found = self._match(text)
-        self._pending = (text, found)
+        self._pending = (text, found, self._state())
         return bool(found)
 
     def match(self, text: str) -> list[Match] | None:
@@ -210,7 +289,10 @@ class LinkifyItWrapper(_Wrapper):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         pending, self._pending = self._pending, None
-        found = pending[1] if pending is not None and pending[0] == text else self._match(text)
+        if pending is not None and pending[0] == text and _same_state(pending[2], self._state()):
+            found = pending[1]
+        else:
+            found = self._match(text)
         return found or None
 
     def match_at_start(self, text: str) -> Match | None:
@@ -237,7 +319,7 @@ class LinkifyItWrapper(_Wrapper):
 
         When ``name`` does not end at ``position`` the backend's own length is returned.
         """
-        length = self._wrapped.test_schema_at(text, name, position)
+        length = int(self._wrapped.test_schema_at(text, name, position))
         start = position - len(name)
         if not length or start < 0 or text[start:position].lower() != name.lower():
             return length
@@ -245,10 +327,20 @@ class LinkifyItWrapper(_Wrapper):
         end = _window_end(text, raw.last_index)
         for m in self._refined_matches(text[:end], [raw], text[:end]):
             if m.index == start:
-                return max(0, m.last_index - position)
+                return max(0, int(m.last_index) - position)
         return 0
 
     # -- internals ---------------------------------------------------------------------
+
+    def _state(self) -> _State:
+        """A snapshot of the wrapped instance: its attributes (by identity) and its options (by value).
+
+        ``set`` updates the options dict in place; ``add`` and ``tlds`` recompile, which
+        replaces the compiled attributes.
+        """
+        attrs = vars(self._wrapped)
+        opts = attrs.get("_opts")
+        return tuple(attrs), tuple(attrs.values()), tuple(opts.items()) if isinstance(opts, dict) else None
 
     def _match(self, text: str) -> list[Match]:
         backend_text = candidate_text(text)
@@ -262,10 +354,16 @@ class LinkifyItWrapper(_Wrapper):
         without a host) are kept unless a refined link overlaps them.
         """
         refinable = [m for m in matches if _refinable(backend_text, m)]
-        raw = [RawLink(m.index, m.last_index, "email" if m.schema == _MAILTO else "url") for m in refinable]
+        raw = [
+            RawLink(m.index, m.last_index, "email" if m.schema == _MAILTO else "url", len(m.schema.rstrip("/")))
+            for m in refinable
+        ]
+        opts = getattr(self._wrapped, "_opts", None)
+        # The "---" option: a run of three hyphens ends a link, as a Hard character would.
+        refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
             self._make_match(text, _schema_of(link), link.start, link.end)
-            for link in self._refine(text, raw, self._accepts_email)
+            for link in self._refine(refine_text, raw, self._accepts_email, self._scheme_ok(self._accepts_scheme))
         ]
         if len(refinable) < len(matches):
             others = [
@@ -281,11 +379,10 @@ class LinkifyItWrapper(_Wrapper):
         create = getattr(self._wrapped, "_create_match", None)
         if create is not None:
             try:
-                return create(text, schema, start, end)
+                match: Match = create(text, schema, start, end)
+                return match
             except KeyError:  # schema no longer compiled on the instance
                 pass
-        from linkify_it.main import Match
-
         match = Match(text, schema, start, end)
         self._wrapped.normalize(match)
         return match
@@ -294,8 +391,22 @@ class LinkifyItWrapper(_Wrapper):
         found = self._wrapped.match(candidate_text(probe)) or []
         return len(found) == 1 and found[0].index == 0 and found[0].last_index == len(probe)
 
+    def _accepts_scheme(self, scheme: str, probe: str) -> bool:
+        found = self._wrapped.match(probe) or []
+        return bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
 
-class URLExtractWrapper(_Wrapper):
+
+#: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
+#: adds with ``set_stop_chars_left``/``set_stop_chars_right`` are applied on top of UTS #58.
+#: urlextract's ``(url, (start, end))`` results.
+_Found = Sequence[tuple[str, tuple[int, int]]]
+
+_GENERAL_STOP_CHARS = frozenset(string.whitespace) | {'"', "<", ">", ";", "|"}
+_DEFAULT_STOP_LEFT = _GENERAL_STOP_CHARS | {"=", "]", ")", "}"}
+_DEFAULT_STOP_RIGHT = _GENERAL_STOP_CHARS
+
+
+class URLExtractWrapper(_Wrapper, URLExtract):
     """A ``urlextract.URLExtract`` whose results are refined to UTS #58.
 
     ``find_urls``, ``gen_urls`` and ``has_urls`` take the original arguments and
@@ -313,15 +424,13 @@ class URLExtractWrapper(_Wrapper):
         check_dns: bool = False,
         get_indices: bool = False,
         with_schema_only: bool = False,
-    ) -> list[str] | list[tuple[str, tuple[int, int]]]:
+    ) -> list[str | tuple[str, tuple[int, int]]]:
         """Return the refined URLs (and emails, if enabled) of ``text`` like ``URLExtract.find_urls``.
 
         The instance's ``limit`` applies to the backend's own results; when it is
         reached, ``URLExtractError`` is raised with the refined partial results as
         ``data``, like the original.
         """
-        from urlextract.urlextract_core import URLExtractError
-
         self._check_text(text)
         error = None
         try:
@@ -330,16 +439,16 @@ class URLExtractWrapper(_Wrapper):
             )
         except URLExtractError as exc:
             raw, error = exc.data, exc
-        items = list(self._items(text, raw, check_dns, get_indices, with_schema_only))
+        items = list(self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only))
         if error is not None:
             raise URLExtractError(error.message, data=items) from error
         if only_unique:
             items = list(dict.fromkeys(items))
-        return items  # type: ignore[return-value]
+        return items
 
     def gen_urls(
         self, text: str, check_dns: bool = False, get_indices: bool = False, with_schema_only: bool = False
-    ) -> Iterator[str | tuple[str, tuple[int, int]]]:
+    ) -> Generator[str | tuple[str, tuple[int, int]], None, None]:
         """Yield the refined URLs of ``text`` like ``URLExtract.gen_urls``.
 
         The whole text is scanned and refined before the first item is yielded.
@@ -350,7 +459,7 @@ class URLExtractWrapper(_Wrapper):
                 candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
             )
         )
-        yield from self._items(text, raw, check_dns, get_indices, with_schema_only)
+        yield from self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only)
 
     def has_urls(self, text: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
         """Return whether ``text`` has at least one refined URL."""
@@ -361,10 +470,34 @@ class URLExtractWrapper(_Wrapper):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
 
+    def _user_stops(self) -> dict[int, str]:
+        """The stop characters the user added to urlextract's defaults, mapped to a space."""
+        wrapped = self._wrapped
+        added = (set(wrapped.get_stop_chars_left()) - _DEFAULT_STOP_LEFT) | (
+            set(wrapped.get_stop_chars_right()) - _DEFAULT_STOP_RIGHT
+        )
+        return {ord(ch): " " for ch in added if isinstance(ch, str) and len(ch) == 1}
+
+    def _host_allowed(self, link: Link) -> bool:
+        """urlextract's ``permit_list`` and ``ignore_list`` (of hosts), applied to a refined link."""
+        permit, ignore = self._wrapped.permit_list, self._wrapped.ignore_list
+        if not permit and not ignore:
+            return True
+        if link.kind == "email":
+            host = link.text.rpartition("@")[2]
+        else:
+            m = _SCHEME.match(link.text)
+            rest = link.text[m.end() :] if m else link.text.removeprefix("//")
+            host = re.split(r"[/?#:]", rest, maxsplit=1)[0]
+        host = host.translate(_SEP_TABLE).rstrip(".").lower()
+        if permit and host not in permit:
+            return False
+        return host not in ignore
+
     def _items(
         self,
         text: str,
-        raw_found: Sequence[tuple[str, tuple[int, int]]],
+        raw_found: _Found,
         check_dns: bool,
         get_indices: bool,
         with_schema_only: bool,
@@ -378,7 +511,7 @@ class URLExtractWrapper(_Wrapper):
                     continue
                 end = start + len(url)
             # urlextract reports an email as a schemeless URL with userinfo: ``user@host``.
-            kind = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+            kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
             raw.append(RawLink(start, end, kind))
 
         def accepts_email(probe: str) -> bool:
@@ -386,54 +519,78 @@ class URLExtractWrapper(_Wrapper):
             found = self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only)
             return list(found) == [probe]
 
-        for link in self._refine(text, raw, accepts_email):
+        def accepts_scheme(scheme: str, probe: str) -> bool:
+            found = list(self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only))
+            return bool(found) and str(found[0]).lower().startswith(scheme + "//")
+
+        stops = self._user_stops()
+        # A stop character the user added ends a link as a Hard character does (same offsets).
+        refine_text = text.translate(stops) if stops else text
+        for link in self._refine(refine_text, raw, accepts_email, self._scheme_ok(accepts_scheme)):
+            if not self._host_allowed(link):
+                continue
             found = text[link.start : link.end]
             yield (found, (link.start, link.end)) if get_indices else found
 
 
-@overload
-def wrap(obj: LinkifyIt) -> LinkifyItWrapper: ...
-@overload
-def wrap(obj: URLExtract) -> URLExtractWrapper: ...
-@overload
-def wrap(obj: LinkifyItWrapper) -> LinkifyItWrapper: ...
-@overload
-def wrap(obj: URLExtractWrapper) -> URLExtractWrapper: ...
-@overload
-def wrap(obj: Linker) -> Linker: ...
+_L = TypeVar("_L", bound=LinkifyIt)
+_U = TypeVar("_U", bound=URLExtract)
 
 
-def wrap(obj: Any) -> LinkifyItWrapper | URLExtractWrapper | Linker:
+@overload
+def wrap(obj: _L, *, strict_hosts: bool = False) -> _L: ...
+@overload
+def wrap(obj: _U, *, strict_hosts: bool = False) -> _U: ...
+@overload
+def wrap(obj: Linker, *, strict_hosts: bool = False) -> Linker: ...
+
+
+def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     """Return ``obj`` upgraded to UTS #58: same methods, same result types, refined spans.
 
-    ``obj`` is an already configured ``linkify_it.LinkifyIt`` or
-    ``urlextract.URLExtract`` instance; its configuration stays in effect (and can
-    still be changed, through the wrapper or directly).  Wrapping a wrapper returns
-    it unchanged.  Raises TypeError for anything else.
+    ``obj`` is an already configured ``linkify_it.LinkifyIt`` or ``urlextract.URLExtract``
+    instance (or an instance of a subclass); the result is an instance of a subclass of
+    ``type(obj)`` that holds ``obj`` (``.wrapped``) and delegates its state to it, so its
+    configuration stays in effect and can still be changed, through the wrapper or
+    directly.  Its configuration decides scheme and host (§10.1); ``strict_hosts=True``
+    adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
+    Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
+    wrapper of the same instance).  Raises TypeError for anything else.
     """
-    if isinstance(obj, (LinkifyItWrapper, URLExtractWrapper)):
-        return obj
-    try:
-        from linkify_it import LinkifyIt
-    except ImportError:  # pragma: no cover - linkify-it-py is a dependency
-        pass
+    if isinstance(obj, _Wrapper):
+        if obj.strict_hosts == bool(strict_hosts):
+            return obj
+        obj = obj.wrapped
+    base: type[_Wrapper]
+    if isinstance(obj, LinkifyIt):
+        base = LinkifyItWrapper
+    elif isinstance(obj, URLExtract):
+        base = URLExtractWrapper
     else:
-        if isinstance(obj, LinkifyIt):
-            return LinkifyItWrapper(obj)
-    try:
-        from urlextract import URLExtract
-    except ImportError:  # pragma: no cover - urlextract is a dependency
-        pass
-    else:
-        if isinstance(obj, URLExtract):
-            return URLExtractWrapper(obj)
-    import sys
+        import sys
 
-    bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
-    if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
-        from .integrations.bleach import wrap_linker
+        bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
+        if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+            from .integrations.bleach import wrap_linker
 
-        return wrap_linker(obj)
-    raise TypeError(
-        f"obj must be a linkify_it.LinkifyIt or urlextract.URLExtract instance, not {type(obj).__name__}"
-    )
+            return wrap_linker(obj)
+        raise TypeError(
+            "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
+            f"not {type(obj).__name__}"
+        )
+    return _wrapper_class(base, type(obj))(obj, strict_hosts)
+
+
+_SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}
+
+
+def _wrapper_class(base: type[_Wrapper], cls: type[object]) -> type[_Wrapper]:
+    """``base`` itself for the library's own class; for a subclass, a class deriving from both."""
+    if cls in (LinkifyIt, URLExtract):
+        return base
+    key = (base, cls)
+    made = _SUBCLASSES.get(key)
+    if made is None:
+        name = f"UTS58{cls.__name__}"
+        made = _SUBCLASSES.setdefault(key, type(name, (base, cls), {"__module__": __name__, "__qualname__": name}))
+    return made

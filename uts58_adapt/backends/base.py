@@ -15,6 +15,8 @@ class RawLink:
     start: int
     end: int
     kind: Literal["url", "email"]
+    scheme_length: int = 0
+    """Length of the scheme and its ``:`` the backend matched at ``start`` (0: none, or not known)."""
 
 
 @runtime_checkable

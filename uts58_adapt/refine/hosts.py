@@ -31,7 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -40,7 +40,7 @@ from idna import idnadata
 from idna.intranges import _decode_range
 
 from ..backends._tlds import icann_suffixes
-from ..properties import class_body
+from ..properties import CLOSE, FLAGS, HARD, INCLUDE, OPEN, TERM_MASK, class_body, flag_runs
 
 __all__ = [
     "HostMatch",
@@ -134,6 +134,7 @@ def _uts46_mapped(
             yield start, last, mapping
 
 
+@lru_cache(maxsize=1)
 def _valid_ranges() -> list[tuple[int, int]]:
     """Non-ASCII code point ranges that may occur in an IDNA2008 label (before or after mapping)."""
     ok: list[tuple[int, int]] = []
@@ -169,16 +170,42 @@ def _valid_ranges() -> list[tuple[int, int]]:
     return merged
 
 
-#: Astral blocks where labels can have characters (scripts, CJK extensions), as three
-#: coarse ranges: ``re`` tests astral ranges one by one, so exact ones would make every
-#: failed test slow.  Their non-IDNA characters are rejected by validation; emoji and
-#: symbols (U+1D000-U+1DFFF, U+1F000-U+1FFFF) and plane 14 end a host, as they should.
-_ASTRAL = ((0x10000, 0x1CFFF), (0x1E000, 0x1EFFF), (0x20000, 0x3FFFF))
+#: Every astral code point, as one coarse range of the host-run regexes: ``re`` tests
+#: astral ranges one by one, so exact ones would make every failed test slow.  A run
+#: with an astral code point is then cut at the first one that is not a host character
+#: (:func:`_exact_end`, a bisect in the exact ranges below), so astral punctuation
+#: (``𐩐`` U+10A50, ``𑁍`` U+1104D), emoji and symbols end a host as BMP ones do, and
+#: mathematical letters that UTS #46 maps to ASCII (``𝔞`` → ``a``) continue it.
+_ASTRAL = ((0x10000, 0x10FFFF),)
 
 
 def _label_class() -> str:
     ranges = [r for r in _valid_ranges() if r[1] <= 0xFFFF] + list(_ASTRAL)
     return "A-Za-z0-9\\-" + class_body(ranges)
+
+
+@lru_cache(maxsize=1)
+def _astral_ranges() -> tuple[list[int], list[int]]:
+    """The exact astral host-character ranges, as (firsts, lasts) for a bisect."""
+    ranges = [r for r in _valid_ranges() if r[1] > 0xFFFF]
+    return [a for a, _ in ranges], [b for _, b in ranges]
+
+
+def _astral_host_char(cp: int) -> bool:
+    firsts, lasts = _astral_ranges()
+    i = bisect.bisect_right(firsts, cp) - 1
+    return i >= 0 and cp <= lasts[i]
+
+
+def _exact_end(text: str, hs: int, he: int) -> int:
+    """Cut the coarse run ``text[hs:he]`` at its first astral code point that is not a host character."""
+    run = text[hs:he]
+    if run.isascii() or max(run) <= "\uffff":
+        return he
+    for i, ch in enumerate(run):
+        if ch > "\uffff" and not _astral_host_char(ord(ch)):
+            return hs + i
+    return he
 
 
 #: Characters of a label (the separators are not among them: they map to ".").
@@ -199,7 +226,7 @@ def _sep_label_re() -> re.Pattern[str]:
     fails at once instead of backtracking.
     """
     tlds = icann_suffixes().tlds
-    first = set()
+    first: set[str] = set()
     for tld in tlds:
         ch = tld[0]
         first.update((ch, ch.upper(), ch.lower()))
@@ -216,13 +243,14 @@ def _sep_label_re() -> re.Pattern[str]:
 _SCHEME_AT = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):(//)")
 _SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://\Z")
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")
-_AUTHORITY_END = re.compile(r"[/?#@\s]")
 _IPV4 = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z")
 _INITIATORS = "/?#"
 
 
 def is_host_char(ch: str) -> bool:
     """Whether ``ch`` can be part of a host (see the module docstring)."""
+    if ch > "\uffff":
+        return len(ch) == 1 and _astral_host_char(ord(ch))
     return _HOST_CHAR.match(ch) is not None
 
 
@@ -258,7 +286,7 @@ def separator_tld_hits(text: str) -> list[int]:
 def host_run_end(text: str, pos: int) -> int:
     """The end of the run of host characters starting at ``pos`` (``pos`` when there is none)."""
     m = _HOST_RUN.match(text, pos)
-    return m.end() if m else pos
+    return _exact_end(text, pos, m.end()) if m else pos
 
 
 @lru_cache(maxsize=1 << 16)
@@ -316,6 +344,157 @@ def domain_unicode(host: str, allow_ip: bool = False) -> str | None:
     return result
 
 
+def _lenient_label(label: str) -> str | None:
+    """One label checked as WHATWG URL's domain-to-ASCII does (UTS #46), or None.
+
+    UTS #46 mapping (nontransitional, STD3 rules: the host run has no other ASCII than
+    letters, digits and ``-``), an ``xn--`` label decoded and re-checked, NFC, the bidi
+    rule and the joiner rules (CheckBidi, CheckJoiners), and no leading or trailing
+    hyphen.  WHATWG URL does not check hyphens (CheckHyphens=false); a label that starts
+    or ends with one is still rejected here, as LinkDetectionTest.txt rejects
+    ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
+    not applied: ``✪df.ws`` is a host that browsers open.
+    """
+    try:
+        mapped = idna.uts46_remap(label, std3_rules=True, transitional=False)
+        if not mapped or "." in mapped:
+            return None
+        if mapped[:4] == "xn--":
+            decoded = mapped[4:].encode("ascii").decode("punycode")
+            if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
+                return None  # an A-label must decode to a valid, already mapped, non-ASCII label
+            mapped = decoded
+        if mapped[0] == "-" or mapped[-1] == "-":
+            return None
+        idna.check_nfc(mapped)
+        idna.check_bidi(mapped)
+        for i, ch in enumerate(mapped):
+            if ch in "\u200c\u200d" and not idna.valid_contextj(mapped, i):
+                return None
+        return mapped
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return None
+
+
+_IPV4_NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)\Z")
+
+
+def _whatwg_ipv4(host: str) -> str | None:
+    """WHATWG URL's IPv4 parser: ``999``, ``0x7f.1`` and ``127.0.0.1`` are addresses; None if not one."""
+    parts = host.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if not 1 <= len(parts) <= 4:
+        return None
+    numbers = []
+    for part in parts:
+        if not part or not _IPV4_NUMBER.match(part):
+            return None
+        if part[:2] in ("0x", "0X"):
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part[0] == "0":
+            if any(d in "89" for d in part):
+                return None
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part))
+    if any(x > 255 for x in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
+        return None
+    value = numbers[-1] + sum(x << (8 * (3 - i)) for i, x in enumerate(numbers[:-1]))
+    return ".".join(str((value >> shift) & 255) for shift in (24, 16, 8, 0))
+
+
+@lru_cache(maxsize=1 << 16)
+def lenient_domain(host: str, single_label: bool = False) -> str | None:
+    """Validate ``host`` without the registrable-domain rule (``strict_hosts=False``).
+
+    Only an invalid host is rejected: an empty label, a label :func:`_lenient_label`
+    rejects, a last label that is a number when the host is no IPv4 address as WHATWG URL
+    parses them (``test.123``).  A TLD outside the PSL and an IPv4 address (``999`` is
+    0.0.3.231) are accepted: the backend's configuration decides.  A single label
+    (``localhost``, ``intranet``) is accepted with ``single_label`` (after a scheme).
+    """
+    if not host or len(host) > MAX_HOST:
+        return None
+    ascii_host = host.translate(_SEP_TABLE)
+    labels = ascii_host.split(".")
+    if labels[-1].isascii() and _IPV4_NUMBER.match(labels[-1]):
+        return _whatwg_ipv4(ascii_host)  # WHATWG URL: a host ending in a number is an IPv4 address, or fails
+    if len(labels) < 2 and not single_label:
+        return None
+    out = []
+    for label in labels:
+        u = _lenient_label(label) if label else None
+        if u is None:
+            return None
+        out.append(u)
+    return ".".join(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _lenient_char(ch: str) -> bool:
+    """A non-ASCII Include character that UTS #46 does not disallow (``✪``, ``★``): a host
+    character for ``strict_hosts=False``, but only inside the backend's own span."""
+    if ch.isascii() or FLAGS[ord(ch)] & TERM_MASK != INCLUDE:
+        return False
+    try:
+        idna.uts46_remap(ch, std3_rules=True, transitional=False)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return False
+    return True
+
+
+#: IDNA2008 CONTEXTO characters with a context rule (RFC 5892 Appendix A.3-A.9) that
+#: occur in running text; where the rule fails, the character ends the host.
+_CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+
+
+def _contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
+    """Cut the run ``text[hs:he]`` at CONTEXTO characters whose context rule fails.
+
+    A middle dot not between two ``l`` (``a·b.com``), a Greek keraia not before a Greek
+    letter … cannot be in a label: the host is the part of the run on the side of
+    ``anchor`` (where the backend's host started).  This is our reading where UTS #58
+    leaves the host to [WHATWG URL] (which would take the whole run, UTS #46 not
+    checking CONTEXTO rules) and linkify-it starts after the dot: ``a·b.com`` links
+    ``b.com``, and ``l·l.cat`` (Catalan) stays one host.
+    """
+    run = text[hs:he]
+    if run.isascii():
+        return hs, he
+    base = hs
+    for ch in _CONTEXTO:
+        i = run.find(ch)
+        while i != -1:
+            try:
+                ok = idna.valid_contexto(run, i)
+            except (idna.IDNAError, ValueError, IndexError):
+                ok = False
+            if not ok:
+                if base + i < anchor:
+                    hs = max(hs, base + i + 1)
+                else:
+                    he = min(he, base + i)
+            i = run.find(ch, i + 1)
+    return hs, he
+
+
+#: Schemes ``detect()`` takes in front of a host (UTS #58 §10 leaves the scheme to the
+#: backend; these are the schemes linkify-it's default configuration links).
+DEFAULT_SCHEMES = frozenset({"http:", "https:", "ftp:"})
+
+
+def default_scheme_ok(scheme: str, host: str, reported: bool) -> bool:
+    """``detect()``'s scheme check: ``scheme`` (lower case, with ``:``) is http, https or ftp."""
+    return scheme in DEFAULT_SCHEMES
+
+
+#: ``scheme_ok(scheme, host, reported)``: whether a URL may be linked with ``scheme``
+#: (lower case, ``"http:"``) before ``host`` (its Unicode form); ``reported`` is True when
+#: the backend's own span starts with the scheme, False when the host stage found it.
+SchemeCheck = Callable[[str, str, bool], bool]
+
+
 class HostMatch(NamedTuple):
     """Where the scheme, host and port of one URL are in the text."""
 
@@ -332,35 +511,96 @@ class HostMatch(NamedTuple):
     """The host in Unicode (UTS #46 mapped, lower case), for the href."""
 
 
-def url_host(text: str, start: int) -> HostMatch | None:
-    """Find the scheme, host and port of a URL a backend reported as starting at ``start``.
+def _userinfo_end_class() -> str:
+    """Characters that cannot be in a userinfo: they end the authority (``/?#``), are white
+    space or Hard, or are brackets and quotes (Link_Term Open or Close, ``"\\^`|``)."""
+    ranges = flag_runs(lambda b: b & TERM_MASK in (HARD, OPEN, CLOSE))
+    return class_body(ranges) + re.escape('/?#@"\\^`|')
 
-    When there is no ``scheme://`` at ``start``, the start is moved back over host
-    characters (a backend may have started inside the host, ``FOO.VERMÖ|GEN.com``), a
-    ``scheme://`` right before the host is taken in, and leading separators are skipped.
-    Returns None when no valid host is there, when the URL has userinfo, or when the host
-    directly follows an ``@`` (that is an email's domain, left to the email stage).
+
+#: The first character after ``scheme://`` that cannot continue a userinfo; a userinfo
+#: is there only when that character is an ``@``.
+_USERINFO_END = re.compile(f"[{_userinfo_end_class()}]")
+
+
+def url_host(
+    text: str,
+    start: int,
+    end: int | None = None,
+    *,
+    strict: bool = True,
+    scheme_ok: SchemeCheck = default_scheme_ok,
+    scheme_length: int = 0,
+) -> HostMatch | None:
+    """Find the scheme, host and port of a URL a backend reported as ``text[start:end]``.
+
+    When there is no ``scheme://`` at ``start``, a start on a character that cannot begin
+    a host (``*eo.wikipedia.org``) is moved forward, within the span, to the first host
+    character; the start is moved back over host characters (a backend may have started
+    inside the host, ``FOO.VERMÖ|GEN.com``), a ``scheme://`` right before the host is
+    taken in, and leading separators are skipped.
+
+    ``strict`` applies the registrable-domain rule of §1.4 (:func:`domain_unicode`);
+    without it only invalid hosts are rejected (:func:`lenient_domain`), and non-ASCII
+    Include characters that UTS #46 allows continue the host inside the backend's span.
+    ``scheme_ok`` decides whether the scheme may be linked (see :data:`SchemeCheck`):
+    a URL whose scheme it refuses is not linked at all, host included.
+
+    ``scheme_length`` is the length of the scheme (with its ``:``) the backend itself
+    matched at ``start``, when it knows one (a linkify-it schema may be ``foo$bar:``).
+
+    Returns None when no valid host is there, when the scheme is refused, when the URL
+    has userinfo, or when the host directly follows an ``@`` (that is an email's domain,
+    left to the email stage).
     """
     n = len(text)
     if not 0 <= start < n:
         return None
+    end = n if end is None else min(max(end, start), n)
+    reported = True
     m = _SCHEME_AT.match(text, start)
-    if m:
+    if scheme_length > 0 and text.startswith("//", start + scheme_length) and start + scheme_length + 2 < end:
+        hs = start + scheme_length + 2
+        scheme = text[start:hs]
+        link_start = start
+        anchor = hs
+    elif m:
         scheme = text[start : m.end()]
         hs = m.end()
         link_start = start
+        anchor = hs
+        reported = hs < end  # the backend's span holds the scheme and more ("a.ac://x" may be a fuzzy "a.ac")
     elif text.startswith("//", start):
-        scheme = "//"
         hs = start + 2
-        link_start = start
+        anchor = hs
+        sm = _SCHEME_BEFORE.search(text, max(0, start - 33), hs) if start and text[start - 1] == ":" else None
+        if sm:  # the backend started after the scheme's ":"
+            link_start = sm.start()
+            scheme = text[link_start:hs]
+            reported = False
+        else:
+            scheme = "//"
+            link_start = start
     else:
         scheme = ""
         hs = start
-        floor = max(0, start - MAX_HOST)
-        while hs > floor and _HOST_CHAR.match(text, hs - 1, hs):
+        # A start on a character that cannot begin a host ("*", a quote …) is moved forward
+        # (a few characters at most: the bound keeps overlapping spans linear).
+        limit = min(end, start + _MAX_AUTHORITY)
+        while hs < limit and text[hs] not in "/:@" and not is_host_char(text[hs]):
+            if not strict and _lenient_char(text[hs]):
+                break
+            hs += 1
+        if hs == limit or not (is_host_char(text[hs]) or (not strict and _lenient_char(text[hs]))):
+            return None
+        anchor = hs
+        floor = max(0, hs - MAX_HOST)
+        while hs > floor and is_host_char(text[hs - 1]):
             hs -= 1
-        if hs == floor and hs > 0 and _HOST_CHAR.match(text, hs - 1, hs):
+        if hs == floor and hs > 0 and is_host_char(text[hs - 1]):
             return None  # a run of host characters too long to be a domain
+        if hs < anchor:
+            hs = _contexto_cut(text, hs, host_run_end(text, anchor), anchor)[0]
         run_start = hs
         while hs < n and text[hs] in SEPARATORS:
             hs += 1
@@ -372,19 +612,31 @@ def url_host(text: str, start: int) -> HostMatch | None:
             if sm:
                 link_start = sm.start()
                 scheme = text[link_start:hs]
+                reported = False
+        anchor = max(anchor, hs)
     if scheme:
-        # Userinfo (deprecated, §3 Table 3-1 notes): never linked.
-        am = _AUTHORITY_END.search(text, hs, min(n, hs + _MAX_AUTHORITY))
+        # Userinfo (deprecated, §3 Table 3-1 notes): never linked.  Only a run that could be
+        # a userinfo counts: "(https://example.com),me@example.org" has none.
+        am = _USERINFO_END.search(text, hs, min(n, hs + _MAX_AUTHORITY))
         if am and text[am.start()] == "@":
             return None
     elif hs > 0 and text[hs - 1] == "@":
         return None
-    rm = _HOST_RUN.match(text, hs)
-    if rm is None:
+    he = host_run_end(text, hs)
+    if not strict:
+        # The backend's own host may hold characters UTS #46 allows and IDNA2008 does not.
+        while he < end and he - hs <= MAX_HOST and _lenient_char(text[he]):
+            he = host_run_end(text, he + 1)
+    if he == hs:
         return None
-    he = rm.end()
     if he - hs > MAX_HOST:
         return None  # too long to be a domain (the run is cut one past the limit)
+    explicit = bool(scheme) and scheme != "//"
+    if (strict or not explicit) and not text[hs:he].isascii():
+        # After an explicit scheme without strict_hosts, WHATWG URL's reading: the whole run.
+        cut_start, he = _contexto_cut(text, hs, he, anchor)
+        if cut_start != hs or he == hs:
+            return None  # the run starts with a character that cannot begin a host
     after = text[he] if he < n else ""
     if after == "@":
         return None  # a local part, or userinfo
@@ -395,8 +647,13 @@ def url_host(text: str, start: int) -> HostMatch | None:
     host_end = domain_end
     if domain_end == he - 1 and after and (after in _INITIATORS or (after == ":" and _PORT.match(text, he))):
         host_end = he
-    host = domain_unicode(text[hs:domain_end], bool(scheme) and scheme != "//")
+    if strict:
+        host = domain_unicode(text[hs:domain_end], explicit)
+    else:
+        host = lenient_domain(text[hs:domain_end], bool(scheme))
     if host is None:
+        return None
+    if explicit and not scheme_ok(scheme[:-2].lower(), host, reported):
         return None
     end = host_end
     if host_end == he and after == ":":
@@ -406,11 +663,13 @@ def url_host(text: str, start: int) -> HostMatch | None:
     return HostMatch(link_start, hs, host_end, end, scheme, host)
 
 
-def email_domain_end(text: str, at: int) -> tuple[int, str] | None:
+def email_domain_end(text: str, at: int, strict: bool = True, single_label: bool = False) -> tuple[int, str] | None:
     """For the ``@`` at ``text[at]``, the end of the valid domain after it and its Unicode form.
 
     Trailing separators are not part of the domain (``mail x@example.com.``).
-    Returns None when no valid domain follows.
+    Returns None when no valid domain follows.  Without ``strict`` the domain need not
+    be a registrable domain (:func:`lenient_domain`), and with ``single_label`` either may
+    be one label (``mailto:foo@bar``, which the backend itself reported).
     """
     hs = at + 1
     he = host_run_end(text, hs)
@@ -420,7 +679,7 @@ def email_domain_end(text: str, at: int) -> tuple[int, str] | None:
         he -= 1
     if he == hs:
         return None
-    host = domain_unicode(text[hs:he])
+    host = domain_unicode(text[hs:he]) if strict else lenient_domain(text[hs:he], single_label)
     if host is None:
         return None
     return he, host
@@ -431,4 +690,4 @@ def has_userinfo_before(text: str, at: int) -> bool:
     p = text.rfind("://", max(0, at - _MAX_AUTHORITY), at)
     if p == -1 or not _SCHEME_BEFORE.search(text, max(0, p - 32), p + 3):
         return False
-    return _AUTHORITY_END.search(text, p + 3, at) is None
+    return _USERINFO_END.search(text, p + 3, at) is None

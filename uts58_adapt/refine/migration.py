@@ -101,12 +101,25 @@ def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
     return scheme + hm.host + dot + text[hm.host_end : end]
 
 
-def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
+def refine_links(
+    text: str,
+    raw: Sequence[RawLink],
+    *,
+    strict_hosts: bool = True,
+    scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
+) -> list[Link]:
     """Refine a backend's raw spans into UTS #58 links (see the module docstring).
 
     ``Link.original`` is the backend span a link came from, None for links the adapter
     added.  ``href`` has ``https://`` added to schemeless URLs and ``mailto:`` to emails,
     with the host in Unicode.  The result is sorted by start and non-overlapping.
+
+    ``strict_hosts`` applies §1.4's registrable-domain rule to the hosts of the backend's
+    spans and to emails' domains; without it only invalid hosts are rejected
+    (``hosts.url_host``).  Domains written with ``。`` that the adapter finds on its own
+    always take the strict rule.  ``scheme_ok`` decides which schemes may be linked: the
+    default takes http, https and ftp, so every href starts with one of them, ``mailto:``
+    or (schemeless URLs) ``https://``.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -129,7 +142,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        hm = url_host(text, start)
+        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok, scheme_length=r.scheme_length)
         if hm is None or hm.start in seen:
             continue
         seen.add(hm.start)
@@ -149,7 +162,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
             i = bisect.bisect_right(span_starts, pos) - 1
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
                 continue  # inside a URL already found
-            hm = url_host(text, pos)
+            hm = url_host(text, pos, scheme_ok=scheme_ok)
             if hm is None or hm.start in seen:
                 continue
             seen.add(hm.start)
@@ -160,7 +173,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
     if len(urls) > 1:
         urls.sort(key=_FIRST)  # starts are distinct (``seen``)
     if not has_at:
-        out = []
+        out: list[Link] = []
         last_end = -1
         for u in urls:
             if u[0] >= last_end:
@@ -174,22 +187,25 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
         at = text.find("@")
         while at != -1:
-            dom = hosts.email_domain_end(text, at)
+            dom = hosts.email_domain_end(text, at, strict_hosts)
+            if dom is None and not strict_hosts and _raw_containing(raw_sorted, at) is not None:
+                # Without strict_hosts, an address the backend reported may have a one-label domain.
+                dom = hosts.email_domain_end(text, at, False, single_label=True)
             if dom is not None:
-                start = _email_start(text, at)
+                email_start_at = _email_start(text, at)
                 if (
-                    start is not None
+                    email_start_at is not None
                     and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
                     and not (urls and _inside_url_path(urls, at))
                 ):
                     dom_end, host = dom
-                    local = text[start:at]
+                    local = text[email_start_at:at]
                     href = local if local[:7].lower() == MAILTO else MAILTO + local
                     emails.append(
                         Link(
-                            start,
+                            email_start_at,
                             dom_end,
-                            text[start:dom_end],
+                            text[email_start_at:dom_end],
                             "email",
                             href + "@" + host,
                             _raw_containing(raw_sorted, at),
@@ -219,7 +235,7 @@ def refine_links(text: str, raw: Sequence[RawLink]) -> list[Link]:
         candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end)) if kept else emails
     else:
         candidates = [u[3] for u in urls]
-    out: list[Link] = []
+    out = []
     last_end = -1
     for link in candidates:
         if link.start >= last_end and link.end > link.start:
@@ -265,6 +281,7 @@ def _email_start(text: str, at: int) -> int | None:
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     base = lo if lo > 0 else 0
     m = _LOCAL_RUN.match(text[base:at][::-1])
+    assert m is not None  # the pattern matches the empty string
     local_start = at - m.end(1)
     if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:
         return _email_start_loop(text, at)
