@@ -537,7 +537,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
         if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
             from .integrations.bleach import wrap_linker
 
-            return wrap_linker(obj)
+            return wrap_linker(obj, strict_hosts)
         raise TypeError(
             "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
             f"not {type(obj).__name__}"
