@@ -17,16 +17,16 @@ def test_public_api() -> None:
 
 def test_acceptance_url_and_email() -> None:
     assert linkify_html("<p>see https://example.com/αβ(γ/δ)ρς.</p>") == (
-        '<p>see <a href="https://example.com/αβ(γ/δ">https://example.com/αβ(γ/δ</a>)ρς.</p>'
+        '<p>see <a href="https://example.com/αβ(γ/δ" dir="ltr">https://example.com/αβ(γ/δ</a>)ρς.</p>'
     )
     assert linkify_html("<i>σωκράτης@example.com</i>") == (
-        '<i><a href="mailto:σωκράτης@example.com">σωκράτης@example.com</a></i>'
+        '<i><a href="mailto:σωκράτης@example.com" dir="ltr">σωκράτης@example.com</a></i>'
     )
 
 
 def test_apostrophe_in_path_kept() -> None:
     assert linkify_html("x https://e.com/it's-x y") == (
-        'x <a href="https://e.com/it&#x27;s-x">https://e.com/it&#x27;s-x</a> y'
+        'x <a href="https://e.com/it&#x27;s-x" dir="ltr">https://e.com/it&#x27;s-x</a> y'
     )
     # an apostrophe written as a character reference is the same text
     assert linkify_html("x https://e.com/it&#39;s-x y") == linkify_html("x https://e.com/it's-x y")
@@ -42,9 +42,9 @@ def test_existing_markup_untouched() -> None:
 
 
 def test_options_apply() -> None:
-    assert linkify_html("<pre>q.com</pre>", skip_tags=()) == '<pre><a href="https://q.com">q.com</a></pre>'
+    assert linkify_html("<pre>q.com</pre>", skip_tags=()) == '<pre><a href="https://q.com" dir="ltr">q.com</a></pre>'
     assert linkify_html("a@b.com", schemes=("https",)) == "a@b.com"
-    assert linkify_html("<b>x.com</b>", backend="bleach") == '<b><a href="https://x.com">x.com</a></b>'
+    assert linkify_html("<b>x.com</b>", backend="bleach") == '<b><a href="https://x.com" dir="ltr">x.com</a></b>'
     with pytest.raises(ValueError):
         linkify_html("x.com", schemes=("javascript",))
     with pytest.raises(TypeError):
@@ -57,7 +57,7 @@ def test_text_is_escaped_and_nh3_keeps_the_links() -> None:
     out = linkify_html(src)
     assert "<script>" not in out
     for tag in re.findall(r"<a [^>]*>", out):
-        assert re.fullmatch(r'<a href="https?://[^"<>\u202e]*">', tag), tag
+        assert re.fullmatch(r'<a href="https?://[^"<>\u202e]*" dir="ltr">', tag), tag
     assert "\u202e" not in "".join(re.findall(r"<a [^>]*>[^<]*</a>", out))
     cleaned = nh3.clean(out)
     assert cleaned.count("<a ") == out.count("<a ") == 3
