@@ -64,3 +64,11 @@ def test_text_is_escaped_and_nh3_keeps_the_links() -> None:
     assert 'href="https://e.com"' in cleaned
     assert '<a href="https://q.com/a%E2%80%AEb" rel="noopener noreferrer">q.com/a%E2%80%AEb</a>' in cleaned
     assert "javascript" not in "".join(re.findall(r'href="[^"]*"', cleaned))
+
+
+def test_strict_hosts_is_detects() -> None:
+    # linkify_html runs detect()'s own backends: §1.4's registrable-domain rule by default
+    assert linkify_html("<p>http://localhost:8000/x</p>") == "<p>http://localhost:8000/x</p>"
+    assert linkify_html("<p>http://localhost:8000/x</p>", strict_hosts=False) == (
+        '<p><a href="http://localhost:8000/x" dir="ltr">http://localhost:8000/x</a></p>'
+    )
