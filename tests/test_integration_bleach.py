@@ -101,7 +101,8 @@ def test_bleachs_own_hosts_and_schemes_stay_linked() -> None:
     )
     # an email bleach did not find (non-ASCII local part) on a domain whose TLD bleach knows
     assert linker.linkify("to σωκράτης@printer.lan") == (
-        'to <a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@printer.lan">σωκράτης@printer.lan</a>'
+        'to <a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@printer.lan">'
+        "σωκράτης@printer.lan</a>"
     )
     assert linker.linkify("see https://example.com/αβ(γ/δ)ρς.") == (
         'see <a href="https://example.com/αβ(γ/δ" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς.'

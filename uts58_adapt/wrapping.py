@@ -433,7 +433,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
     def _user_stops(self) -> dict[int, str]:
         """The stop characters the user added to urlextract's defaults, mapped to a space."""
         wrapped = self._wrapped
-        added = (set(wrapped.get_stop_chars_left()) - _DEFAULT_STOP_LEFT) | (
+        added: set[object] = (set(wrapped.get_stop_chars_left()) - _DEFAULT_STOP_LEFT) | (
             set(wrapped.get_stop_chars_right()) - _DEFAULT_STOP_RIGHT
         )
         return {ord(ch): " " for ch in added if isinstance(ch, str) and len(ch) == 1}

@@ -99,9 +99,8 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
 class UTS58Linker(Linker):  # type: ignore[misc]
     """A bleach ``Linker`` whose ``linkify`` gives UTS #58 links (see the module docstring)."""
 
-    # Not in the attribute dict, which is the wrapped Linker's.
-    __slots__ = ("_strict_hosts",)
-    _strict_hosts: bool
+    # A class attribute (``_StrictUTS58Linker``): the attribute dict is the wrapped Linker's.
+    _strict_hosts = False
 
     @property
     def strict_hosts(self) -> bool:
@@ -136,7 +135,13 @@ def wrap_linker(linker: Linker, strict_hosts: bool = False) -> UTS58Linker:
     """
     if isinstance(linker, UTS58Linker) and linker.strict_hosts == bool(strict_hosts):
         return linker
-    upgraded: UTS58Linker = UTS58Linker.__new__(UTS58Linker)
+    cls = _StrictUTS58Linker if strict_hosts else UTS58Linker
+    upgraded: UTS58Linker = cls.__new__(cls)
     upgraded.__dict__ = linker.__dict__  # one configuration: changes to either apply to both
-    upgraded._strict_hosts = bool(strict_hosts)
     return upgraded
+
+
+class _StrictUTS58Linker(UTS58Linker):
+    """A ``UTS58Linker`` with §1.4's registrable-domain rule (``wrap_linker(..., strict_hosts=True)``)."""
+
+    _strict_hosts = True
