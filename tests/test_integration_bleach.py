@@ -86,3 +86,47 @@ def test_escaping() -> None:
         assert "javascript:" not in tag
     assert "\u202e" not in re.sub(r"</?script>.*?</script>", "", out)
     assert 'href="http://e.com/%E2%80%AEevil"' in out
+
+
+def test_bleachs_own_hosts_and_schemes_stay_linked() -> None:
+    # A TLD list and protocols of the user's: what bleach links stays linked (drop-in contract,
+    # only invalid hosts are rejected), and the path is still refined.
+    url_re = bleach_linkifier.build_url_re(tlds=["lan", *bleach_linkifier.TLDS], protocols={"http", "https", "gopher"})
+    email_re = bleach_linkifier.build_email_re(tlds=["lan", *bleach_linkifier.TLDS])
+    linker = uts58_adapt.wrap(Linker(url_re=url_re, email_re=email_re, parse_email=True))
+    assert linker.linkify("see wiki.lan/page, gopher://printer.lan/x and http://printer.lan/αβ(γ/δ)ρς.") == (
+        'see <a href="http://wiki.lan/page" rel="nofollow">wiki.lan/page</a>, '
+        '<a href="gopher://printer.lan/x" rel="nofollow">gopher://printer.lan/x</a> and '
+        '<a href="http://printer.lan/αβ(γ/δ" rel="nofollow">http://printer.lan/αβ(γ/δ</a>)ρς.'
+    )
+    # an email bleach did not find (non-ASCII local part) on a domain whose TLD bleach knows
+    assert linker.linkify("to σωκράτης@printer.lan") == (
+        'to <a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@printer.lan">'
+        "σωκράτης@printer.lan</a>"
+    )
+    assert linker.linkify("see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/αβ(γ/δ" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+
+
+def test_strict_hosts_is_opt_in() -> None:
+    url_re = bleach_linkifier.build_url_re(tlds=["lan", *bleach_linkifier.TLDS])
+    original = Linker(url_re=url_re)
+    strict = uts58_adapt.wrap(original, strict_hosts=True)
+    assert isinstance(strict, Linker)
+    assert strict.linkify("wiki.lan/page and x.com") == (
+        'wiki.lan/page and <a href="http://x.com" rel="nofollow">x.com</a>'
+    )
+    lenient = uts58_adapt.wrap(strict, strict_hosts=False)
+    assert lenient is not strict
+    assert lenient.linkify("wiki.lan/page") == '<a href="http://wiki.lan/page" rel="nofollow">wiki.lan/page</a>'
+    assert uts58_adapt.wrap(strict, strict_hosts=True) is strict
+    assert uts58_adapt.wrap(original).linkify("wiki.lan") == '<a href="http://wiki.lan" rel="nofollow">wiki.lan</a>'
+
+
+def test_dangerous_schemes_never_linked() -> None:
+    url_re = bleach_linkifier.build_url_re(protocols={"http", "javascript", "data"})
+    linker = uts58_adapt.wrap(Linker(url_re=url_re))
+    assert linker.linkify("javascript://example.com/%0aalert(1) data://example.com/x") == (
+        "javascript://example.com/%0aalert(1) data://example.com/x"
+    )

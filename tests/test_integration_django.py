@@ -98,3 +98,28 @@ def test_settings_are_left_to_the_project() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_djangos_own_hosts_stay_linked() -> None:
+    # Django links these after an explicit scheme; the drop-in contract keeps them linked.
+    assert urlize("see http://localhost:8000/x and http://intranet/αβ(γ/δ)ρς.") == (
+        'see <a href="http://localhost:8000/x">http://localhost:8000/x</a> and '
+        '<a href="http://intranet/%CE%B1%CE%B2(%CE%B3/%CE%B4">http://intranet/αβ(γ/δ</a>)ρς.'
+    )
+    assert urlize("see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+    assert urlize("see http://localhost:8000/x", strict_hosts=True) == "see http://localhost:8000/x"
+    assert urlizetrunc("http://intranet/x", 40, strict_hosts=True) == "http://intranet/x"
+
+
+def test_a_urlizer_of_the_users_decides_bare_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.utils import html as django_html
+
+    class IntranetUrlizer(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = re.compile(r"^www\.|^(?!http)\w[^@]+\.(com|edu|gov|int|mil|net|org|lan)($|/.*)$", re.I)
+
+    monkeypatch.setattr(django_html, "urlizer", IntranetUrlizer())
+    assert urlize("see wiki.lan/αβ(γ/δ)ρς.") == (
+        'see <a href="http://wiki.lan/%CE%B1%CE%B2(%CE%B3/%CE%B4">wiki.lan/αβ(γ/δ</a>)ρς.'
+    )

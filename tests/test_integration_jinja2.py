@@ -79,3 +79,40 @@ def test_install_twice() -> None:
     first = env.filters["urlize"]
     install(env)
     assert env.filters["urlize"] is first
+
+
+def test_jinja2s_own_hosts_and_schemes_stay_linked() -> None:
+    # Jinja2 links these after an explicit scheme; the drop-in contract keeps them linked.
+    assert render("{{ v|urlize }}", "see http://localhost:8000/x and http://intranet/αβ(γ/δ)ρς.") == (
+        'see <a href="http://localhost:8000/x" rel="noopener">http://localhost:8000/x</a> and '
+        '<a href="http://intranet/αβ(γ/δ" rel="noopener">http://intranet/αβ(γ/δ</a>)ρς.'
+    )
+    # a scheme of the user's (extra_schemes) before a host outside the ICANN list
+    assert render('{{ v|urlize(extra_schemes=["myapp:"]) }}', "open myapp://build.corp/x") == (
+        'open <a href="myapp://build.corp/x" rel="noopener">myapp://build.corp/x</a>'
+    )
+    assert render("{{ v|urlize }}", "see https://example.com/αβ(γ/δ)ρς.") == (
+        'see <a href="https://example.com/αβ(γ/δ" rel="noopener">https://example.com/αβ(γ/δ</a>)ρς.'
+    )
+
+
+def test_strict_hosts_is_opt_in() -> None:
+    env = jinja2.Environment()
+    install(env, strict_hosts=True)
+    template = env.from_string("{{ v|urlize }}")
+    assert template.render(v="http://localhost:8000/x and http://x.com/") == (
+        'http://localhost:8000/x and <a href="http://x.com/" rel="noopener">http://x.com/</a>'
+    )
+    strict = env.filters["urlize"]
+    install(env, strict_hosts=True)
+    assert env.filters["urlize"] is strict
+    install(env)  # back to the library's own hosts
+    assert env.from_string("{{ v|urlize }}").render(v="http://localhost:8000/x") == (
+        '<a href="http://localhost:8000/x" rel="noopener">http://localhost:8000/x</a>'
+    )
+
+
+def test_dangerous_extra_schemes_never_linked() -> None:
+    assert render('{{ v|urlize(extra_schemes=["javascript:"]) }}', "javascript://example.com/%0aalert(1)") == (
+        "javascript://example.com/%0aalert(1)"
+    )

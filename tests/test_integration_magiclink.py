@@ -59,3 +59,15 @@ def test_escaping() -> None:
     for tag in re.findall(r"<a [^>]*>", out):
         assert re.fullmatch(r'<a href="[^"<>]*">', tag), tag
         assert "javascript" not in html.unescape(tag)
+
+
+def test_magiclinks_own_hosts_stay_linked() -> None:
+    assert md("see http://localhost:8000/x and http://intranet/αβ(γ/δ)ρς.") == (
+        '<p>see <a href="http://localhost:8000/x">http://localhost:8000/x</a> and '
+        '<a href="http://intranet/αβ(γ/δ">http://intranet/αβ(γ/δ</a>)ρς.</p>'
+    )
+    assert md("see http://localhost:8000/x", strict_hosts=True) == "<p>see http://localhost:8000/x</p>"
+    # an email on a domain magiclink's pattern accepts (a TLD outside the ICANN list)
+    address = "σωκράτης@printer.lan"
+    assert _anchors(md(f"to {address}")) == [(f"mailto:{address}", address)]
+    assert md("to σωκράτης@printer.lan", strict_hosts=True) == "<p>to σωκράτης@printer.lan</p>"

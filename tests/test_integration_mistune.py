@@ -48,3 +48,16 @@ def test_escaping() -> None:
     assert "<script>" not in out
     for tag in re.findall(r"<a [^>]*>", out):
         assert re.fullmatch(r'<a href="https?://[^"<>\u202e]*">', tag), tag
+
+
+def test_mistunes_own_hosts_stay_linked() -> None:
+    from uts58_adapt.integrations.mistune import url_plugin
+
+    assert md("see http://localhost:8000/x and http://intranet/αβ(γ/δ)ρς.") == (
+        '<p>see <a href="http://localhost:8000/x">http://localhost:8000/x</a> and '
+        '<a href="http://intranet/%CE%B1%CE%B2(%CE%B3/%CE%B4">http://intranet/αβ(γ/δ</a>)ρς.</p>\n'
+    )
+    strict = mistune.create_markdown(plugins=[url_plugin(strict_hosts=True)])
+    assert strict("see http://localhost:8000/x and https://x.com/") == (
+        '<p>see http://localhost:8000/x and <a href="https://x.com/">https://x.com/</a></p>\n'
+    )

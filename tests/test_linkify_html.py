@@ -74,3 +74,11 @@ def test_nh3_keeps_the_bidi_isolation_when_dir_is_allowed() -> None:
     assert 'dir="ltr"' not in nh3.clean(out)
     kept = nh3.clean(out, attributes={**nh3.ALLOWED_ATTRIBUTES, "a": {*nh3.ALLOWED_ATTRIBUTES["a"], "dir"}})
     assert '<a href="https://evil.com/moc.knab" dir="ltr" rel="noopener noreferrer">evil.com/moc.knab</a>' in kept
+
+
+def test_strict_hosts_is_detects() -> None:
+    # linkify_html runs detect()'s own backends: §1.4's registrable-domain rule by default
+    assert linkify_html("<p>http://localhost:8000/x</p>") == "<p>http://localhost:8000/x</p>"
+    assert linkify_html("<p>http://localhost:8000/x</p>", strict_hosts=False) == (
+        '<p><a href="http://localhost:8000/x" dir="ltr">http://localhost:8000/x</a></p>'
+    )

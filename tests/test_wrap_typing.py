@@ -29,7 +29,9 @@ def test_wrap_keeps_the_static_and_runtime_type() -> None:
     assert_type(lk, LinkifyIt)
     assert_type(ux, URLExtract)
     assert_type(mine, MyExtract)
-    assert isinstance(lk, LinkifyIt) and isinstance(ux, URLExtract) and isinstance(mine, MyExtract)
+    assert isinstance(lk, LinkifyIt)
+    assert isinstance(ux, URLExtract)
+    assert isinstance(mine, MyExtract)
 
 
 def test_mypy_strict_accepts_the_overloads(tmp_path: Path) -> None:

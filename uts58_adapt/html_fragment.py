@@ -84,11 +84,15 @@ def linkify_html(
     schemes: Collection[str] = ("http", "https", "mailto"),
     skip_tags: Collection[str] = DEFAULT_SKIP_TAGS,
     max_length: int = 4096,
+    strict_hosts: bool = True,
 ) -> str:
     """Return the HTML ``fragment`` with UTS #58 links added to its text nodes (see the module docstring).
 
     ``backend``, ``schemes`` and ``max_length`` are those of :func:`uts58_adapt.linkify`;
-    ``skip_tags`` names the elements whose content stays as it is.  Raises TypeError
+    ``skip_tags`` names the elements whose content stays as it is.  ``strict_hosts`` is
+    :func:`uts58_adapt.detect`'s: ``backend`` names one of detect's own configured
+    backends, not an instance of yours, so hosts must be registrable domains (§1.4) unless
+    ``strict_hosts=False`` (then ``http://localhost:8000/`` links too).  Raises TypeError
     naming the argument when one has the wrong type.
     """
     if not isinstance(fragment, str):
@@ -114,7 +118,7 @@ def linkify_html(
     def flush(end: int) -> None:
         raw = fragment[run_start:end]
         text = html.unescape(raw)
-        links = detect(text, backend, max_length=max_length) if not open_skips else []
+        links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts) if not open_skips else []
         out.append(render(text, links, schemes=schemes) if links else raw)
 
     for i, (offset, kind, tag) in enumerate(events):

@@ -40,7 +40,7 @@ from __future__ import annotations
 import bisect
 import re
 import string
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from linkify_it.main import LinkifyIt, Match
@@ -49,7 +49,8 @@ from urlextract.urlextract_core import URLExtract, URLExtractError
 from .backends.base import RawLink
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.hosts import SEPARATORS, SchemeCheck
+from .refine.acceptance import scheme_check
+from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
 
 if TYPE_CHECKING:
@@ -58,22 +59,11 @@ if TYPE_CHECKING:
 __all__ = ["LinkifyItWrapper", "URLExtractWrapper", "wrap"]
 
 _MAILTO = "mailto:"
-# Local part used to ask the backend whether it would link an email on this domain.
-_PROBE_LOCAL = "a"
 _SEP_TABLE = str.maketrans({ch: "." for ch in SEPARATORS[1:]})
 
 
-def _ascii_host(host: str) -> str:
-    """``host`` (a validated Unicode host) with its non-ASCII labels as ``xn--`` labels, for a probe."""
-    if host.isascii():
-        return host
-    return ".".join(
-        label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in host.split(".")
-    )
-
-
 class _Wrapper:
-    """Attribute delegation and the one refinement step shared by both wrappers.
+    """Attribute delegation shared by both wrappers (the refinement is ``refine_links``).
 
     Only the names defined by the wrapper classes (and dunders) are the wrapper's own;
     any other attribute is looked up on, and set on, the wrapped instance.
@@ -130,42 +120,6 @@ class _Wrapper:
 
     def __repr__(self) -> str:
         return f"wrap({self._wrapped!r})"
-
-    def _scheme_ok(self, probe: Callable[[str, str], bool]) -> SchemeCheck:
-        """The scheme check of one refinement: the backend's own span, or a probe (cached per call)."""
-        cache: dict[tuple[str, str], bool] = {}
-
-        def ok(scheme: str, host: str, reported: bool) -> bool:
-            if reported:
-                return True
-            key = (scheme, host)
-            if key not in cache:
-                cache[key] = probe(scheme, f"{scheme}//{_ascii_host(host)}/")
-            return cache[key]
-
-        return ok
-
-    def _refine(
-        self,
-        text: str,
-        raw: Sequence[RawLink],
-        accepts_email: Callable[[str], bool],
-        scheme_ok: SchemeCheck,
-    ) -> list[Link]:
-        """Refine ``raw`` with ``refine_links``; drop emails the backend's configuration rejects."""
-        cache: dict[str, bool] = {}
-        out = []
-        for link in refine_links(text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok):
-            if link.kind == "email":
-                local, _, domain = link.text.rpartition("@")
-                prefix = _MAILTO if local[: len(_MAILTO)].lower() == _MAILTO else ""
-                probe = f"{prefix}{_PROBE_LOCAL}@{domain}"
-                if probe not in cache:
-                    cache[probe] = accepts_email(probe)
-                if not cache[probe]:
-                    continue
-            out.append(link)
-        return out
 
 
 def _window_end(text: str, pos: int) -> int:
@@ -363,7 +317,13 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
             self._make_match(text, _schema_of(link), link.start, link.end)
-            for link in self._refine(refine_text, raw, self._accepts_email, self._scheme_ok(self._accepts_scheme))
+            for link in refine_links(
+                refine_text,
+                raw,
+                strict_hosts=self._strict_hosts,
+                scheme_ok=scheme_check(self._accepts_scheme),
+                accepts_email=self._accepts_email,
+            )
         ]
         if len(refinable) < len(matches):
             others = [
@@ -473,7 +433,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
     def _user_stops(self) -> dict[int, str]:
         """The stop characters the user added to urlextract's defaults, mapped to a space."""
         wrapped = self._wrapped
-        added = (set(wrapped.get_stop_chars_left()) - _DEFAULT_STOP_LEFT) | (
+        added: set[object] = (set(wrapped.get_stop_chars_left()) - _DEFAULT_STOP_LEFT) | (
             set(wrapped.get_stop_chars_right()) - _DEFAULT_STOP_RIGHT
         )
         return {ord(ch): " " for ch in added if isinstance(ch, str) and len(ch) == 1}
@@ -526,7 +486,11 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         stops = self._user_stops()
         # A stop character the user added ends a link as a Hard character does (same offsets).
         refine_text = text.translate(stops) if stops else text
-        for link in self._refine(refine_text, raw, accepts_email, self._scheme_ok(accepts_scheme)):
+        scheme_ok = scheme_check(accepts_scheme)
+        links = refine_links(
+            refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
+        )
+        for link in links:
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
@@ -573,7 +537,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
         if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
             from .integrations.bleach import wrap_linker
 
-            return wrap_linker(obj)
+            return wrap_linker(obj, strict_hosts)
         raise TypeError(
             "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
             f"not {type(obj).__name__}"

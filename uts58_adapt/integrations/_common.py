@@ -1,48 +1,54 @@
-"""Helpers shared by the integrations: refinement with the library's email rule, and hrefs."""
+"""Helpers shared by the integrations: refinement under the library's own acceptance, and hrefs."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..backends.base import RawLink
 from ..html import FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
+from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
+from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links
 
 __all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme"]
 
 _MAILTO = "mailto:"
-_PROBE_LOCAL = "a"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
 _HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 
 escape_bidi = _escape_bidi
 
 
-def refine(text: str, raw: Sequence[RawLink], accepts_email: Callable[[str], bool] | None) -> list[Link]:
-    """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links.
+def refine(
+    text: str,
+    raw: Sequence[RawLink],
+    accepts_email: EmailCheck | None,
+    *,
+    strict_hosts: bool = False,
+    scheme_probe: SchemeProbe | None = None,
+) -> list[Link]:
+    """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links, the library deciding scheme and host.
 
-    Emails the library did not report are kept only when ``accepts_email`` accepts the
-    same address with the local part ``a`` (the library links emails on that domain);
-    ``accepts_email=None`` (emails switched off) drops every email.
+    As in ``wrap()`` (``refine.acceptance``): a scheme the library's span starts with is
+    kept, one the refinement finds before a host the library reported is kept when
+    ``scheme_probe`` says the library links it (without a probe: http, https and ftp);
+    only invalid hosts are rejected unless ``strict_hosts`` (§1.4's registrable-domain
+    rule); emails the library did not report are kept only when ``accepts_email`` accepts
+    the same address with the local part ``a``, and ``accepts_email=None`` (emails
+    switched off) drops every email.  Hostless links the library made are kept as they are.
     """
-    cache: dict[str, bool] = {}
-    out = []
-    for link in _with_hostless(text, raw, refine_links(text, raw)):
-        if link.kind == "email":
-            if accepts_email is None:
-                continue
-            if link.original is None or link.original != (link.start, link.end):
-                local, _, domain = link.text.rpartition("@")
-                prefix = _MAILTO if local[: len(_MAILTO)].lower() == _MAILTO else ""
-                probe = f"{prefix}{_PROBE_LOCAL}@{domain}"
-                if probe not in cache:
-                    cache[probe] = accepts_email(probe)
-                if not cache[probe]:
-                    continue
-        out.append(link)
-    return out
+    links = refine_links(
+        text,
+        raw,
+        strict_hosts=strict_hosts,
+        scheme_ok=scheme_check(scheme_probe, default_scheme_ok),
+        accepts_email=accepts_email,
+    )
+    if accepts_email is None:
+        links = [link for link in links if link.kind != "email"]
+    return _with_hostless(text, raw, links)
 
 
 def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
@@ -70,16 +76,19 @@ WINDOW = 4096
 _SPACE = re.compile(r"\s")
 
 
-def refine_at(data: str, start: int, end: int, kind: str) -> Link | None:
+def refine_at(data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False) -> Link | None:
     """The refined link that the library's span ``data[start:end]`` becomes, or None.
 
     For inline parsers (mistune, Python-Markdown) that find one span at a time: the span
     is refined in the text from ``start`` to the next white space after ``end`` (at most
     ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
+    The library decides scheme and host as in :func:`refine` (``strict_hosts`` as there).
     """
     space = _SPACE.search(data, end, min(len(data), end + WINDOW))
     window = data[start : space.start() if space else min(len(data), end + WINDOW)]
-    for link in refine_links(window, [RawLink(0, end - start, kind)]):  # type: ignore[arg-type]
+    raw = [RawLink(0, end - start, kind)]  # type: ignore[arg-type]
+    scheme_ok = scheme_check(None, default_scheme_ok)
+    for link in refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok):
         if link.kind == kind and link.original == (0, end - start):
             return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
     return None

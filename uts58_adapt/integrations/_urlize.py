@@ -37,6 +37,16 @@ def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[st
     return accepts
 
 
+def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[str, str], bool]:
+    """Whether the library links ``scheme//host/`` from its scheme on (``refine.acceptance.scheme_check``)."""
+
+    def accepts(scheme: str, probe: str) -> bool:
+        spans = anchor_spans(probe, render_escaped(probe))
+        return len(spans) == 1 and spans[0].start == 0 and spans[0].kind == "url" and spans[0].end > len(scheme)
+
+    return accepts
+
+
 def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: str) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made."""
     if not safe_scheme(link.text):
@@ -81,6 +91,7 @@ def urlize_refined(
     render_escaped: Callable[[str], str],
     escape_text: Callable[[str], str],
     default_scheme: str,
+    strict_hosts: bool = False,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -88,11 +99,19 @@ def urlize_refined(
     ``render_escaped(word)`` its output with escaping on and no other option (to ask
     whether it links an email on a domain); ``escape_text`` escapes text between links
     as the library does; ``default_scheme`` is what the library puts before a schemeless
-    link (``"http://"`` for Django, ``"https://"`` for Jinja2).
+    link (``"http://"`` for Django, ``"https://"`` for Jinja2).  The library decides
+    scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule.
     """
     out: list[str] = []
     pos = 0
-    for link in refine(text, raw, _library_accepts_email(render_escaped)):
+    links = refine(
+        text,
+        raw,
+        _library_accepts_email(render_escaped),
+        strict_hosts=strict_hosts,
+        scheme_probe=_library_accepts_scheme(render_escaped),
+    )
+    for link in links:
         anchor = _render_link(link, render_one, default_scheme)
         if anchor is None:
             continue

@@ -9,6 +9,11 @@ trimming) are refined (§10.1), then every link goes through the callbacks as bl
 with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 ``mailto:`` percent-quoted).  Emails are linked only with ``parse_email=True`` and when
 ``email_re`` accepts the address with an ASCII local part.
+
+bleach decides scheme and host, as in ``wrap()`` of the other libraries: what its
+``url_re`` links (its protocols, its TLD list, ``localhost`` after ``http://``) stays
+linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` adds
+§1.4's registrable-domain rule.
 """
 
 from __future__ import annotations
@@ -33,9 +38,16 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
     def handle_email_addresses(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         return src_iter  # emails are handled with the URLs, in handle_links
 
+    #: Set by ``UTS58Linker.linkify``: §1.4's registrable-domain rule on hosts.
+    strict_hosts = False
+
     def _accepts_email(self, probe: str) -> bool:
         m = self.email_re.search(probe)
         return m is not None and m.group(0) == probe
+
+    def _accepts_scheme(self, scheme: str, probe: str) -> bool:
+        m = self.url_re.search(probe)
+        return m is not None and m.start() == 0 and m.group(0).lower().startswith(scheme)
 
     def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         for token in src_iter:
@@ -44,7 +56,13 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
                 continue
             text = token["data"]
             raw = bleach_find(self, text, self.parse_email)
-            links = refine(text, raw, self._accepts_email if self.parse_email else None)
+            links = refine(
+                text,
+                raw,
+                self._accepts_email if self.parse_email else None,
+                strict_hosts=self.strict_hosts,
+                scheme_probe=self._accepts_scheme,
+            )
             if not links:
                 yield token
                 continue
@@ -81,6 +99,14 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
 class UTS58Linker(Linker):  # type: ignore[misc]
     """A bleach ``Linker`` whose ``linkify`` gives UTS #58 links (see the module docstring)."""
 
+    # A class attribute (``_StrictUTS58Linker``): the attribute dict is the wrapped Linker's.
+    _strict_hosts = False
+
+    @property
+    def strict_hosts(self) -> bool:
+        """Whether hosts must be registrable domains (§1.4); see ``wrap_linker``."""
+        return self._strict_hosts
+
     def linkify(self, text: str) -> str:
         """Linkify ``text`` (an HTML fragment) as bleach does, with refined links."""
         if not isinstance(text, str):
@@ -96,13 +122,26 @@ class UTS58Linker(Linker):  # type: ignore[misc]
             url_re=self.url_re,
             email_re=self.email_re,
         )
+        filtered.strict_hosts = self._strict_hosts
         return str(self.serializer.render(filtered))
 
 
-def wrap_linker(linker: Linker) -> UTS58Linker:
-    """Return a ``UTS58Linker`` that shares ``linker``'s configuration (its attribute dict)."""
-    if isinstance(linker, UTS58Linker):
+def wrap_linker(linker: Linker, strict_hosts: bool = False) -> UTS58Linker:
+    """Return a ``UTS58Linker`` that shares ``linker``'s configuration (its attribute dict).
+
+    ``strict_hosts=True`` adds §1.4's registrable-domain rule to bleach's own host rules.
+    Wrapping a ``UTS58Linker`` returns it unchanged (or, with another ``strict_hosts``, a
+    new one sharing the same configuration).
+    """
+    if isinstance(linker, UTS58Linker) and linker.strict_hosts == bool(strict_hosts):
         return linker
-    upgraded: UTS58Linker = UTS58Linker.__new__(UTS58Linker)
+    cls = _StrictUTS58Linker if strict_hosts else UTS58Linker
+    upgraded: UTS58Linker = cls.__new__(cls)
     upgraded.__dict__ = linker.__dict__  # one configuration: changes to either apply to both
     return upgraded
+
+
+class _StrictUTS58Linker(UTS58Linker):
+    """A ``UTS58Linker`` with §1.4's registrable-domain rule (``wrap_linker(..., strict_hosts=True)``)."""
+
+    _strict_hosts = True

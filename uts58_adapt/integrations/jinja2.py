@@ -23,11 +23,21 @@ from ._urlize import urlize_refined
 __all__ = ["install"]
 
 
-def install(env: Environment) -> None:
-    """Replace ``env.filters["urlize"]`` by its UTS #58 upgrade (installing twice changes nothing)."""
+def install(env: Environment, *, strict_hosts: bool = False) -> None:
+    """Replace ``env.filters["urlize"]`` by its UTS #58 upgrade.
+
+    Installing again with the same ``strict_hosts`` changes nothing; with the other one,
+    the upgrade of the original filter is replaced.
+
+    Jinja2 decides scheme and host: what it links stays linked (``localhost``, an
+    intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
+    adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+    """
     original = env.filters["urlize"]
     if getattr(original, "uts58", False):
-        return
+        if original.uts58_strict_hosts == strict_hosts:
+            return
+        original = original.uts58_original
 
     @pass_eval_context
     def urlize(
@@ -53,12 +63,15 @@ def install(env: Environment) -> None:
             text,
             jinja2_spans(text, extra_schemes),
             render_one=render_one,
-            render_escaped=jinja2_urlize,
+            render_escaped=lambda word: jinja2_urlize(word, extra_schemes=extra_schemes),
             escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
             default_scheme="https://",
+            strict_hosts=strict_hosts,
         )
         return Markup(rv) if eval_ctx.autoescape else rv
 
     urlize.uts58 = True  # type: ignore[attr-defined]
+    urlize.uts58_original = original  # type: ignore[attr-defined]
+    urlize.uts58_strict_hosts = strict_hosts  # type: ignore[attr-defined]
     urlize.__doc__ = original.__doc__
     env.filters["urlize"] = urlize

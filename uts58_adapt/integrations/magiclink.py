@@ -11,6 +11,10 @@ included) with its bare-link and email patterns upgraded:
 - Emails: found from each ``@`` by the refinement (§5.2), so non-ASCII local parts link
   too; an address is kept when magiclink's own email pattern accepts it with the local
   part ``a``, and magiclink's ``handleMatch`` builds the (entity-encoded) element.
+
+magiclink decides scheme and host (what it links stays linked, ``http://localhost:8000/``
+included) and only invalid hosts are dropped; the extension's own option
+``strict_hosts=True`` adds §1.4's registrable-domain rule, as ``detect()`` applies it.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from markdown import Markdown
 from markdown.util import AtomicString
 from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMailPattern, MagiclinkPattern
 
-from ..refine.migration import refine_links
 from ..html import BIDI_CONTROLS
+from ..refine.email import MAILTO
+from ..refine.migration import refine_links
 from ._common import WINDOW, escape_bidi, refine_at
 
 __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
@@ -42,7 +47,7 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el, start, end = super().handleMatch(m, data)
         if el is None or start is None or end is None:
             return el, start, end
-        link = refine_at(data, start, end, "url")
+        link = refine_at(data, start, end, "url", strict_hosts=bool(self.config["strict_hosts"]))
         if link is None:
             return None, None, None
         if (link.start, link.end) != (start, end):
@@ -64,6 +69,13 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
 class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
     """Emails found from each ``@`` by UTS #58 §5.2, rendered by magiclink's email pattern."""
 
+    config: dict[str, Any]
+
+    @staticmethod
+    def _accepts_email(probe: str) -> bool:
+        """magiclink's email pattern on the address (it links what follows a ``mailto:``)."""
+        return _MAIL_RE.fullmatch(probe[len(MAILTO) :] if probe[: len(MAILTO)].lower() == MAILTO else probe) is not None
+
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:  # noqa: N802
         at = m.start()
         lo = max(0, at - _LOCAL_MAX)
@@ -71,13 +83,12 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             lo = space.end()
         after = _SPACE.search(data, at, min(len(data), at + WINDOW))
         hi = after.start() if after else min(len(data), at + WINDOW)
-        for link in refine_links(data[lo:hi], []):
+        strict = bool(self.config["strict_hosts"])
+        for link in refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email):
             if link.kind == "email" and link.start <= at - lo < link.end:
                 start, text = lo + link.start, link.text
                 if text[:7].lower() == "mailto:":  # magiclink links the address after "mailto:"
                     start, text = start + 7, text[7:]
-                if _MAIL_RE.fullmatch("a@" + text.rpartition("@")[2]) is None:
-                    return None, None, None
                 whole = _WHOLE.match(text)
                 assert whole is not None
                 el, _, _ = super().handleMatch(whole, text)
@@ -86,14 +97,27 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
 
 
 class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]
-    """``pymdownx.magiclink`` whose bare links and emails conform to UTS #58."""
+    """``pymdownx.magiclink`` whose bare links and emails conform to UTS #58.
+
+    It takes magiclink's options and one of its own, ``strict_hosts`` (default False).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        strict_hosts = kwargs.pop("strict_hosts", False)
+        super().__init__(*args, **kwargs)
+        self.config["strict_hosts"] = [
+            bool(strict_hosts),
+            "If 'True', hosts must be registrable domains (UTS #58 §1.4) - Default: False",
+        ]
 
     def setup_autolinks(self, md: Markdown, config: dict[str, Any]) -> None:
         super().setup_autolinks(md, config)
         link_pattern = RefinedLinkPattern(RE_LINK, md)
         link_pattern.config = config
         md.inlinePatterns.register(link_pattern, "magic-link", 85)
-        md.inlinePatterns.register(RefinedMailPattern("@", md), "magic-mail", 84.9)
+        mail_pattern = RefinedMailPattern("@", md)
+        mail_pattern.config = config
+        md.inlinePatterns.register(mail_pattern, "magic-mail", 84.9)
 
 
 def makeExtension(*args: Any, **kwargs: Any) -> UTS58MagiclinkExtension:  # noqa: N802

@@ -4,10 +4,16 @@ The plugin registers the same inline rule as ``mistune.plugins.url`` (its patter
 ``http(s)://`` URLs), and refines each match (``integrations._common.refine_at``) before
 making the link token, exactly as mistune's own plugin makes it (``escape_url`` href,
 no link inside a link, cut at ``]`` inside link text).
+
+mistune decides scheme and host (``http://localhost:8000/`` stays linked) and only
+invalid hosts are dropped; ``url_plugin(strict_hosts=True)`` is the plugin with §1.4's
+registrable-domain rule, as ``detect()`` applies it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from re import Match
 from typing import TYPE_CHECKING
 
@@ -21,12 +27,12 @@ if TYPE_CHECKING:
     from mistune.inline_parser import InlineParser
     from mistune.markdown import Markdown
 
-__all__ = ["url"]
+__all__ = ["url", "url_plugin"]
 
 
-def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState) -> int:
+def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False) -> int:
     """mistune's ``parse_url_link`` on the refined span of the match ``m``."""
-    link = refine_at(state.src, m.start(), m.end(), "url")
+    link = refine_at(state.src, m.start(), m.end(), "url", strict_hosts=strict_hosts)
     if link is None:
         inline.process_text(m.group(0), state)
         return m.end()
@@ -53,6 +59,14 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState) -> i
     return pos
 
 
-def url(md: Markdown) -> None:
-    """The mistune plugin: register the refined ``url_link`` rule."""
-    md.inline.register("url_link", URL_LINK_PATTERN, parse_url_link)
+def url_plugin(*, strict_hosts: bool = False) -> Callable[[Markdown], None]:
+    """The mistune plugin, with §1.4's registrable-domain rule on hosts when ``strict_hosts``."""
+
+    def plugin(md: Markdown) -> None:
+        md.inline.register("url_link", URL_LINK_PATTERN, partial(parse_url_link, strict_hosts=strict_hosts))
+
+    return plugin
+
+
+#: The mistune plugin (``plugins=[url]``): register the refined ``url_link`` rule.
+url = url_plugin()

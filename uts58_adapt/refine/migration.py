@@ -18,6 +18,9 @@
 3. Conflicts: an ``@`` inside the path, query or fragment of a URL belongs to that URL;
    otherwise, where an email and a URL overlap, the email wins.  The result is sorted
    and non-overlapping (of two overlapping URLs, the one starting first is kept).
+4. Library acceptance (optional, ``accepts_email``): emails the backend did not report
+   are kept only when the backend accepts the same address with the local part ``a``
+   (:func:`.acceptance.accepted_emails`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from ..properties import (
     largest_astral,
 )
 from . import hosts
+from .acceptance import EmailCheck, accepted_emails
 from .email import MAILTO, email_start
 from .termination import terminate
 
@@ -107,6 +111,7 @@ def refine_links(
     *,
     strict_hosts: bool = True,
     scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
+    accepts_email: EmailCheck | None = None,
 ) -> list[Link]:
     """Refine a backend's raw spans into UTS #58 links (see the module docstring).
 
@@ -119,8 +124,16 @@ def refine_links(
     (``hosts.url_host``).  Domains written with ``。`` that the adapter finds on its own
     always take the strict rule.  ``scheme_ok`` decides which schemes may be linked: the
     default takes http, https and ftp, so every href starts with one of them, ``mailto:``
-    or (schemeless URLs) ``https://``.
+    or (schemeless URLs) ``https://``; :func:`.acceptance.scheme_check` builds one that
+    follows a library's own configuration.  ``accepts_email`` (the library's answer for
+    an address) drops the emails the library would not link (step 4); None keeps them all.
     """
+    links = _refine(text, raw, strict_hosts, scheme_ok)
+    return links if accepts_email is None else accepted_emails(links, accepts_email)
+
+
+def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: hosts.SchemeCheck) -> list[Link]:
+    """Steps 1 to 3 of :func:`refine_links`."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     has_at = "@" in text

@@ -17,8 +17,20 @@ from typing import Any, cast
 __all__ = ["urlize", "urlizetrunc"]
 
 
-def urlize(text: Any, trim_url_limit: int | None = None, nofollow: bool = False, autoescape: bool = False) -> str:
-    """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping)."""
+def urlize(
+    text: Any,
+    trim_url_limit: int | None = None,
+    nofollow: bool = False,
+    autoescape: bool = False,
+    *,
+    strict_hosts: bool = False,
+) -> str:
+    """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping).
+
+    Django decides scheme and host: what it links stays linked (``localhost``, an
+    intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
+    adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+    """
     from django.utils import html as django_html
     from django.utils.safestring import SafeData
 
@@ -42,11 +54,17 @@ def urlize(text: Any, trim_url_limit: int | None = None, nofollow: bool = False,
         render_escaped=lambda word: str(urlizer(word, autoescape=True)),
         escape_text=escape_text,
         default_scheme="http://",
+        strict_hosts=strict_hosts,
     )
 
 
-def urlizetrunc(value: Any, limit: int, autoescape: bool = True) -> str:
+def urlizetrunc(value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False) -> str:
     """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
     from django.utils.safestring import mark_safe
 
-    return cast(str, mark_safe(urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape)))
+    return cast(
+        str,
+        mark_safe(
+            urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape, strict_hosts=strict_hosts)
+        ),
+    )

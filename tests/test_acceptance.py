@@ -1,0 +1,57 @@
+"""``refine.acceptance``: the library's own answers decide schemes and emails (shared by wrap() and integrations)."""
+
+from __future__ import annotations
+
+from uts58_adapt.backends.base import RawLink
+from uts58_adapt.refine.acceptance import ascii_host, email_probe, scheme_check
+from uts58_adapt.refine.hosts import default_scheme_ok
+from uts58_adapt.refine.migration import refine_links
+
+
+def test_scheme_check_reported_probe_and_fallback() -> None:
+    asked: list[tuple[str, str]] = []
+
+    def probe(scheme: str, url: str) -> bool:
+        asked.append((scheme, url))
+        return scheme == "git:"
+
+    ok = scheme_check(probe)
+    assert ok("myapp:", "intranet", True)  # the library's own span starts with it
+    assert ok("git:", "bücher.de", False)
+    assert not ok("ftp:", "bücher.de", False)
+    assert ok("git:", "bücher.de", False)  # cached
+    assert asked == [("git:", "git://xn--bcher-kva.de/"), ("ftp:", "ftp://xn--bcher-kva.de/")]
+    assert not scheme_check(None)("http:", "x.com", False)
+    assert scheme_check(None, default_scheme_ok)("http:", "x.com", False)
+    assert not scheme_check(None, default_scheme_ok)("gopher:", "x.com", False)
+
+
+def test_email_probe_and_ascii_host() -> None:
+    assert email_probe("σωκράτης@example.com") == "a@example.com"
+    assert email_probe("MailTo:σ@bücher.de") == "mailto:a@bücher.de"
+    assert ascii_host("bücher.de") == "xn--bcher-kva.de"
+    assert ascii_host("example.com") == "example.com"
+
+
+def test_refine_links_accepts_email() -> None:
+    text = "σωκράτης@example.com and bob@example.org and ζ@example.org"
+    asked: list[str] = []
+
+    def accepts(address: str) -> bool:
+        asked.append(address)
+        return address.endswith(".org")
+
+    links = refine_links(text, [RawLink(25, 40, "email")], accepts_email=accepts)
+    assert [link.text for link in links] == ["bob@example.org", "ζ@example.org"]
+    # bob@example.org is the library's own span: not asked; one question per domain
+    assert asked == ["a@example.com", "a@example.org"]
+    everything = ["σωκράτης@example.com", "bob@example.org", "ζ@example.org"]
+    assert [link.text for link in refine_links(text, [])] == everything
+
+
+def test_library_hosts_without_strict_hosts() -> None:
+    text = "see http://localhost:8000/x and gopher://intranet/αβ(γ/δ)ρς."
+    raw = [RawLink(4, 27, "url"), RawLink(32, 60, "url")]
+    assert refine_links(text, raw) == []  # detect()'s defaults: registrable domains, http/https/ftp
+    links = refine_links(text, raw, strict_hosts=False, scheme_ok=scheme_check(None))
+    assert [link.text for link in links] == ["http://localhost:8000/x", "gopher://intranet/αβ(γ/δ"]
