@@ -7,6 +7,7 @@ import json
 import sys
 
 from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
+from ..link import Link
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 FORMATS = ("marked", "json", "html")
@@ -35,7 +36,7 @@ processed); 2 for a --encoding that is not a text encoding.
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..backends import BACKENDS
 
     parser = subparsers.add_parser(
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _marked(line: str, links: list) -> str:
+def _marked(line: str, links: list[Link]) -> str:
     parts = []
     pos = 0
     for link in links:
@@ -75,7 +76,7 @@ def _marked(line: str, links: list) -> str:
     return "".join(parts)
 
 
-def _json(source: str, lineno: int, links: list) -> str:
+def _json(source: str, lineno: int, links: list[Link]) -> str:
     return json.dumps(
         {
             "source": source,
@@ -106,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
     errors: list[str] = []
     status = 0
     max_length = args.max_length if args.max_length and args.max_length > 0 else None
-    if args.format == "html":
-        from ..html import render
+    from ..html import render
+
     out = sys.stdout
     # Output may contain lone surrogates (--errors surrogateescape): never crash on them.
     if hasattr(out, "reconfigure"):

@@ -33,7 +33,7 @@ examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "escape",
         help="print URLs in UTS #58 minimal escaped form",

@@ -506,6 +506,7 @@ def _minimal_escape(url: str) -> str:
         ):
             return url
     m = _HEAD.match(url)
+    assert m is not None  # every group of _HEAD is optional or may be empty
     scheme, slashes, bare_slashes, authority = m.groups()
     if scheme:
         head = scheme.lower() + (slashes or "")

@@ -122,7 +122,6 @@ def terminate(text: str, start: int) -> int:
                 return last_safe
             terminators = _TERMINATORS[part]
             clear_stack_open = _CLEAR_STACK_OPEN[part]
-            skip_plain = _skip_plain_run(part, True)
             i += length
             last_safe = i
             open_stack.clear()
@@ -142,8 +141,7 @@ def terminate(text: str, start: int) -> int:
         if term == INCLUDE:
             # Fast path (see _skip_plain_run): any Soft code point skipped is
             # followed by an Include one, so lastSafe is the end of the match.
-            skip = _skip_plain_run(part, False) if open_stack else skip_plain
-            i = skip(text, i + 1).end()
+            i = _skip_plain_run(part, not open_stack)(text, i + 1).end()
             last_safe = i
         elif term == SOFT:
             i += 1
