@@ -15,6 +15,7 @@ import threading
 from linkify_it import LinkifyIt
 
 from ._tlds import tld_pattern
+from ._windows import WINDOW, windows
 from .base import RawLink
 
 __all__ = ["LinkifyItBackend"]
@@ -34,11 +35,35 @@ class LinkifyItBackend:
         self._lock = threading.Lock()
 
     def find(self, text: str) -> list[RawLink]:
-        """The links linkify-it finds in ``text``, sorted by start (``mailto:`` ones are emails)."""
+        """The links linkify-it finds in ``text`` in one call, sorted by start (``mailto:`` ones are emails)."""
         with self._lock:
-            matches = self._linkify.match(text) or []
+            return self._spans(text, 0)
+
+    def candidates(self, text: str) -> list[RawLink]:
+        """``find``, with long texts given to linkify-it in windows, for refinement.
+
+        linkify-it-py's path regex rescans the rest of a run without white space for every
+        fuzzy link in it, so one call on ``x.co/(x.co/(…`` costs time quadratic in the
+        run's length.  A text longer than ``WINDOW`` is given to it in the windows of
+        ``_windows.windows``: exactly the links of one call where the windows are cut at
+        white space (the only case outside runs of over ``WINDOW // 2`` code points without
+        white space; see tests/test_linkify_it_windows.py).
+        """
+        with self._lock:
+            if len(text) <= WINDOW:
+                return self._spans(text, 0)
+            found: list[RawLink] = []
+            for lo, hi in windows(text):
+                found += self._spans(text[lo:hi], lo)
+        if not found:
+            return found
+        # Overlapping windows (inside a long run without white space) can report a link twice.
+        return sorted(set(found), key=lambda r: (r.start, r.end))
+
+    def _spans(self, text: str, shift: int) -> list[RawLink]:
+        """linkify-it's matches in ``text`` as RawLinks, offsets plus ``shift``; the caller holds the lock."""
         out = []
-        for m in matches:
+        for m in self._linkify.match(text) or ():
             kind = "email" if m.schema == "mailto:" or (not m.schema and "@" in m.raw and "/" not in m.raw) else "url"
-            out.append(RawLink(m.index, m.last_index, kind))
+            out.append(RawLink(m.index + shift, m.last_index + shift, kind))
         return out

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator
-
 from urlextract import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_pattern
+from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
+from ._windows import WINDOW as _WINDOW
+from ._windows import windows as _windows
 from .base import RawLink
 
 __all__ = ["UrlExtractBackend"]
@@ -197,28 +198,3 @@ class UrlExtractBackend:
             out.append(RawLink(start, end, kind))
         out.sort(key=lambda r: (r.start, r.end))
         return out
-
-
-#: Window length and overlap for ``candidates`` on long texts (code points).
-_WINDOW = 1024
-_OVERLAP = 320
-_SPACE = re.compile(r"\s")
-
-
-def _windows(text: str) -> Iterator[tuple[int, int]]:
-    """Yield ``(lo, hi)`` windows covering ``text``: at most ``_WINDOW`` long, cut after white
-    space in the window's second half when there is some, else overlapping by ``_OVERLAP``."""
-    n = len(text)
-    lo = 0
-    while n - lo > _WINDOW:
-        hi = lo + _WINDOW
-        cut = None
-        for m in _SPACE.finditer(text, lo + _WINDOW // 2, hi):
-            cut = m.end()
-        if cut is not None:
-            yield lo, cut
-            lo = cut
-        else:
-            yield lo, hi
-            lo = hi - _OVERLAP
-    yield lo, n
