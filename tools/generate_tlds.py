@@ -7,7 +7,7 @@ form) and a trie-shaped regular expression of the TLDs.  Computing them at run t
 meant importing tldextract (and with it ``requests``), parsing 10,000 lines and
 converting every name to both forms: most of a fresh process's start-up.  This script
 does it once, with the same code (``uts58_adapt.backends._tlds``), and writes the result
-as Python literals.  The output is deterministic, and ``tests/test_tld_data.py`` checks
+as Python string literals.  The output is deterministic, and ``tests/test_tld_data.py`` checks
 that the committed file matches the installed tldextract's snapshot.
 
     python tools/generate_tlds.py            # rewrite the file
@@ -32,17 +32,13 @@ WIDTH = 116
 
 
 def _strings(name: str, values: frozenset[str]) -> list[str]:
-    """``NAME = frozenset((...))`` with the sorted values packed into lines of at most WIDTH."""
-    lines = [f"{name} = frozenset(", "    ("]
-    line = "       "
-    for value in sorted(values):
-        item = f" {value!r},"
-        if len(line) + len(item) > WIDTH:
-            lines.append(line)
-            line = "       "
-        line += item
-    lines += [line, "    )", ")", ""]
-    return lines
+    """``NAME = \"\"\"...\"\"\"``: the sorted values, one a line, in one string literal.
+
+    One literal (split at import) rather than a tuple of literals: compiling a module of
+    10,000 literals takes 0.2 s where no bytecode cache is written (PYTHONDONTWRITEBYTECODE).
+    """
+    assert all(v and v.isprintable() and not any(c in v for c in " \\\"'") for v in values)
+    return [f'{name} = """', *sorted(values), '"""', ""]
 
 
 def _pattern(value: str) -> list[str]:

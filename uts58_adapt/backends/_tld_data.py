@@ -10,1189 +10,8946 @@ from __future__ import annotations
 SOURCE = 'tldextract 5.4.0, file .tld_set_snapshot (Public Suffix List VERSION 2025-04-07_15-51-09_UTC)'
 SNAPSHOT_VERSION = '2025-04-07_15-51-09_UTC'
 
-RULES = frozenset(
-    (
-        '0.bg', '1.bg', '2.bg', '2000.hu', '3.bg', '4.bg', '5.bg', '5g.in', '6.bg', '6g.in', '7.bg', '8.bg', '9.bg',
-        '9guacu.br', 'a.bg', 'a.se', 'aa.no', 'aaa', 'aaa.pro', 'aarborte.no', 'aarp', 'ab.ca',
-        'abashiri.hokkaido.jp', 'abb', 'abbott', 'abbvie', 'abc', 'abc.br', 'abeno.osaka.jp', 'abiko.chiba.jp',
-        'abira.hokkaido.jp', 'able', 'abo.pa', 'abogado', 'abr.it', 'abruzzo.it', 'abu.yamaguchi.jp', 'abudhabi',
-        'ac', 'ac.ae', 'ac.at', 'ac.be', 'ac.bw', 'ac.ci', 'ac.cn', 'ac.cr', 'ac.cy', 'ac.eg', 'ac.fj', 'ac.gn',
-        'ac.gov.br', 'ac.id', 'ac.il', 'ac.im', 'ac.in', 'ac.ir', 'ac.jp', 'ac.ke', 'ac.kr', 'ac.lk', 'ac.ls',
-        'ac.ma', 'ac.me', 'ac.ml', 'ac.mu', 'ac.mw', 'ac.mz', 'ac.ni', 'ac.nz', 'ac.pa', 'ac.pk', 'ac.pr', 'ac.rs',
-        'ac.rw', 'ac.se', 'ac.sz', 'ac.th', 'ac.tj', 'ac.tz', 'ac.ug', 'ac.uk', 'ac.vn', 'ac.za', 'ac.zm', 'ac.zw',
-        'aca.pro', 'academia.bo', 'academy', 'accenture', 'accident-investigation.aero', 'accident-prevention.aero',
-        'accountant', 'accountants', 'acct.pro', 'achi.nagano.jp', 'aco', 'act.au', 'act.edu.au', 'actor', 'ad',
-        'ad.jp', 'adachi.tokyo.jp', 'adm.br', 'ads', 'adult', 'adult.ht', 'adv.br', 'adv.mz', 'ae', 'aeg',
-        'aejrie.no', 'aero', 'aero.mv', 'aerobatic.aero', 'aeroclub.aero', 'aerodrome.aero', 'aetna', 'af',
-        'afjord.no', 'afl', 'africa', 'africa.bj', 'ag', 'ag.it', 'aga.niigata.jp', 'agakhan', 'agano.niigata.jp',
-        'agdenes.no', 'agematsu.nagano.jp', 'agency', 'agents.aero', 'agr.br', 'agrar.hu', 'agri.jo', 'agric.za',
-        'agrigento.it', 'agro.bj', 'agro.bo', 'agro.pl', 'aguni.okinawa.jp', 'ah.cn', 'ah.no', 'ai', 'ai.in',
-        'ai.jo', 'ai.kr', 'ai.vn', 'aibetsu.hokkaido.jp', 'aichi.jp', 'aid.pl', 'aig', 'aikawa.kanagawa.jp',
-        'ainan.ehime.jp', 'aioi.hyogo.jp', 'aip.ee', 'air-surveillance.aero', 'air-traffic-control.aero', 'airbus',
-        'aircraft.aero', 'airforce', 'airline.aero', 'airport.aero', 'airtel', 'airtraffic.aero', 'aisai.aichi.jp',
-        'aisho.shiga.jp', 'aizubange.fukushima.jp', 'aizumi.tokushima.jp', 'aizumisato.fukushima.jp',
-        'aizuwakamatsu.fukushima.jp', 'aju.br', 'ak.us', 'akabira.hokkaido.jp', 'akagi.shimane.jp',
-        'akaiwa.okayama.jp', 'akashi.hyogo.jp', 'akdn', 'aki.kochi.jp', 'akiruno.tokyo.jp', 'akishima.tokyo.jp',
-        'akita.akita.jp', 'akita.jp', 'akkeshi.hokkaido.jp', 'aknoluokta.no', 'ako.hyogo.jp', 'akrehamn.no',
-        'akune.kagoshima.jp', 'al', 'al.gov.br', 'al.it', 'al.no', 'al.us', 'alaheadju.no', 'aland.fi',
-        'alessandria.it', 'alesund.no', 'algard.no', 'alibaba', 'alipay', 'allfinanz', 'allstate', 'ally', 'alsace',
-        'alstahaug.no', 'alstom', 'alt.na', 'alt.za', 'alta.no', 'alto-adige.it', 'altoadige.it', 'alvdal.no', 'am',
-        'am.br', 'am.gov.br', 'am.in', 'ama.aichi.jp', 'ama.shimane.jp', 'amagasaki.hyogo.jp',
-        'amakusa.kumamoto.jp', 'amami.kagoshima.jp', 'amazon', 'ambulance.aero', 'americanexpress',
-        'americanfamily', 'amex', 'amfam', 'ami.ibaraki.jp', 'amica', 'amli.no', 'amot.no', 'amsterdam', 'an.it',
-        'analytics', 'anamizu.ishikawa.jp', 'anan.nagano.jp', 'anan.tokushima.jp', 'anani.br', 'ancona.it',
-        'andasuolo.no', 'andebu.no', 'ando.nara.jp', 'andoy.no', 'andria-barletta-trani.it',
-        'andria-trani-barletta.it', 'andriabarlettatrani.it', 'andriatranibarletta.it', 'android', 'andøy.no',
-        'angiang.vn', 'anjo.aichi.jp', 'ann-arbor.mi.us', 'annaka.gunma.jp', 'anpachi.gifu.jp', 'anquan', 'anz',
-        'ao', 'ao.it', 'aogaki.hyogo.jp', 'aogashima.tokyo.jp', 'aoki.nagano.jp', 'aol', 'aomori.aomori.jp',
-        'aomori.jp', 'aosta-valley.it', 'aosta.it', 'aostavalley.it', 'aoste.it', 'ap.gov.br', 'ap.gov.pl', 'ap.it',
-        'aparecida.br', 'apartments', 'app', 'app.br', 'apple', 'aq', 'aq.it', 'aquarelle', 'aquila.it', 'ar',
-        'ar.it', 'ar.us', 'arab', 'arai.shizuoka.jp', 'arakawa.saitama.jp', 'arakawa.tokyo.jp', 'aramco',
-        'arao.kumamoto.jp', 'archi', 'architectes.bj', 'ardal.no', 'aremark.no', 'arendal.no', 'arezzo.it',
-        'ariake.saga.jp', 'arida.wakayama.jp', 'aridagawa.wakayama.jp', 'arita.saga.jp', 'army', 'arna.no', 'arpa',
-        'arq.br', 'art', 'art.br', 'art.do', 'art.dz', 'art.ht', 'art.ml', 'art.sn', 'arte', 'arte.bo', 'arts.nf',
-        'arts.ro', 'arts.ve', 'as', 'as.us', 'asago.hyogo.jp', 'asahi.chiba.jp', 'asahi.ibaraki.jp', 'asahi.mie.jp',
-        'asahi.nagano.jp', 'asahi.toyama.jp', 'asahi.yamagata.jp', 'asahikawa.hokkaido.jp', 'asaka.saitama.jp',
-        'asakawa.fukushima.jp', 'asakuchi.okayama.jp', 'asaminami.hiroshima.jp', 'ascoli-piceno.it',
-        'ascolipiceno.it', 'asda', 'aseral.no', 'ashibetsu.hokkaido.jp', 'ashikaga.tochigi.jp', 'ashiya.fukuoka.jp',
-        'ashiya.hyogo.jp', 'ashoro.hokkaido.jp', 'asia', 'asker.no', 'askim.no', 'askoy.no', 'askvoll.no',
-        'askøy.no', 'asn.au', 'asn.lv', 'asnes.no', 'aso.kumamoto.jp', 'ass.km', 'assabu.hokkaido.jp', 'assn.lk',
-        'asso.ci', 'asso.dz', 'asso.fr', 'asso.gp', 'asso.ht', 'asso.km', 'asso.mc', 'asso.ml', 'asso.nc',
-        'asso.re', 'associates', 'association.aero', 'assur.bj', 'asti.it', 'asuke.aichi.jp', 'at', 'at.it',
-        'atami.shizuoka.jp', 'athleta', 'atm.pl', 'ato.br', 'atsugi.kanagawa.jp', 'atsuma.hokkaido.jp', 'attorney',
-        'au', 'auction', 'audi', 'audible', 'audio', 'audnedaln.no', 'augustow.pl', 'aukra.no', 'aure.no',
-        'aurland.no', 'aurskog-holand.no', 'aurskog-høland.no', 'auspost', 'austevoll.no', 'austrheim.no', 'author',
-        'author.aero', 'auto', 'auto.pl', 'autos', 'av.it', 'av.tr', 'avellino.it', 'averoy.no', 'averøy.no',
-        'avocat.pro', 'avocats.bj', 'avoues.fr', 'aw', 'awaji.hyogo.jp', 'aws', 'ax', 'axa', 'aya.miyazaki.jp',
-        'ayabe.kyoto.jp', 'ayagawa.kagawa.jp', 'ayase.kanagawa.jp', 'az', 'az.us', 'azumino.nagano.jp', 'azure',
-        'aéroport.ci', 'b.bg', 'b.br', 'b.se', 'ba', 'ba.gov.br', 'ba.it', 'babia-gora.pl', 'baby', 'bacgiang.vn',
-        'backan.vn', 'baclieu.vn', 'bacninh.vn', 'badaddja.no', 'bahcavuotna.no', 'bahccavuotna.no', 'baidar.no',
-        'baidu', 'bajddar.no', 'balat.no', 'balestrand.no', 'ballangen.no', 'ballooning.aero', 'balsan-sudtirol.it',
-        'balsan-suedtirol.it', 'balsan-südtirol.it', 'balsan.it', 'balsfjord.no', 'bamble.no', 'banamex', 'band',
-        'bandai.fukushima.jp', 'bando.ibaraki.jp', 'bank', 'bar', 'bar.pro', 'barcelona', 'barclaycard', 'barclays',
-        'bardu.no', 'barefoot', 'bargains', 'bari.it', 'baria-vungtau.vn', 'barletta-trani-andria.it',
-        'barlettatraniandria.it', 'barueri.br', 'barum.no', 'bas.it', 'baseball', 'basilicata.it', 'basketball',
-        'bato.tochigi.jp', 'batsfjord.no', 'bauhaus', 'bayern', 'bb', 'bbc', 'bbs.tr', 'bbt', 'bbva', 'bc.ca',
-        'bcg', 'bcn', 'bd.se', 'be', 'bearalvahki.no', 'bearalváhki.no', 'beardu.no', 'beats', 'beauty',
-        'bedzin.pl', 'beer', 'beiarn.no', 'bel.tr', 'belem.br', 'belluno.it', 'benevento.it', 'bentley',
-        'bentre.vn', 'beppu.oita.jp', 'berg.no', 'bergamo.it', 'bergen.no', 'berlevag.no', 'berlevåg.no', 'berlin',
-        'beskidy.pl', 'best', 'bestbuy', 'bet', 'bet.ar', 'bet.br', 'bf', 'bg', 'bg.it', 'bh', 'bharti', 'bhz.br',
-        'bi', 'bi.it', 'bialowieza.pl', 'bialystok.pl', 'bib.br', 'bib.ve', 'bibai.hokkaido.jp', 'bible', 'bid',
-        'biei.hokkaido.jp', 'bielawa.pl', 'biella.it', 'bieszczady.pl', 'bievat.no', 'bievát.no',
-        'bifuka.hokkaido.jp', 'bihar.in', 'bihoro.hokkaido.jp', 'bike', 'bindal.no', 'bing', 'bingo', 'binhdinh.vn',
-        'binhduong.vn', 'binhphuoc.vn', 'binhthuan.vn', 'bio', 'bio.br', 'biratori.hokkaido.jp', 'birkenes.no',
-        'biz', 'biz.az', 'biz.bb', 'biz.cy', 'biz.et', 'biz.fj', 'biz.id', 'biz.in', 'biz.ki', 'biz.ls', 'biz.mv',
-        'biz.mw', 'biz.my', 'biz.ni', 'biz.nr', 'biz.pk', 'biz.pl', 'biz.pr', 'biz.ss', 'biz.tj', 'biz.tr',
-        'biz.tt', 'biz.vn', 'biz.zm', 'bizen.okayama.jp', 'bj', 'bj.cn', 'bjarkoy.no', 'bjarkøy.no', 'bjerkreim.no',
-        'bjugn.no', 'bl.it', 'black', 'blackfriday', 'blockbuster', 'blog', 'blog.bo', 'blog.br', 'bloomberg',
-        'blue', 'bm', 'bmd.br', 'bms', 'bmw', 'bn', 'bn.it', 'bnpparibas', 'bo', 'bo.it', 'bo.nordland.no',
-        'bo.telemark.no', 'boats', 'boavista.br', 'bodo.no', 'bodø.no', 'boehringer', 'bofa', 'bokn.no',
-        'boleslawiec.pl', 'bolivia.bo', 'bologna.it', 'bolt.hu', 'bolzano-altoadige.it', 'bolzano.it', 'bom',
-        'bomlo.no', 'bond', 'boo', 'book', 'booking', 'bosch', 'bostik', 'boston', 'bot', 'boutique', 'box',
-        'bozen-sudtirol.it', 'bozen-suedtirol.it', 'bozen-südtirol.it', 'bozen.it', 'br', 'br.it', 'bradesco',
-        'brand.se', 'bremanger.no', 'brescia.it', 'bridgestone', 'brindisi.it', 'broadway', 'broker', 'broker.aero',
-        'bronnoy.no', 'bronnoysund.no', 'brother', 'brumunddal.no', 'brussels', 'bryne.no', 'brønnøy.no',
-        'brønnøysund.no', 'bs', 'bs.it', 'bsb.br', 'bt', 'bt.it', 'bu.no', 'budejju.no', 'build', 'builders',
-        'bulsan-sudtirol.it', 'bulsan-suedtirol.it', 'bulsan-südtirol.it', 'bulsan.it', 'bungoono.oita.jp',
-        'bungotakada.oita.jp', 'bunkyo.tokyo.jp', 'busan.kr', 'business', 'business.in', 'buy', 'buzen.fukuoka.jp',
-        'buzz', 'bv', 'bw', 'by', 'bydgoszcz.pl', 'bygland.no', 'bykle.no', 'bytom.pl', 'bz', 'bz.it', 'bzh',
-        'báhcavuotna.no', 'báhccavuotna.no', 'báidár.no', 'bájddar.no', 'bálát.no', 'bådåddjå.no', 'båtsfjord.no',
-        'bærum.no', 'bø.nordland.no', 'bø.telemark.no', 'bømlo.no', 'c.bg', 'c.se', 'ca', 'ca.in', 'ca.it', 'ca.us',
-        'caa.aero', 'cab', 'cafe', 'cagliari.it', 'cahcesuolo.no', 'cal', 'cal.it', 'calabria.it', 'call',
-        'caltanissetta.it', 'calvinklein', 'cam', 'cam.it', 'camau.vn', 'camera', 'camp', 'campania.it',
-        'campidano-medio.it', 'campidanomedio.it', 'campinagrande.br', 'campinas.br', 'campobasso.it', 'canon',
-        'cantho.vn', 'caobang.vn', 'capetown', 'capital', 'capitalone', 'car', 'caravan', 'carbonia-iglesias.it',
-        'carboniaiglesias.it', 'cards', 'care', 'career', 'careers', 'cargo.aero', 'carrara-massa.it',
-        'carraramassa.it', 'cars', 'casa', 'case', 'caserta.it', 'cash', 'casino', 'casino.hu', 'cat', 'catania.it',
-        'catanzaro.it', 'catering', 'catering.aero', 'catholic', 'catholic.edu.au', 'caxias.br', 'cb.it', 'cba',
-        'cbn', 'cbre', 'cc', 'cc.ak.us', 'cc.al.us', 'cc.ar.us', 'cc.as.us', 'cc.az.us', 'cc.ca.us', 'cc.co.us',
-        'cc.ct.us', 'cc.dc.us', 'cc.de.us', 'cc.fl.us', 'cc.ga.us', 'cc.gu.us', 'cc.hi.us', 'cc.ia.us', 'cc.id.us',
-        'cc.il.us', 'cc.in.us', 'cc.ks.us', 'cc.ky.us', 'cc.la.us', 'cc.ma.us', 'cc.md.us', 'cc.me.us', 'cc.mi.us',
-        'cc.mn.us', 'cc.mo.us', 'cc.ms.us', 'cc.mt.us', 'cc.nc.us', 'cc.nd.us', 'cc.ne.us', 'cc.nh.us', 'cc.nj.us',
-        'cc.nm.us', 'cc.nv.us', 'cc.ny.us', 'cc.oh.us', 'cc.ok.us', 'cc.or.us', 'cc.pa.us', 'cc.pr.us', 'cc.ri.us',
-        'cc.sc.us', 'cc.sd.us', 'cc.tn.us', 'cc.tx.us', 'cc.ut.us', 'cc.va.us', 'cc.vi.us', 'cc.vt.us', 'cc.wa.us',
-        'cc.wi.us', 'cc.wv.us', 'cc.wy.us', 'cci.fr', 'cd', 'ce.gov.br', 'ce.it', 'center', 'ceo', 'cern',
-        'certification.aero', 'cesena-forli.it', 'cesena-forlì.it', 'cesenaforli.it', 'cesenaforlì.it', 'cf', 'cfa',
-        'cfd', 'cg', 'ch', 'ch.it', 'championship.aero', 'chanel', 'channel', 'charity', 'charter.aero', 'chase',
-        'chat', 'cheap', 'cherkassy.ua', 'cherkasy.ua', 'chernigov.ua', 'chernihiv.ua', 'chernivtsi.ua',
-        'chernovtsy.ua', 'chiba.jp', 'chichibu.saitama.jp', 'chieti.it', 'chigasaki.kanagawa.jp',
-        'chihayaakasaka.osaka.jp', 'chijiwa.nagasaki.jp', 'chikugo.fukuoka.jp', 'chikuho.fukuoka.jp',
-        'chikuhoku.nagano.jp', 'chikujo.fukuoka.jp', 'chikuma.nagano.jp', 'chikusei.ibaraki.jp',
-        'chikushino.fukuoka.jp', 'chikuzen.fukuoka.jp', 'chino.nagano.jp', 'chintai', 'chippubetsu.hokkaido.jp',
-        'chiryu.aichi.jp', 'chita.aichi.jp', 'chitose.hokkaido.jp', 'chiyoda.gunma.jp', 'chiyoda.tokyo.jp',
-        'chizu.tottori.jp', 'chofu.tokyo.jp', 'chonan.chiba.jp', 'chosei.chiba.jp', 'choshi.chiba.jp',
-        'choyo.kumamoto.jp', 'christmas', 'chrome', 'chtr.k12.ma.us', 'chungbuk.kr', 'chungnam.kr', 'chuo.chiba.jp',
-        'chuo.fukuoka.jp', 'chuo.osaka.jp', 'chuo.tokyo.jp', 'chuo.yamanashi.jp', 'church', 'ci', 'ci.it',
-        'ciencia.bo', 'cieszyn.pl', 'cim.br', 'cipriani', 'circle', 'cisco', 'citadel', 'citi', 'citic', 'city',
-        'city.hu', 'civilaviation.aero', 'ck.ua', 'cl', 'cl.it', 'claims', 'cleaning', 'click', 'clinic',
-        'clinique', 'clothing', 'cloud', 'club', 'club.aero', 'club.tw', 'clubmed', 'cm', 'cn', 'cn.in', 'cn.it',
-        'cn.ua', 'cng.br', 'cnt.br', 'co', 'co.ae', 'co.ag', 'co.am', 'co.ao', 'co.at', 'co.az', 'co.bb', 'co.bi',
-        'co.bj', 'co.bw', 'co.bz', 'co.ci', 'co.cl', 'co.cm', 'co.cr', 'co.dm', 'co.gg', 'co.gl', 'co.gy', 'co.hu',
-        'co.id', 'co.il', 'co.im', 'co.in', 'co.io', 'co.ir', 'co.it', 'co.je', 'co.jp', 'co.ke', 'co.kr', 'co.lc',
-        'co.ls', 'co.ma', 'co.me', 'co.mg', 'co.mu', 'co.mw', 'co.mz', 'co.na', 'co.ni', 'co.nz', 'co.om', 'co.pn',
-        'co.rs', 'co.rw', 'co.ss', 'co.st', 'co.sz', 'co.th', 'co.tj', 'co.tm', 'co.tt', 'co.tz', 'co.ug', 'co.uk',
-        'co.us', 'co.uz', 'co.ve', 'co.vi', 'co.za', 'co.zm', 'co.zw', 'coach', 'codes', 'coffee', 'cog.mi.us',
-        'college', 'cologne', 'com', 'com.ac', 'com.af', 'com.ag', 'com.ai', 'com.al', 'com.am', 'com.ar', 'com.au',
-        'com.aw', 'com.az', 'com.ba', 'com.bb', 'com.bh', 'com.bi', 'com.bj', 'com.bm', 'com.bn', 'com.bo',
-        'com.br', 'com.bs', 'com.bt', 'com.by', 'com.bz', 'com.ci', 'com.cm', 'com.cn', 'com.co', 'com.cu',
-        'com.cv', 'com.cw', 'com.cy', 'com.dm', 'com.do', 'com.dz', 'com.ec', 'com.ee', 'com.eg', 'com.es',
-        'com.et', 'com.fj', 'com.fm', 'com.fr', 'com.ge', 'com.gh', 'com.gi', 'com.gl', 'com.gn', 'com.gp',
-        'com.gr', 'com.gt', 'com.gu', 'com.gy', 'com.hk', 'com.hn', 'com.hr', 'com.ht', 'com.im', 'com.in',
-        'com.io', 'com.iq', 'com.jo', 'com.kg', 'com.ki', 'com.km', 'com.kp', 'com.kw', 'com.ky', 'com.kz',
-        'com.la', 'com.lb', 'com.lc', 'com.lk', 'com.lr', 'com.lv', 'com.ly', 'com.mg', 'com.mk', 'com.ml',
-        'com.mo', 'com.ms', 'com.mt', 'com.mu', 'com.mv', 'com.mw', 'com.mx', 'com.my', 'com.na', 'com.nf',
-        'com.ng', 'com.ni', 'com.nr', 'com.om', 'com.pa', 'com.pe', 'com.pf', 'com.ph', 'com.pk', 'com.pl',
-        'com.pr', 'com.ps', 'com.pt', 'com.py', 'com.qa', 'com.re', 'com.ro', 'com.sa', 'com.sb', 'com.sc',
-        'com.sd', 'com.sg', 'com.sh', 'com.sl', 'com.sn', 'com.so', 'com.ss', 'com.st', 'com.sv', 'com.sy',
-        'com.tj', 'com.tm', 'com.tn', 'com.to', 'com.tr', 'com.tt', 'com.tw', 'com.ua', 'com.ug', 'com.uy',
-        'com.uz', 'com.vc', 'com.ve', 'com.vi', 'com.vn', 'com.vu', 'com.ws', 'com.ye', 'com.zm', 'commbank',
-        'commune.am', 'community', 'como.it', 'company', 'compare', 'computer', 'comsec', 'condos', 'conf.au',
-        'conf.lv', 'conference.aero', 'construction', 'consulado.st', 'consultant.aero', 'consulting',
-        'consulting.aero', 'contact', 'contagem.br', 'contractors', 'control.aero', 'cooking', 'cool', 'coop',
-        'coop.ar', 'coop.br', 'coop.ht', 'coop.in', 'coop.km', 'coop.mv', 'coop.mw', 'coop.py', 'coop.rw',
-        'cooperativa.bo', 'corsica', 'cosenza.it', 'council.aero', 'country', 'coupon', 'coupons', 'courses',
-        'coz.br', 'cpa', 'cpa.pro', 'cq.cn', 'cr', 'cr.it', 'cr.ua', 'credit', 'creditcard', 'creditunion',
-        'cremona.it', 'crew.aero', 'cri.br', 'cri.nz', 'cricket', 'crimea.ua', 'crotone.it', 'crown', 'crs',
-        'cruise', 'cruises', 'cs.in', 'cs.it', 'ct.it', 'ct.us', 'cu', 'cuiaba.br', 'cuisinella', 'cuneo.it',
-        'curitiba.br', 'cv', 'cv.ua', 'cw', 'cx', 'cy', 'cymru', 'cyou', 'cz', 'cz.it', 'czeladz.pl', 'czest.pl',
-        'd.bg', 'd.se', 'dad', 'daegu.kr', 'daejeon.kr', 'daigo.ibaraki.jp', 'daisen.akita.jp', 'daito.osaka.jp',
-        'daiwa.hiroshima.jp', 'daklak.vn', 'daknong.vn', 'danang.vn', 'dance', 'data', 'date', 'date.fukushima.jp',
-        'date.hokkaido.jp', 'dating', 'datsun', 'davvenjarga.no', 'davvenjárga.no', 'davvesiida.no', 'day',
-        'dazaifu.fukuoka.jp', 'dc.us', 'dclk', 'dds', 'de', 'de.us', 'deal', 'dealer', 'deals', 'deatnu.no',
-        'def.br', 'degree', 'delhi.in', 'delivery', 'dell', 'dell-ogliastra.it', 'dellogliastra.it', 'deloitte',
-        'delta', 'democracia.bo', 'democrat', 'dental', 'dentist', 'dep.no', 'deporte.bo', 'des.br', 'desa.id',
-        'desi', 'design', 'design.aero', 'det.br', 'dev', 'dev.br', 'df.gov.br', 'dgca.aero', 'dhl', 'diamonds',
-        'dielddanuorri.no', 'dienbien.vn', 'diet', 'digital', 'direct', 'directory', 'discount', 'discover', 'dish',
-        'divtasvuodna.no', 'divttasvuotna.no', 'diy', 'dj', 'dk', 'dlugoleka.pl', 'dm', 'dn.ua',
-        'dnepropetrovsk.ua', 'dni.us', 'dnipropetrovsk.ua', 'dnp', 'do', 'docs', 'doctor', 'dog', 'domains',
-        'donetsk.ua', 'dongnai.vn', 'dongthap.vn', 'donna.no', 'doshi.yamanashi.jp', 'dot', 'dovre.no', 'download',
-        'dp.ua', 'dr.in', 'dr.tr', 'drammen.no', 'drangedal.no', 'drive', 'drobak.no', 'drøbak.no', 'dst.mi.us',
-        'dtv', 'dubai', 'dunlop', 'dupont', 'durban', 'dvag', 'dvr', 'dyroy.no', 'dyrøy.no', 'dz', 'dønna.no',
-        'e.bg', 'e.se', 'e12.ve', 'e164.arpa', 'earth', 'eat', 'eaton.mi.us', 'ebetsu.hokkaido.jp',
-        'ebina.kanagawa.jp', 'ebino.miyazaki.jp', 'ebiz.tw', 'ec', 'echizen.fukui.jp', 'ecn.br', 'eco', 'eco.bj',
-        'eco.br', 'ecologia.bo', 'econo.bj', 'economia.bo', 'ed.ao', 'ed.ci', 'ed.cr', 'ed.jp', 'edeka',
-        'edogawa.tokyo.jp', 'edu', 'edu.ac', 'edu.af', 'edu.al', 'edu.ao', 'edu.ar', 'edu.au', 'edu.az', 'edu.ba',
-        'edu.bb', 'edu.bh', 'edu.bi', 'edu.bj', 'edu.bm', 'edu.bn', 'edu.bo', 'edu.br', 'edu.bs', 'edu.bt',
-        'edu.bz', 'edu.ci', 'edu.cn', 'edu.co', 'edu.cu', 'edu.cv', 'edu.cw', 'edu.dm', 'edu.do', 'edu.dz',
-        'edu.ec', 'edu.ee', 'edu.eg', 'edu.es', 'edu.et', 'edu.fm', 'edu.gd', 'edu.ge', 'edu.gh', 'edu.gi',
-        'edu.gl', 'edu.gn', 'edu.gp', 'edu.gr', 'edu.gt', 'edu.gu', 'edu.gy', 'edu.hk', 'edu.hn', 'edu.ht',
-        'edu.in', 'edu.io', 'edu.iq', 'edu.it', 'edu.jo', 'edu.kg', 'edu.ki', 'edu.km', 'edu.kn', 'edu.kp',
-        'edu.kw', 'edu.ky', 'edu.kz', 'edu.la', 'edu.lb', 'edu.lc', 'edu.lk', 'edu.lr', 'edu.ls', 'edu.lv',
-        'edu.ly', 'edu.me', 'edu.mg', 'edu.mk', 'edu.ml', 'edu.mn', 'edu.mo', 'edu.ms', 'edu.mt', 'edu.mv',
-        'edu.mw', 'edu.mx', 'edu.my', 'edu.mz', 'edu.ng', 'edu.ni', 'edu.nr', 'edu.om', 'edu.pa', 'edu.pe',
-        'edu.pf', 'edu.ph', 'edu.pk', 'edu.pl', 'edu.pn', 'edu.pr', 'edu.ps', 'edu.pt', 'edu.py', 'edu.qa',
-        'edu.rs', 'edu.sa', 'edu.sb', 'edu.sc', 'edu.sd', 'edu.sg', 'edu.sl', 'edu.sn', 'edu.so', 'edu.ss',
-        'edu.st', 'edu.sv', 'edu.sy', 'edu.tj', 'edu.tm', 'edu.to', 'edu.tr', 'edu.tt', 'edu.tw', 'edu.ua',
-        'edu.ug', 'edu.uy', 'edu.vc', 'edu.ve', 'edu.vg', 'edu.vn', 'edu.vu', 'edu.ws', 'edu.ye', 'edu.za',
-        'edu.zm', 'education', 'educator.aero', 'ee', 'eg', 'egersund.no', 'ehime.jp', 'eid.no', 'eidfjord.no',
-        'eidsberg.no', 'eidskog.no', 'eidsvoll.no', 'eigersund.no', 'eiheiji.fukui.jp', 'ekloges.cy', 'elblag.pl',
-        'elk.pl', 'elverum.no', 'email', 'emb.kw', 'embaixada.st', 'embetsu.hokkaido.jp', 'emerck',
-        'emergency.aero', 'emilia-romagna.it', 'emiliaromagna.it', 'emp.br', 'emprende.ve', 'empresa.bo', 'emr.it',
-        'en.it', 'ena.gifu.jp', 'enebakk.no', 'energy', 'enf.br', 'eng.br', 'eng.jo', 'eng.pro', 'engerdal.no',
-        'engine.aero', 'engineer', 'engineer.aero', 'engineering', 'eniwa.hokkaido.jp', 'enna.it', 'ens.tn',
-        'enterprises', 'entertainment.aero', 'epson', 'equipment', 'equipment.aero', 'er.in', 'ericsson',
-        'erimo.hokkaido.jp', 'erni', 'erotica.hu', 'erotika.hu', 'es', 'es.gov.br', 'es.kr', 'esan.hokkaido.jp',
-        'esashi.hokkaido.jp', 'esp.br', 'esq', 'est.pr', 'estate', 'et', 'etajima.hiroshima.jp', 'etc.br', 'eti.br',
-        'etne.no', 'etnedal.no', 'eu', 'eu.int', 'eun.eg', 'eurovision', 'eus', 'evenassi.no', 'evenes.no',
-        'events', 'evenášši.no', 'evje-og-hornnes.no', 'exchange', 'exchange.aero', 'expert', 'exposed', 'express',
-        'express.aero', 'extraspace', 'f.bg', 'f.se', 'fage', 'fail', 'fairwinds', 'faith', 'fam.pk', 'family',
-        'fan', 'fans', 'far.br', 'farm', 'farmers', 'farsund.no', 'fashion', 'fast', 'fauske.no', 'fc.it', 'fe.it',
-        'federation.aero', 'fedex', 'fedje.no', 'feedback', 'feira.br', 'fermo.it', 'ferrara.it', 'ferrari',
-        'ferrero', 'fet.no', 'fetsund.no', 'fg.it', 'fh.se', 'fhs.no', 'fhsk.se', 'fhv.se', 'fi', 'fi.cr', 'fi.it',
-        'fidelity', 'fido', 'fie.ee', 'film', 'film.hu', 'fin.ec', 'fin.tn', 'final', 'finance', 'financial',
-        'finnoy.no', 'finnøy.no', 'fire', 'firenze.it', 'firestone', 'firm.ht', 'firm.in', 'firm.nf', 'firm.ro',
-        'firm.ve', 'firmdale', 'fish', 'fishing', 'fit', 'fitjar.no', 'fitness', 'fj', 'fj.cn', 'fjaler.no',
-        'fjell.no', 'fl.us', 'fla.no', 'flakstad.no', 'flatanger.no', 'flekkefjord.no', 'flesberg.no', 'flickr',
-        'flight.aero', 'flights', 'flir', 'flog.br', 'flora.no', 'florence.it', 'floripa.br', 'florist', 'floro.no',
-        'florø.no', 'flowers', 'fly', 'flå.no', 'fm', 'fm.br', 'fm.it', 'fm.jo', 'fm.no', 'fnd.br', 'fo',
-        'foggia.it', 'folkebibl.no', 'folldal.no', 'foo', 'food', 'football', 'ford', 'forde.no', 'forex',
-        'forli-cesena.it', 'forlicesena.it', 'forlì-cesena.it', 'forlìcesena.it', 'forsale', 'forsand.no',
-        'fortal.br', 'forum', 'forum.hu', 'fosnes.no', 'fot.br', 'foundation', 'fox', 'foz.br', 'fr', 'fr.it',
-        'frana.no', 'fredrikstad.no', 'free', 'frei.no', 'freight.aero', 'fresenius', 'friuli-v-giulia.it',
-        'friuli-ve-giulia.it', 'friuli-vegiulia.it', 'friuli-venezia-giulia.it', 'friuli-veneziagiulia.it',
-        'friuli-vgiulia.it', 'friuliv-giulia.it', 'friulive-giulia.it', 'friulivegiulia.it',
-        'friulivenezia-giulia.it', 'friuliveneziagiulia.it', 'friulivgiulia.it', 'frl', 'frogans', 'frogn.no',
-        'froland.no', 'from.hr', 'frontier', 'frosinone.it', 'frosta.no', 'froya.no', 'fræna.no', 'frøya.no',
-        'fst.br', 'ftr', 'fuchu.hiroshima.jp', 'fuchu.tokyo.jp', 'fuchu.toyama.jp', 'fudai.iwate.jp',
-        'fuefuki.yamanashi.jp', 'fuel.aero', 'fuji.shizuoka.jp', 'fujieda.shizuoka.jp', 'fujiidera.osaka.jp',
-        'fujikawa.shizuoka.jp', 'fujikawa.yamanashi.jp', 'fujikawaguchiko.yamanashi.jp', 'fujimi.nagano.jp',
-        'fujimi.saitama.jp', 'fujimino.saitama.jp', 'fujinomiya.shizuoka.jp', 'fujioka.gunma.jp',
-        'fujisato.akita.jp', 'fujisawa.iwate.jp', 'fujisawa.kanagawa.jp', 'fujishiro.ibaraki.jp', 'fujitsu',
-        'fujiyoshida.yamanashi.jp', 'fukagawa.hokkaido.jp', 'fukaya.saitama.jp', 'fukuchi.fukuoka.jp',
-        'fukuchiyama.kyoto.jp', 'fukudomi.saga.jp', 'fukui.fukui.jp', 'fukui.jp', 'fukumitsu.toyama.jp',
-        'fukuoka.jp', 'fukuroi.shizuoka.jp', 'fukusaki.hyogo.jp', 'fukushima.fukushima.jp', 'fukushima.hokkaido.jp',
-        'fukushima.jp', 'fukuyama.hiroshima.jp', 'fun', 'funabashi.chiba.jp', 'funagata.yamagata.jp',
-        'funahashi.toyama.jp', 'fund', 'fuoisku.no', 'fuossko.no', 'furano.hokkaido.jp', 'furniture',
-        'furubira.hokkaido.jp', 'furudono.fukushima.jp', 'furukawa.miyagi.jp', 'fusa.no', 'fuso.aichi.jp',
-        'fussa.tokyo.jp', 'futaba.fukushima.jp', 'futbol', 'futsu.nagasaki.jp', 'futtsu.chiba.jp', 'fvg.it', 'fyi',
-        'fylkesbibl.no', 'fyresdal.no', 'førde.no', 'g.bg', 'g.se', 'g12.br', 'ga', 'ga.us', 'gaivuotna.no', 'gal',
-        'gallery', 'gallo', 'gallup', 'galsa.no', 'gamagori.aichi.jp', 'game', 'game.tw', 'games', 'games.hu',
-        'gamo.shiga.jp', 'gamvik.no', 'gangaviika.no', 'gangwon.kr', 'gap', 'garden', 'gaular.no', 'gausdal.no',
-        'gay', 'gb', 'gbiz', 'gc.ca', 'gd', 'gd.cn', 'gdn', 'ge', 'ge.it', 'gea', 'geek.nz', 'geisei.kochi.jp',
-        'gen.in', 'gen.mi.us', 'gen.nz', 'gen.tr', 'genkai.saga.jp', 'genoa.it', 'genova.it', 'gent', 'genting',
-        'geo.br', 'george', 'gf', 'gg', 'ggee', 'ggf.br', 'gh', 'gi', 'gialai.vn', 'giehtavuoatna.no', 'gift',
-        'gifts', 'gifu.gifu.jp', 'gifu.jp', 'gildeskal.no', 'gildeskål.no', 'ginan.gifu.jp', 'ginowan.okinawa.jp',
-        'ginoza.okinawa.jp', 'giske.no', 'gives', 'giving', 'gjemnes.no', 'gjerdrum.no', 'gjerstad.no',
-        'gjesdal.no', 'gjovik.no', 'gjøvik.no', 'gkp.pk', 'gl', 'glass', 'gle', 'gliding.aero', 'global', 'globo',
-        'glogow.pl', 'gloppen.no', 'gm', 'gmail', 'gmbh', 'gmina.pl', 'gmo', 'gmx', 'gn', 'gniezno.pl', 'go.ci',
-        'go.cr', 'go.gov.br', 'go.id', 'go.it', 'go.jp', 'go.ke', 'go.kr', 'go.th', 'go.tj', 'go.tz', 'go.ug',
-        'gob.ar', 'gob.bo', 'gob.cl', 'gob.cu', 'gob.do', 'gob.ec', 'gob.es', 'gob.gt', 'gob.hn', 'gob.mx',
-        'gob.ni', 'gob.pa', 'gob.pe', 'gob.pk', 'gob.sv', 'gob.ve', 'gobo.wakayama.jp', 'godaddy', 'godo.gifu.jp',
-        'gog.pk', 'goiania.br', 'gojome.akita.jp', 'gok.pk', 'gokase.miyazaki.jp', 'gol.no', 'gold', 'goldpoint',
-        'golf', 'gonohe.aomori.jp', 'goo', 'goodyear', 'goog', 'google', 'gop', 'gop.pk', 'gorizia.it',
-        'gorlice.pl', 'gos.pk', 'gose.nara.jp', 'gosen.niigata.jp', 'goshiki.hyogo.jp', 'got',
-        'gotemba.shizuoka.jp', 'goto.nagasaki.jp', 'gotsu.shimane.jp', 'gouv.ci', 'gouv.fr', 'gouv.ht', 'gouv.km',
-        'gouv.ml', 'gouv.sn', 'gov', 'gov.ac', 'gov.ae', 'gov.af', 'gov.al', 'gov.ao', 'gov.ar', 'gov.as', 'gov.au',
-        'gov.az', 'gov.ba', 'gov.bb', 'gov.bf', 'gov.bh', 'gov.bm', 'gov.bn', 'gov.br', 'gov.bs', 'gov.bt',
-        'gov.bw', 'gov.by', 'gov.bz', 'gov.cd', 'gov.cl', 'gov.cm', 'gov.cn', 'gov.co', 'gov.cx', 'gov.cy',
-        'gov.dm', 'gov.do', 'gov.dz', 'gov.ec', 'gov.ee', 'gov.eg', 'gov.et', 'gov.fj', 'gov.gd', 'gov.ge',
-        'gov.gh', 'gov.gi', 'gov.gn', 'gov.gr', 'gov.gu', 'gov.gy', 'gov.hk', 'gov.ie', 'gov.il', 'gov.in',
-        'gov.io', 'gov.iq', 'gov.ir', 'gov.it', 'gov.jo', 'gov.kg', 'gov.ki', 'gov.km', 'gov.kn', 'gov.kp',
-        'gov.kw', 'gov.kz', 'gov.la', 'gov.lb', 'gov.lc', 'gov.lk', 'gov.lr', 'gov.ls', 'gov.lt', 'gov.lv',
-        'gov.ly', 'gov.ma', 'gov.me', 'gov.mg', 'gov.mk', 'gov.ml', 'gov.mn', 'gov.mo', 'gov.mr', 'gov.ms',
-        'gov.mu', 'gov.mv', 'gov.mw', 'gov.my', 'gov.mz', 'gov.na', 'gov.nc.tr', 'gov.ng', 'gov.nr', 'gov.om',
-        'gov.ph', 'gov.pk', 'gov.pl', 'gov.pn', 'gov.pr', 'gov.ps', 'gov.pt', 'gov.pw', 'gov.py', 'gov.qa',
-        'gov.rs', 'gov.rw', 'gov.sa', 'gov.sb', 'gov.sc', 'gov.sd', 'gov.sg', 'gov.sh', 'gov.sl', 'gov.so',
-        'gov.ss', 'gov.sx', 'gov.sy', 'gov.tj', 'gov.tl', 'gov.tm', 'gov.tn', 'gov.to', 'gov.tr', 'gov.tt',
-        'gov.tw', 'gov.ua', 'gov.ug', 'gov.uk', 'gov.vc', 'gov.ve', 'gov.vn', 'gov.ws', 'gov.ye', 'gov.za',
-        'gov.zm', 'gov.zw', 'government.aero', 'govt.nz', 'gp', 'gq', 'gr', 'gr.it', 'gr.jp', 'grainger',
-        'grajewo.pl', 'gran.no', 'grane.no', 'granvin.no', 'graphics', 'gratangen.no', 'gratis', 'green',
-        'greta.fr', 'grimstad.no', 'gripe', 'griw.gov.pl', 'grocery', 'grondar.za', 'grong.no', 'grosseto.it',
-        'groundhandling.aero', 'group', 'group.aero', 'grp.lk', 'gru.br', 'grue.no', 'gs', 'gs.aa.no', 'gs.ah.no',
-        'gs.bu.no', 'gs.cn', 'gs.fm.no', 'gs.hl.no', 'gs.hm.no', 'gs.jan-mayen.no', 'gs.mr.no', 'gs.nl.no',
-        'gs.nt.no', 'gs.of.no', 'gs.ol.no', 'gs.oslo.no', 'gs.rl.no', 'gs.sf.no', 'gs.st.no', 'gs.svalbard.no',
-        'gs.tm.no', 'gs.tr.no', 'gs.va.no', 'gs.vf.no', 'gsm.pl', 'gt', 'gu', 'gu.us', 'guam.gu', 'gub.uy', 'gucci',
-        'guge', 'guide', 'guitars', 'gujarat.in', 'gujo.gifu.jp', 'gulen.no', 'gunma.jp', 'guovdageaidnu.no',
-        'guru', 'gushikami.okinawa.jp', 'gv.ao', 'gv.at', 'gw', 'gwangju.kr', 'gx.cn', 'gy', 'gyeongbuk.kr',
-        'gyeonggi.kr', 'gyeongnam.kr', 'gyokuto.kumamoto.jp', 'gz.cn', 'gáivuotna.no', 'gálsá.no', 'gáŋgaviika.no',
-        'h.bg', 'h.se', 'ha.cn', 'ha.no', 'habikino.osaka.jp', 'habmer.no', 'haboro.hokkaido.jp',
-        'hachijo.tokyo.jp', 'hachinohe.aomori.jp', 'hachioji.tokyo.jp', 'hachirogata.akita.jp',
-        'hadano.kanagawa.jp', 'hadsel.no', 'haebaru.okinawa.jp', 'haga.tochigi.jp', 'hagebostad.no',
-        'hagi.yamaguchi.jp', 'hagiang.vn', 'haibara.shizuoka.jp', 'haiduong.vn', 'haiphong.vn', 'hair',
-        'hakata.fukuoka.jp', 'hakodate.hokkaido.jp', 'hakone.kanagawa.jp', 'hakuba.nagano.jp', 'hakui.ishikawa.jp',
-        'hakusan.ishikawa.jp', 'halden.no', 'halsa.no', 'hamada.shimane.jp', 'hamamatsu.shizuoka.jp', 'hamar.no',
-        'hamaroy.no', 'hamatama.saga.jp', 'hamatonbetsu.hokkaido.jp', 'hamburg', 'hammarfeasta.no', 'hammerfest.no',
-        'hamura.tokyo.jp', 'hanam.vn', 'hanamaki.iwate.jp', 'hanamigawa.chiba.jp', 'hanawa.fukushima.jp',
-        'handa.aichi.jp', 'hanggliding.aero', 'hangout', 'hannan.osaka.jp', 'hanno.saitama.jp', 'hanoi.vn',
-        'hanyu.saitama.jp', 'hapmir.no', 'happou.akita.jp', 'hara.nagano.jp', 'haram.no', 'hareid.no',
-        'harima.hyogo.jp', 'harstad.no', 'hasama.oita.jp', 'hasami.nagasaki.jp', 'hashikami.aomori.jp',
-        'hashima.gifu.jp', 'hashimoto.wakayama.jp', 'hasuda.saitama.jp', 'hasvik.no', 'hatinh.vn',
-        'hatogaya.saitama.jp', 'hatoyama.saitama.jp', 'hatsukaichi.hiroshima.jp', 'hattfjelldal.no', 'haugesund.no',
-        'haugiang.vn', 'haus', 'hayakawa.yamanashi.jp', 'hayashima.okayama.jp', 'hazu.aichi.jp', 'hb.cn', 'hbo',
-        'hdfc', 'hdfcbank', 'he.cn', 'health', 'health.nz', 'health.vn', 'healthcare', 'heguri.nara.jp',
-        'hekinan.aichi.jp', 'help', 'helsinki', 'hemne.no', 'hemnes.no', 'hemsedal.no', 'herad.no', 'here',
-        'hermes', 'heroy.more-og-romsdal.no', 'heroy.nordland.no', 'herøy.møre-og-romsdal.no', 'herøy.nordland.no',
-        'hi.cn', 'hi.us', 'hichiso.gifu.jp', 'hida.gifu.jp', 'hidaka.hokkaido.jp', 'hidaka.kochi.jp',
-        'hidaka.saitama.jp', 'hidaka.wakayama.jp', 'higashi.fukuoka.jp', 'higashi.fukushima.jp',
-        'higashi.okinawa.jp', 'higashiagatsuma.gunma.jp', 'higashichichibu.saitama.jp',
-        'higashihiroshima.hiroshima.jp', 'higashiizu.shizuoka.jp', 'higashiizumo.shimane.jp',
-        'higashikagawa.kagawa.jp', 'higashikagura.hokkaido.jp', 'higashikawa.hokkaido.jp', 'higashikurume.tokyo.jp',
-        'higashimatsushima.miyagi.jp', 'higashimatsuyama.saitama.jp', 'higashimurayama.tokyo.jp',
-        'higashinaruse.akita.jp', 'higashine.yamagata.jp', 'higashiomi.shiga.jp', 'higashiosaka.osaka.jp',
-        'higashishirakawa.gifu.jp', 'higashisumiyoshi.osaka.jp', 'higashitsuno.kochi.jp', 'higashiura.aichi.jp',
-        'higashiyama.kyoto.jp', 'higashiyamato.tokyo.jp', 'higashiyodogawa.osaka.jp', 'higashiyoshino.nara.jp',
-        'hiji.oita.jp', 'hikari.yamaguchi.jp', 'hikawa.shimane.jp', 'hikimi.shimane.jp', 'hikone.shiga.jp',
-        'himeji.hyogo.jp', 'himeshima.oita.jp', 'himi.toyama.jp', 'hino.tokyo.jp', 'hino.tottori.jp',
-        'hinode.tokyo.jp', 'hinohara.tokyo.jp', 'hioki.kagoshima.jp', 'hiphop', 'hirado.nagasaki.jp',
-        'hiraizumi.iwate.jp', 'hirakata.osaka.jp', 'hiranai.aomori.jp', 'hirara.okinawa.jp', 'hirata.fukushima.jp',
-        'hiratsuka.kanagawa.jp', 'hiraya.nagano.jp', 'hirogawa.wakayama.jp', 'hirokawa.fukuoka.jp',
-        'hirono.fukushima.jp', 'hirono.iwate.jp', 'hiroo.hokkaido.jp', 'hirosaki.aomori.jp', 'hiroshima.jp',
-        'hisamitsu', 'hisayama.fukuoka.jp', 'hita.oita.jp', 'hitachi', 'hitachi.ibaraki.jp',
-        'hitachinaka.ibaraki.jp', 'hitachiomiya.ibaraki.jp', 'hitachiota.ibaraki.jp', 'hitra.no', 'hiv',
-        'hizen.saga.jp', 'hjartdal.no', 'hjelmeland.no', 'hk', 'hk.cn', 'hkt', 'hl.cn', 'hl.no', 'hm', 'hm.no',
-        'hn', 'hn.cn', 'hoabinh.vn', 'hobol.no', 'hobøl.no', 'hockey', 'hof.no', 'hofu.yamaguchi.jp', 'hokkaido.jp',
-        'hokksund.no', 'hokuryu.hokkaido.jp', 'hokuto.hokkaido.jp', 'hokuto.yamanashi.jp', 'hol.no', 'holdings',
-        'hole.no', 'holiday', 'holmestrand.no', 'holtalen.no', 'holtålen.no', 'home.arpa', 'homebuilt.aero',
-        'homedepot', 'homegoods', 'homes', 'homesense', 'honai.ehime.jp', 'honbetsu.hokkaido.jp', 'honda',
-        'honefoss.no', 'hongo.hiroshima.jp', 'honjo.akita.jp', 'honjo.saitama.jp', 'honjyo.akita.jp',
-        'hornindal.no', 'horokanai.hokkaido.jp', 'horonobe.hokkaido.jp', 'horse', 'horten.no', 'hospital', 'host',
-        'hosting', 'hot', 'hotel.hu', 'hotel.lk', 'hotel.tz', 'hotels', 'hotmail', 'house', 'how', 'hoyanger.no',
-        'hoylandet.no', 'hr', 'hs.kr', 'hsbc', 'ht', 'hu', 'hughes', 'huissier-justice.fr', 'hungyen.vn',
-        'hurdal.no', 'hurum.no', 'hvaler.no', 'hyatt', 'hyllestad.no', 'hyogo.jp', 'hyuga.miyazaki.jp', 'hyundai',
-        'hábmer.no', 'hámmárfeasta.no', 'hápmir.no', 'hå.no', 'hægebostad.no', 'hønefoss.no', 'høyanger.no',
-        'høylandet.no', 'i.bg', 'i.ng', 'i.ph', 'i.se', 'ia.us', 'ibara.okayama.jp', 'ibaraki.ibaraki.jp',
-        'ibaraki.jp', 'ibaraki.osaka.jp', 'ibestad.no', 'ibigawa.gifu.jp', 'ibm', 'ic.gov.pl', 'icbc', 'ice',
-        'ichiba.tokushima.jp', 'ichihara.chiba.jp', 'ichikai.tochigi.jp', 'ichikawa.chiba.jp', 'ichikawa.hyogo.jp',
-        'ichikawamisato.yamanashi.jp', 'ichinohe.iwate.jp', 'ichinomiya.aichi.jp', 'ichinomiya.chiba.jp',
-        'ichinoseki.iwate.jp', 'icu', 'id', 'id.au', 'id.cv', 'id.ir', 'id.lv', 'id.ly', 'id.us', 'id.vn',
-        'ide.kyoto.jp', 'idf.il', 'idrett.no', 'idv.hk', 'idv.tw', 'ie', 'ieee', 'if.ua', 'ifm',
-        'iglesias-carbonia.it', 'iglesiascarbonia.it', 'iheya.okinawa.jp', 'iida.nagano.jp', 'iide.yamagata.jp',
-        'iijima.nagano.jp', 'iitate.fukushima.jp', 'iiyama.nagano.jp', 'iizuka.fukuoka.jp', 'iizuna.nagano.jp',
-        'ikano', 'ikaruga.nara.jp', 'ikata.ehime.jp', 'ikawa.akita.jp', 'ikeda.fukui.jp', 'ikeda.gifu.jp',
-        'ikeda.hokkaido.jp', 'ikeda.nagano.jp', 'ikeda.osaka.jp', 'iki.nagasaki.jp', 'ikoma.nara.jp',
-        'ikusaka.nagano.jp', 'il', 'il.us', 'ilawa.pl', 'im', 'im.it', 'imabari.ehime.jp', 'imakane.hokkaido.jp',
-        'imamat', 'imari.saga.jp', 'imb.br', 'imdb', 'imizu.toyama.jp', 'immo', 'immobilien', 'imperia.it', 'in',
-        'in-addr.arpa', 'in.ni', 'in.rs', 'in.th', 'in.ua', 'in.us', 'ina.ibaraki.jp', 'ina.nagano.jp',
-        'ina.saitama.jp', 'inabe.mie.jp', 'inagawa.hyogo.jp', 'inagi.tokyo.jp', 'inami.toyama.jp',
-        'inami.wakayama.jp', 'inashiki.ibaraki.jp', 'inatsuki.fukuoka.jp', 'inawashiro.fukushima.jp',
-        'inazawa.aichi.jp', 'inc', 'incheon.kr', 'ind.br', 'ind.gt', 'ind.in', 'ind.kw', 'ind.tn', 'inderoy.no',
-        'inderøy.no', 'indigena.bo', 'industria.bo', 'industries', 'ine.kyoto.jp', 'inf.br', 'inf.cu', 'inf.mk',
-        'infiniti', 'info', 'info.az', 'info.bb', 'info.bj', 'info.bo', 'info.ec', 'info.eg', 'info.et', 'info.fj',
-        'info.gu', 'info.ht', 'info.hu', 'info.in', 'info.ke', 'info.ki', 'info.la', 'info.ls', 'info.ml',
-        'info.mv', 'info.nf', 'info.ni', 'info.nr', 'info.pl', 'info.pr', 'info.ro', 'info.sd', 'info.tn',
-        'info.tr', 'info.tt', 'info.tz', 'info.ve', 'info.vn', 'info.zm', 'ing', 'ing.pa', 'ingatlan.hu', 'ink',
-        'ino.kochi.jp', 'inst.ml', 'institute', 'insurance', 'insurance.aero', 'insure', 'int', 'int.ar', 'int.az',
-        'int.bo', 'int.ci', 'int.cv', 'int.in', 'int.la', 'int.lk', 'int.mv', 'int.mw', 'int.ni', 'int.pt',
-        'int.tj', 'int.ve', 'int.vn', 'international', 'internet.in', 'intl.tn', 'intuit', 'inuyama.aichi.jp',
-        'investments', 'inzai.chiba.jp', 'io', 'io.in', 'io.kr', 'io.vn', 'ip6.arpa', 'ipiranga', 'iq', 'ir',
-        'iris.arpa', 'irish', 'iruma.saitama.jp', 'is', 'is.gov.pl', 'is.it', 'isa.kagoshima.jp', 'isa.us',
-        'isahaya.nagasaki.jp', 'ise.mie.jp', 'isehara.kanagawa.jp', 'isen.kagoshima.jp', 'isernia.it',
-        'isesaki.gunma.jp', 'ishigaki.okinawa.jp', 'ishikari.hokkaido.jp', 'ishikawa.fukushima.jp', 'ishikawa.jp',
-        'ishikawa.okinawa.jp', 'ishinomaki.miyagi.jp', 'isla.pr', 'ismaili', 'isshiki.aichi.jp', 'ist', 'istanbul',
-        'isumi.chiba.jp', 'it', 'it.ao', 'it.kr', 'itabashi.tokyo.jp', 'itako.ibaraki.jp', 'itakura.gunma.jp',
-        'itami.hyogo.jp', 'itano.tokushima.jp', 'itau', 'itayanagi.aomori.jp', 'ito.shizuoka.jp',
-        'itoigawa.niigata.jp', 'itoman.okinawa.jp', 'its.me', 'itv', 'ivano-frankivsk.ua', 'iveland.no', 'ivgu.no',
-        'iwade.wakayama.jp', 'iwafune.tochigi.jp', 'iwaizumi.iwate.jp', 'iwaki.fukushima.jp',
-        'iwakuni.yamaguchi.jp', 'iwakura.aichi.jp', 'iwama.ibaraki.jp', 'iwamizawa.hokkaido.jp',
-        'iwanai.hokkaido.jp', 'iwanuma.miyagi.jp', 'iwata.shizuoka.jp', 'iwate.iwate.jp', 'iwate.jp',
-        'iwatsuki.saitama.jp', 'iwi.nz', 'iyo.ehime.jp', 'iz.hr', 'izena.okinawa.jp', 'izu.shizuoka.jp',
-        'izumi.kagoshima.jp', 'izumi.osaka.jp', 'izumiotsu.osaka.jp', 'izumisano.osaka.jp',
-        'izumizaki.fukushima.jp', 'izumo.shimane.jp', 'izumozaki.niigata.jp', 'izunokuni.shizuoka.jp', 'j.bg',
-        'jab.br', 'jaguar', 'jampa.br', 'jan-mayen.no', 'java', 'jaworzno.pl', 'jcb', 'jdf.br', 'je', 'jeep',
-        'jeju.kr', 'jelenia-gora.pl', 'jeonbuk.kr', 'jeonnam.kr', 'jessheim.no', 'jetzt', 'jevnaker.no', 'jewelry',
-        'jgora.pl', 'jinsekikogen.hiroshima.jp', 'jio', 'jl.cn', 'jll', 'jmp', 'jnj', 'jo', 'joboji.iwate.jp',
-        'jobs', 'joburg', 'joetsu.niigata.jp', 'jogasz.hu', 'johana.toyama.jp', 'joinville.br', 'jolster.no',
-        'jondal.no', 'jor.br', 'jorpeland.no', 'joso.ibaraki.jp', 'jot', 'journal.aero', 'journalist.aero', 'joy',
-        'joyo.kyoto.jp', 'jp', 'jpmorgan', 'jprs', 'js.cn', 'juegos', 'juniper', 'jur.pro', 'jus.br', 'jx.cn',
-        'jølster.no', 'jørpeland.no', 'k.bg', 'k.se', 'k12.ak.us', 'k12.al.us', 'k12.ar.us', 'k12.as.us',
-        'k12.az.us', 'k12.ca.us', 'k12.co.us', 'k12.ct.us', 'k12.dc.us', 'k12.ec', 'k12.fl.us', 'k12.ga.us',
-        'k12.gu.us', 'k12.ia.us', 'k12.id.us', 'k12.il', 'k12.il.us', 'k12.in.us', 'k12.ks.us', 'k12.ky.us',
-        'k12.la.us', 'k12.ma.us', 'k12.md.us', 'k12.me.us', 'k12.mi.us', 'k12.mn.us', 'k12.mo.us', 'k12.ms.us',
-        'k12.mt.us', 'k12.nc.us', 'k12.ne.us', 'k12.nh.us', 'k12.nj.us', 'k12.nm.us', 'k12.nv.us', 'k12.ny.us',
-        'k12.oh.us', 'k12.ok.us', 'k12.or.us', 'k12.pa.us', 'k12.pr.us', 'k12.sc.us', 'k12.tn.us', 'k12.tr',
-        'k12.tx.us', 'k12.ut.us', 'k12.va.us', 'k12.vi', 'k12.vi.us', 'k12.vt.us', 'k12.wa.us', 'k12.wi.us',
-        'k12.wy.us', 'kadena.okinawa.jp', 'kadogawa.miyazaki.jp', 'kadoma.osaka.jp', 'kafjord.no',
-        'kaga.ishikawa.jp', 'kagami.kochi.jp', 'kagamiishi.fukushima.jp', 'kagamino.okayama.jp', 'kagawa.jp',
-        'kagoshima.jp', 'kagoshima.kagoshima.jp', 'kaho.fukuoka.jp', 'kahoku.ishikawa.jp', 'kahoku.yamagata.jp',
-        'kai.yamanashi.jp', 'kainan.tokushima.jp', 'kainan.wakayama.jp', 'kaisei.kanagawa.jp', 'kaita.hiroshima.jp',
-        'kaizuka.osaka.jp', 'kakamigahara.gifu.jp', 'kakegawa.shizuoka.jp', 'kakinoki.shimane.jp',
-        'kakogawa.hyogo.jp', 'kakuda.miyagi.jp', 'kalisz.pl', 'kamagaya.chiba.jp', 'kamaishi.iwate.jp',
-        'kamakura.kanagawa.jp', 'kameoka.kyoto.jp', 'kameyama.mie.jp', 'kami.kochi.jp', 'kami.miyagi.jp',
-        'kamiamakusa.kumamoto.jp', 'kamifurano.hokkaido.jp', 'kamigori.hyogo.jp', 'kamiichi.toyama.jp',
-        'kamiizumi.saitama.jp', 'kamijima.ehime.jp', 'kamikawa.hokkaido.jp', 'kamikawa.hyogo.jp',
-        'kamikawa.saitama.jp', 'kamikitayama.nara.jp', 'kamikoani.akita.jp', 'kamimine.saga.jp',
-        'kaminokawa.tochigi.jp', 'kaminoyama.yamagata.jp', 'kamioka.akita.jp', 'kamisato.saitama.jp',
-        'kamishihoro.hokkaido.jp', 'kamisu.ibaraki.jp', 'kamisunagawa.hokkaido.jp', 'kamitonda.wakayama.jp',
-        'kamitsue.oita.jp', 'kamo.kyoto.jp', 'kamo.niigata.jp', 'kamoenai.hokkaido.jp', 'kamogawa.chiba.jp',
-        'kanagawa.jp', 'kanan.osaka.jp', 'kanazawa.ishikawa.jp', 'kanegasaki.iwate.jp', 'kaneyama.fukushima.jp',
-        'kaneyama.yamagata.jp', 'kani.gifu.jp', 'kanie.aichi.jp', 'kanmaki.nara.jp', 'kanna.gunma.jp',
-        'kannami.shizuoka.jp', 'kanonji.kagawa.jp', 'kanoya.kagoshima.jp', 'kanra.gunma.jp', 'kanuma.tochigi.jp',
-        'kanzaki.saga.jp', 'karasjohka.no', 'karasjok.no', 'karasuyama.tochigi.jp', 'karatsu.saga.jp',
-        'kariwa.niigata.jp', 'kariya.aichi.jp', 'karlsoy.no', 'karmoy.no', 'karmøy.no', 'karpacz.pl', 'kartuzy.pl',
-        'karuizawa.nagano.jp', 'karumai.iwate.jp', 'kasahara.gifu.jp', 'kasai.hyogo.jp', 'kasama.ibaraki.jp',
-        'kasamatsu.gifu.jp', 'kasaoka.okayama.jp', 'kashiba.nara.jp', 'kashihara.nara.jp', 'kashima.ibaraki.jp',
-        'kashima.saga.jp', 'kashiwa.chiba.jp', 'kashiwara.osaka.jp', 'kashiwazaki.niigata.jp', 'kasuga.fukuoka.jp',
-        'kasuga.hyogo.jp', 'kasugai.aichi.jp', 'kasukabe.saitama.jp', 'kasumigaura.ibaraki.jp', 'kasuya.fukuoka.jp',
-        'kaszuby.pl', 'katagami.akita.jp', 'katano.osaka.jp', 'katashina.gunma.jp', 'katori.chiba.jp',
-        'katowice.pl', 'katsuragi.nara.jp', 'katsuragi.wakayama.jp', 'katsushika.tokyo.jp', 'katsuura.chiba.jp',
-        'katsuyama.fukui.jp', 'kaufen', 'kautokeino.no', 'kawaba.gunma.jp', 'kawachinagano.osaka.jp',
-        'kawagoe.mie.jp', 'kawagoe.saitama.jp', 'kawaguchi.saitama.jp', 'kawahara.tottori.jp', 'kawai.iwate.jp',
-        'kawai.nara.jp', 'kawajima.saitama.jp', 'kawakami.nagano.jp', 'kawakami.nara.jp', 'kawakita.ishikawa.jp',
-        'kawamata.fukushima.jp', 'kawaminami.miyazaki.jp', 'kawanabe.kagoshima.jp', 'kawanehon.shizuoka.jp',
-        'kawanishi.hyogo.jp', 'kawanishi.nara.jp', 'kawanishi.yamagata.jp', 'kawara.fukuoka.jp',
-        'kawasaki.miyagi.jp', 'kawatana.nagasaki.jp', 'kawaue.gifu.jp', 'kawazu.shizuoka.jp', 'kayabe.hokkaido.jp',
-        'kazimierz-dolny.pl', 'kazo.saitama.jp', 'kazuno.akita.jp', 'kddi', 'ke', 'keisen.fukuoka.jp',
-        'kembuchi.hokkaido.jp', 'kep.tr', 'kepno.pl', 'kerryhotels', 'kerryproperties', 'ketrzyn.pl', 'kfh', 'kg',
-        'kg.kr', 'kh.ua', 'khanhhoa.vn', 'kharkiv.ua', 'kharkov.ua', 'kherson.ua', 'khmelnitskiy.ua',
-        'khmelnytskyi.ua', 'ki', 'kia', 'kibichuo.okayama.jp', 'kids', 'kiengiang.vn', 'kiev.ua', 'kiho.mie.jp',
-        'kihoku.ehime.jp', 'kijo.miyazaki.jp', 'kikonai.hokkaido.jp', 'kikuchi.kumamoto.jp', 'kikugawa.shizuoka.jp',
-        'kim', 'kimino.wakayama.jp', 'kimitsu.chiba.jp', 'kimobetsu.hokkaido.jp', 'kin.okinawa.jp', 'kindle',
-        'kinko.kagoshima.jp', 'kinokawa.wakayama.jp', 'kira.aichi.jp', 'kirkenes.no', 'kirovograd.ua',
-        'kiryu.gunma.jp', 'kisarazu.chiba.jp', 'kishiwada.osaka.jp', 'kiso.nagano.jp', 'kisofukushima.nagano.jp',
-        'kisosaki.mie.jp', 'kita.kyoto.jp', 'kita.osaka.jp', 'kita.tokyo.jp', 'kitaaiki.nagano.jp',
-        'kitaakita.akita.jp', 'kitadaito.okinawa.jp', 'kitagata.gifu.jp', 'kitagata.saga.jp', 'kitagawa.kochi.jp',
-        'kitagawa.miyazaki.jp', 'kitahata.saga.jp', 'kitahiroshima.hokkaido.jp', 'kitakami.iwate.jp',
-        'kitakata.fukushima.jp', 'kitakata.miyazaki.jp', 'kitami.hokkaido.jp', 'kitamoto.saitama.jp',
-        'kitanakagusuku.okinawa.jp', 'kitashiobara.fukushima.jp', 'kitaura.miyazaki.jp', 'kitayama.wakayama.jp',
-        'kitchen', 'kiwa.mie.jp', 'kiwi', 'kiwi.nz', 'kiyama.saga.jp', 'kiyokawa.kanagawa.jp',
-        'kiyosato.hokkaido.jp', 'kiyose.tokyo.jp', 'kiyosu.aichi.jp', 'kizu.kyoto.jp', 'klabu.no', 'klepp.no',
-        'klodzko.pl', 'klæbu.no', 'km', 'km.ua', 'kmpsp.gov.pl', 'kn', 'kobayashi.miyazaki.jp', 'kobierzyce.pl',
-        'kochi.jp', 'kochi.kochi.jp', 'kodaira.tokyo.jp', 'koeln', 'kofu.yamanashi.jp', 'koga.fukuoka.jp',
-        'koga.ibaraki.jp', 'koganei.tokyo.jp', 'koge.tottori.jp', 'koka.shiga.jp', 'kokonoe.oita.jp',
-        'kokubunji.tokyo.jp', 'kolobrzeg.pl', 'komae.tokyo.jp', 'komagane.nagano.jp', 'komaki.aichi.jp', 'komatsu',
-        'komatsu.ishikawa.jp', 'komatsushima.tokushima.jp', 'komforb.se', 'kommunalforbund.se', 'kommune.no',
-        'komono.mie.jp', 'komoro.nagano.jp', 'komvux.se', 'konan.aichi.jp', 'konan.shiga.jp', 'kongsberg.no',
-        'kongsvinger.no', 'konin.pl', 'konskowola.pl', 'konsulat.gov.pl', 'kontum.vn', 'konyvelo.hu',
-        'koori.fukushima.jp', 'kopervik.no', 'koriyama.fukushima.jp', 'koryo.nara.jp', 'kosai.shizuoka.jp',
-        'kosaka.akita.jp', 'kosei.shiga.jp', 'kosher', 'koshigaya.saitama.jp', 'koshimizu.hokkaido.jp',
-        'koshu.yamanashi.jp', 'kosuge.yamanashi.jp', 'kota.aichi.jp', 'koto.shiga.jp', 'koto.tokyo.jp',
-        'kotohira.kagawa.jp', 'kotoura.tottori.jp', 'kouhoku.saga.jp', 'kounosu.saitama.jp', 'kouyama.kagoshima.jp',
-        'kouzushima.tokyo.jp', 'koya.wakayama.jp', 'koza.wakayama.jp', 'kozagawa.wakayama.jp', 'kozaki.chiba.jp',
-        'kp', 'kpmg', 'kpn', 'kppsp.gov.pl', 'kr', 'kr.it', 'kr.ua', 'kraanghke.no', 'kragero.no', 'kragerø.no',
-        'krd', 'kred', 'kristiansand.no', 'kristiansund.no', 'krodsherad.no', 'krokstadelva.no', 'kropyvnytskyi.ua',
-        'krym.ua', 'kråanghke.no', 'krødsherad.no', 'ks.ua', 'ks.us', 'kuchinotsu.nagasaki.jp',
-        'kudamatsu.yamaguchi.jp', 'kudoyama.wakayama.jp', 'kui.hiroshima.jp', 'kuji.iwate.jp', 'kuju.oita.jp',
-        'kujukuri.chiba.jp', 'kuki.saitama.jp', 'kumagaya.saitama.jp', 'kumakogen.ehime.jp', 'kumamoto.jp',
-        'kumamoto.kumamoto.jp', 'kumano.hiroshima.jp', 'kumano.mie.jp', 'kumatori.osaka.jp', 'kumejima.okinawa.jp',
-        'kumenan.okayama.jp', 'kumiyama.kyoto.jp', 'kunigami.okinawa.jp', 'kunimi.fukushima.jp', 'kunisaki.oita.jp',
-        'kunitachi.tokyo.jp', 'kunitomi.miyazaki.jp', 'kunneppu.hokkaido.jp', 'kunohe.iwate.jp', 'kuokgroup',
-        'kurashiki.okayama.jp', 'kurate.fukuoka.jp', 'kure.hiroshima.jp', 'kuriyama.hokkaido.jp',
-        'kurobe.toyama.jp', 'kurogi.fukuoka.jp', 'kuroishi.aomori.jp', 'kuroiso.tochigi.jp',
-        'kuromatsunai.hokkaido.jp', 'kurotaki.nara.jp', 'kurume.fukuoka.jp', 'kusatsu.gunma.jp', 'kusatsu.shiga.jp',
-        'kushima.miyazaki.jp', 'kushimoto.wakayama.jp', 'kushiro.hokkaido.jp', 'kusu.oita.jp',
-        'kutchan.hokkaido.jp', 'kutno.pl', 'kuwana.mie.jp', 'kuzumaki.iwate.jp', 'kv.ua', 'kvafjord.no',
-        'kvalsund.no', 'kvam.no', 'kvanangen.no', 'kvinesdal.no', 'kvinnherad.no', 'kviteseid.no', 'kvitsoy.no',
-        'kvitsøy.no', 'kvæfjord.no', 'kvænangen.no', 'kw', 'kwp.gov.pl', 'kwpsp.gov.pl', 'ky', 'ky.us', 'kyiv.ua',
-        'kyonan.chiba.jp', 'kyotamba.kyoto.jp', 'kyotanabe.kyoto.jp', 'kyotango.kyoto.jp', 'kyoto', 'kyoto.jp',
-        'kyowa.akita.jp', 'kyowa.hokkaido.jp', 'kyuragi.saga.jp', 'kz', 'kárášjohka.no', 'kåfjord.no', 'l.bg',
-        'l.se', 'la', 'la-spezia.it', 'la.us', 'laakesvuemie.no', 'lacaixa', 'lahppi.no', 'laichau.vn', 'lakas.hu',
-        'lamborghini', 'lamdong.vn', 'lamer', 'lanbib.se', 'lancaster', 'land', 'landrover', 'langevag.no',
-        'langevåg.no', 'langson.vn', 'lanxess', 'laocai.vn', 'lapy.pl', 'laquila.it', 'lardal.no', 'larvik.no',
-        'lasalle', 'laspezia.it', 'lat', 'latina.it', 'latino', 'latrobe', 'lavagis.no', 'lavangen.no', 'law',
-        'law.pro', 'law.za', 'lawyer', 'laz.it', 'lazio.it', 'lb', 'lc', 'lc.it', 'lds', 'le.it', 'leangaviika.no',
-        'lease', 'leasing.aero', 'leaŋgaviika.no', 'lebesby.no', 'lebork.pl', 'lecce.it', 'lecco.it', 'leclerc',
-        'lefrak', 'leg.br', 'legal', 'legnica.pl', 'lego', 'leikanger.no', 'leilao.br', 'leirfjord.no',
-        'leirvik.no', 'leka.no', 'leksvik.no', 'lel.br', 'lenvik.no', 'lerdal.no', 'lesja.no', 'levanger.no',
-        'lexus', 'lezajsk.pl', 'lg.jp', 'lg.ua', 'lgbt', 'li', 'li.it', 'lib.ak.us', 'lib.al.us', 'lib.ar.us',
-        'lib.as.us', 'lib.az.us', 'lib.ca.us', 'lib.co.us', 'lib.ct.us', 'lib.dc.us', 'lib.ee', 'lib.fl.us',
-        'lib.ga.us', 'lib.gu.us', 'lib.hi.us', 'lib.ia.us', 'lib.id.us', 'lib.il.us', 'lib.in.us', 'lib.ks.us',
-        'lib.ky.us', 'lib.la.us', 'lib.ma.us', 'lib.md.us', 'lib.me.us', 'lib.mi.us', 'lib.mn.us', 'lib.mo.us',
-        'lib.ms.us', 'lib.mt.us', 'lib.nc.us', 'lib.nd.us', 'lib.ne.us', 'lib.nh.us', 'lib.nj.us', 'lib.nm.us',
-        'lib.nv.us', 'lib.ny.us', 'lib.oh.us', 'lib.ok.us', 'lib.or.us', 'lib.pa.us', 'lib.pr.us', 'lib.ri.us',
-        'lib.sc.us', 'lib.sd.us', 'lib.tn.us', 'lib.tx.us', 'lib.ut.us', 'lib.va.us', 'lib.vi.us', 'lib.vt.us',
-        'lib.wa.us', 'lib.wi.us', 'lib.wy.us', 'lidl', 'lier.no', 'lierne.no', 'life', 'lifeinsurance', 'lifestyle',
-        'lig.it', 'lighting', 'liguria.it', 'like', 'lillehammer.no', 'lillesand.no', 'lilly', 'limanowa.pl',
-        'limited', 'limo', 'lincoln', 'lindas.no', 'lindesnes.no', 'lindås.no', 'link', 'live', 'living',
-        'livorno.it', 'lk', 'llc', 'llp', 'ln.cn', 'lo.it', 'loabat.no', 'loabát.no', 'loan', 'loans', 'locker',
-        'locus', 'lodi.it', 'lodingen.no', 'log.br', 'logistics.aero', 'loisirs.bj', 'lol', 'lom.it', 'lom.no',
-        'lombardia.it', 'lombardy.it', 'lomza.pl', 'london', 'londrina.br', 'longan.vn', 'loppa.no', 'lorenskog.no',
-        'loten.no', 'lotte', 'lotto', 'love', 'lowicz.pl', 'lpl', 'lplfinancial', 'lr', 'ls', 'lt', 'lt.it',
-        'lt.ua', 'ltd', 'ltd.co.im', 'ltd.cy', 'ltd.gi', 'ltd.lk', 'ltd.uk', 'ltda', 'lu', 'lu.it', 'lubin.pl',
-        'lucania.it', 'lucca.it', 'lugansk.ua', 'luhansk.ua', 'lukow.pl', 'lund.no', 'lundbeck', 'lunner.no',
-        'luroy.no', 'lurøy.no', 'luster.no', 'lutsk.ua', 'luxe', 'luxury', 'lv', 'lv.ua', 'lviv.ua', 'ly',
-        'lyngdal.no', 'lyngen.no', 'láhppi.no', 'lærdal.no', 'lødingen.no', 'lørenskog.no', 'løten.no', 'm.bg',
-        'm.se', 'ma', 'ma.gov.br', 'ma.us', 'macapa.br', 'maceio.br', 'macerata.it', 'machida.tokyo.jp', 'madrid',
-        'maebashi.gunma.jp', 'magazine.aero', 'maibara.shiga.jp', 'maif', 'mail.pl', 'maintenance.aero', 'maison',
-        'maizuru.kyoto.jp', 'makeup', 'makinohara.shizuoka.jp', 'makurazaki.kagoshima.jp', 'malatvuopmi.no',
-        'malbork.pl', 'malopolska.pl', 'malselv.no', 'malvik.no', 'mamurogawa.yamagata.jp', 'man', 'management',
-        'manaus.br', 'mandal.no', 'mango', 'maniwa.okayama.jp', 'manno.kagawa.jp', 'mantova.it', 'maori.nz', 'map',
-        'mar.it', 'marche.it', 'maringa.br', 'marker.no', 'market', 'marketing', 'marketplace.aero', 'markets',
-        'marnardal.no', 'marriott', 'marshalls', 'marugame.kagawa.jp', 'marumori.miyagi.jp', 'masaki.ehime.jp',
-        'masfjorden.no', 'mashike.hokkaido.jp', 'mashiki.kumamoto.jp', 'mashiko.tochigi.jp', 'masoy.no',
-        'massa-carrara.it', 'massacarrara.it', 'masuda.shimane.jp', 'mat.br', 'matera.it', 'matsubara.osaka.jp',
-        'matsubushi.saitama.jp', 'matsuda.kanagawa.jp', 'matsudo.chiba.jp', 'matsue.shimane.jp',
-        'matsukawa.nagano.jp', 'matsumae.hokkaido.jp', 'matsumoto.kagoshima.jp', 'matsumoto.nagano.jp',
-        'matsuno.ehime.jp', 'matsusaka.mie.jp', 'matsushige.tokushima.jp', 'matsushima.miyagi.jp',
-        'matsuura.nagasaki.jp', 'matsuyama.ehime.jp', 'matsuzaki.shizuoka.jp', 'matta-varjjat.no', 'mattel',
-        'mazowsze.pl', 'mazury.pl', 'mb.ca', 'mb.it', 'mba', 'mc', 'mc.it', 'mckinsey', 'md', 'md.us', 'me',
-        'me.eg', 'me.in', 'me.it', 'me.ke', 'me.kr', 'me.so', 'me.ss', 'me.tz', 'me.uk', 'me.us', 'med', 'med.br',
-        'med.ec', 'med.ee', 'med.ht', 'med.ly', 'med.om', 'med.pa', 'med.pro', 'med.sa', 'med.sd', 'medecin.km',
-        'media', 'media.aero', 'media.hu', 'media.pl', 'medicina.bo', 'medio-campidano.it', 'mediocampidano.it',
-        'meet', 'meguro.tokyo.jp', 'meiwa.gunma.jp', 'meiwa.mie.jp', 'meland.no', 'melbourne', 'meldal.no',
-        'melhus.no', 'meloy.no', 'meløy.no', 'meme', 'memorial', 'men', 'menu', 'meraker.no', 'merck', 'merckmsd',
-        'meråker.no', 'messina.it', 'mg', 'mg.gov.br', 'mh', 'mi.it', 'mi.th', 'mi.us', 'miami', 'miasa.nagano.jp',
-        'miasta.pl', 'mibu.tochigi.jp', 'microlight.aero', 'microsoft', 'midori.chiba.jp', 'midori.gunma.jp',
-        'midsund.no', 'midtre-gauldal.no', 'mie.jp', 'mielec.pl', 'mielno.pl', 'mifune.kumamoto.jp',
-        'mihama.aichi.jp', 'mihama.chiba.jp', 'mihama.fukui.jp', 'mihama.mie.jp', 'mihama.wakayama.jp',
-        'mihara.hiroshima.jp', 'mihara.kochi.jp', 'miharu.fukushima.jp', 'miho.ibaraki.jp', 'mikasa.hokkaido.jp',
-        'mikawa.yamagata.jp', 'miki.hyogo.jp', 'mil', 'mil.ac', 'mil.ae', 'mil.al', 'mil.ar', 'mil.az', 'mil.ba',
-        'mil.bo', 'mil.br', 'mil.by', 'mil.cl', 'mil.cn', 'mil.co', 'mil.cy', 'mil.do', 'mil.ec', 'mil.eg',
-        'mil.fj', 'mil.gh', 'mil.gt', 'mil.hn', 'mil.id', 'mil.in', 'mil.io', 'mil.iq', 'mil.jo', 'mil.kg',
-        'mil.km', 'mil.kr', 'mil.kz', 'mil.lv', 'mil.mg', 'mil.mv', 'mil.my', 'mil.mz', 'mil.ng', 'mil.ni',
-        'mil.no', 'mil.nz', 'mil.pe', 'mil.ph', 'mil.pl', 'mil.py', 'mil.qa', 'mil.rw', 'mil.sh', 'mil.st',
-        'mil.sy', 'mil.tj', 'mil.tm', 'mil.to', 'mil.tr', 'mil.tt', 'mil.tw', 'mil.tz', 'mil.ug', 'mil.uy',
-        'mil.vc', 'mil.ve', 'mil.ye', 'mil.za', 'mil.zm', 'mil.zw', 'milan.it', 'milano.it', 'mima.tokushima.jp',
-        'mimata.miyazaki.jp', 'minakami.gunma.jp', 'minamata.kumamoto.jp', 'minami-alps.yamanashi.jp',
-        'minami.fukuoka.jp', 'minami.kyoto.jp', 'minami.tokushima.jp', 'minamiaiki.nagano.jp',
-        'minamiashigara.kanagawa.jp', 'minamiawaji.hyogo.jp', 'minamiboso.chiba.jp', 'minamidaito.okinawa.jp',
-        'minamiechizen.fukui.jp', 'minamifurano.hokkaido.jp', 'minamiise.mie.jp', 'minamiizu.shizuoka.jp',
-        'minamimaki.nagano.jp', 'minamiminowa.nagano.jp', 'minamioguni.kumamoto.jp', 'minamisanriku.miyagi.jp',
-        'minamitane.kagoshima.jp', 'minamiuonuma.niigata.jp', 'minamiyamashiro.kyoto.jp', 'minano.saitama.jp',
-        'minato.osaka.jp', 'minato.tokyo.jp', 'mincom.tn', 'mini', 'mino.gifu.jp', 'minobu.yamanashi.jp',
-        'minoh.osaka.jp', 'minokamo.gifu.jp', 'minowa.nagano.jp', 'mint', 'misaki.okayama.jp', 'misaki.osaka.jp',
-        'misasa.tottori.jp', 'misato.akita.jp', 'misato.miyagi.jp', 'misato.saitama.jp', 'misato.shimane.jp',
-        'misato.wakayama.jp', 'misawa.aomori.jp', 'mishima.fukushima.jp', 'mishima.shizuoka.jp', 'misugi.mie.jp',
-        'mit', 'mitaka.tokyo.jp', 'mitake.gifu.jp', 'mitane.akita.jp', 'mito.ibaraki.jp', 'mitou.yamaguchi.jp',
-        'mitoyo.kagawa.jp', 'mitsubishi', 'mitsue.nara.jp', 'mitsuke.niigata.jp', 'miura.kanagawa.jp',
-        'miyada.nagano.jp', 'miyagi.jp', 'miyake.nara.jp', 'miyako.fukuoka.jp', 'miyako.iwate.jp',
-        'miyakonojo.miyazaki.jp', 'miyama.fukuoka.jp', 'miyama.mie.jp', 'miyashiro.saitama.jp',
-        'miyawaka.fukuoka.jp', 'miyazaki.jp', 'miyazaki.miyazaki.jp', 'miyazu.kyoto.jp', 'miyoshi.aichi.jp',
-        'miyoshi.hiroshima.jp', 'miyoshi.saitama.jp', 'miyoshi.tokushima.jp', 'miyota.nagano.jp', 'mizuho.tokyo.jp',
-        'mizumaki.fukuoka.jp', 'mizunami.gifu.jp', 'mizusawa.iwate.jp', 'mjondalen.no', 'mjøndalen.no', 'mk',
-        'mk.ua', 'ml', 'mlb', 'mls', 'mma', 'mn', 'mn.it', 'mn.us', 'mo', 'mo-i-rana.no', 'mo.cn', 'mo.it', 'mo.us',
-        'moareke.no', 'mobara.chiba.jp', 'mobi', 'mobi.gp', 'mobi.ke', 'mobi.ng', 'mobi.tz', 'mobile',
-        'mochizuki.nagano.jp', 'mod.gi', 'moda', 'modalen.no', 'modelling.aero', 'modena.it', 'modum.no', 'moe',
-        'moi', 'moka.tochigi.jp', 'mol.it', 'molde.no', 'molise.it', 'mom', 'mombetsu.hokkaido.jp', 'monash',
-        'money', 'money.bj', 'monster', 'monza-brianza.it', 'monza-e-della-brianza.it', 'monza.it',
-        'monzabrianza.it', 'monzaebrianza.it', 'monzaedellabrianza.it', 'morena.br', 'moriguchi.osaka.jp',
-        'morimachi.shizuoka.jp', 'morioka.iwate.jp', 'moriya.ibaraki.jp', 'moriyama.shiga.jp', 'moriyoshi.akita.jp',
-        'mormon', 'morotsuka.miyazaki.jp', 'moroyama.saitama.jp', 'mortgage', 'moscow', 'moseushi.hokkaido.jp',
-        'mosjoen.no', 'mosjøen.no', 'moskenes.no', 'moss.no', 'mosvik.no', 'motegi.tochigi.jp', 'moto',
-        'motobu.okinawa.jp', 'motorcycles', 'motosu.gifu.jp', 'motoyama.kochi.jp', 'mov', 'movie', 'movimiento.bo',
-        'moåreke.no', 'mp', 'mp.br', 'mq', 'mr', 'mr.no', 'mragowo.pl', 'ms', 'ms.gov.br', 'ms.it', 'ms.kr',
-        'ms.us', 'msd', 'mt', 'mt.gov.br', 'mt.it', 'mt.us', 'mtn', 'mtr', 'mu', 'mugi.tokushima.jp',
-        'muika.niigata.jp', 'mukawa.hokkaido.jp', 'muko.kyoto.jp', 'munakata.fukuoka.jp', 'muni.il', 'muosat.no',
-        'muosát.no', 'mup.gov.pl', 'murakami.niigata.jp', 'murata.miyagi.jp', 'murayama.yamagata.jp',
-        'muroran.hokkaido.jp', 'muroto.kochi.jp', 'mus.br', 'mus.mi.us', 'musashimurayama.tokyo.jp',
-        'musashino.tokyo.jp', 'museum', 'museum.mv', 'museum.no', 'museum.om', 'music', 'musica.ar', 'musica.bo',
-        'mutsu.aomori.jp', 'mutsuzawa.chiba.jp', 'mutual.ar', 'mv', 'mw', 'mw.gov.pl', 'mx', 'my', 'my.id',
-        'mykolaiv.ua', 'myoko.niigata.jp', 'mz', 'málatvuopmi.no', 'mátta-várjjat.no', 'målselv.no', 'måsøy.no',
-        'māori.nz', 'n.bg', 'n.se', 'na', 'na.it', 'naamesjevuemie.no', 'nab', 'nabari.mie.jp',
-        'nachikatsuura.wakayama.jp', 'nagahama.shiga.jp', 'nagai.yamagata.jp', 'nagano.jp', 'nagano.nagano.jp',
-        'naganohara.gunma.jp', 'nagaoka.niigata.jp', 'nagaokakyo.kyoto.jp', 'nagara.chiba.jp',
-        'nagareyama.chiba.jp', 'nagasaki.jp', 'nagasaki.nagasaki.jp', 'nagasu.kumamoto.jp', 'nagato.yamaguchi.jp',
-        'nagatoro.saitama.jp', 'nagawa.nagano.jp', 'nagi.okayama.jp', 'nagiso.nagano.jp', 'nago.okinawa.jp',
-        'nagoya', 'naha.okinawa.jp', 'nahari.kochi.jp', 'naie.hokkaido.jp', 'naka.hiroshima.jp', 'naka.ibaraki.jp',
-        'nakadomari.aomori.jp', 'nakagawa.fukuoka.jp', 'nakagawa.hokkaido.jp', 'nakagawa.nagano.jp',
-        'nakagawa.tokushima.jp', 'nakagusuku.okinawa.jp', 'nakagyo.kyoto.jp', 'nakai.kanagawa.jp',
-        'nakama.fukuoka.jp', 'nakamichi.yamanashi.jp', 'nakamura.kochi.jp', 'nakaniikawa.toyama.jp',
-        'nakano.nagano.jp', 'nakano.tokyo.jp', 'nakanojo.gunma.jp', 'nakanoto.ishikawa.jp',
-        'nakasatsunai.hokkaido.jp', 'nakatane.kagoshima.jp', 'nakatombetsu.hokkaido.jp', 'nakatsugawa.gifu.jp',
-        'nakayama.yamagata.jp', 'nakijin.okinawa.jp', 'naklo.pl', 'namdalseid.no', 'namdinh.vn', 'name', 'name.az',
-        'name.eg', 'name.et', 'name.fj', 'name.hr', 'name.mk', 'name.mv', 'name.my', 'name.ng', 'name.pr',
-        'name.qa', 'name.tj', 'name.tr', 'name.tt', 'name.vn', 'namegata.ibaraki.jp', 'namegawa.saitama.jp',
-        'namerikawa.toyama.jp', 'namie.fukushima.jp', 'namikata.ehime.jp', 'namsos.no', 'namsskogan.no',
-        'nanae.hokkaido.jp', 'nanao.ishikawa.jp', 'nanbu.tottori.jp', 'nanbu.yamanashi.jp', 'nango.fukushima.jp',
-        'nanjo.okinawa.jp', 'nankoku.kochi.jp', 'nanmoku.gunma.jp', 'nannestad.no', 'nanporo.hokkaido.jp',
-        'nantan.kyoto.jp', 'nanto.toyama.jp', 'nanyo.yamagata.jp', 'naoshima.kagawa.jp', 'naples.it', 'napoli.it',
-        'nara.jp', 'nara.nara.jp', 'narashino.chiba.jp', 'narita.chiba.jp', 'naroy.no', 'narusawa.yamanashi.jp',
-        'naruto.tokushima.jp', 'narviika.no', 'narvik.no', 'nasu.tochigi.jp', 'nasushiobara.tochigi.jp', 'nat.cu',
-        'nat.tn', 'natal.br', 'natori.miyagi.jp', 'natural.bo', 'naturbruksgymn.se', 'naustdal.no',
-        'navigation.aero', 'navuotna.no', 'navy', 'nayoro.hokkaido.jp', 'nb.ca', 'nba', 'nc', 'nc.tr', 'nc.us',
-        'nd.us', 'ne', 'ne.jp', 'ne.ke', 'ne.kr', 'ne.tz', 'ne.ug', 'ne.us', 'nec', 'nedre-eiker.no',
-        'nemuro.hokkaido.jp', 'nerima.tokyo.jp', 'nes.akershus.no', 'nes.buskerud.no', 'nesna.no', 'nesodden.no',
-        'nesoddtangen.no', 'nesseby.no', 'nesset.no', 'net', 'net.ac', 'net.ae', 'net.af', 'net.ag', 'net.ai',
-        'net.al', 'net.am', 'net.ar', 'net.au', 'net.az', 'net.ba', 'net.bb', 'net.bh', 'net.bj', 'net.bm',
-        'net.bn', 'net.bo', 'net.br', 'net.bs', 'net.bt', 'net.bw', 'net.bz', 'net.ci', 'net.cm', 'net.cn',
-        'net.co', 'net.cu', 'net.cv', 'net.cw', 'net.cy', 'net.dm', 'net.do', 'net.dz', 'net.ec', 'net.eg',
-        'net.et', 'net.fj', 'net.fm', 'net.ge', 'net.gg', 'net.gl', 'net.gn', 'net.gp', 'net.gr', 'net.gt',
-        'net.gu', 'net.gy', 'net.hk', 'net.hn', 'net.ht', 'net.id', 'net.il', 'net.im', 'net.in', 'net.io',
-        'net.iq', 'net.ir', 'net.je', 'net.jo', 'net.kg', 'net.ki', 'net.kn', 'net.kw', 'net.ky', 'net.kz',
-        'net.la', 'net.lb', 'net.lc', 'net.lk', 'net.lr', 'net.ls', 'net.lv', 'net.ly', 'net.ma', 'net.me',
-        'net.mk', 'net.ml', 'net.mo', 'net.ms', 'net.mt', 'net.mu', 'net.mv', 'net.mw', 'net.mx', 'net.my',
-        'net.mz', 'net.na', 'net.nf', 'net.ng', 'net.ni', 'net.nr', 'net.nz', 'net.om', 'net.pa', 'net.pe',
-        'net.ph', 'net.pk', 'net.pl', 'net.pn', 'net.pr', 'net.ps', 'net.pt', 'net.py', 'net.qa', 'net.rw',
-        'net.sa', 'net.sb', 'net.sc', 'net.sd', 'net.sg', 'net.sh', 'net.sl', 'net.so', 'net.ss', 'net.st',
-        'net.sy', 'net.th', 'net.tj', 'net.tm', 'net.tn', 'net.to', 'net.tr', 'net.tt', 'net.tw', 'net.ua',
-        'net.uk', 'net.uy', 'net.uz', 'net.vc', 'net.ve', 'net.vi', 'net.vn', 'net.vu', 'net.ws', 'net.ye',
-        'net.za', 'net.zm', 'netbank', 'netflix', 'network', 'neustar', 'new', 'news', 'news.hu', 'next',
-        'nextdirect', 'nexus', 'neyagawa.osaka.jp', 'nf', 'nf.ca', 'nfl', 'ng', 'nghean.vn', 'ngo', 'ngo.lk',
-        'ngo.ph', 'ngo.za', 'nh.us', 'nhk', 'nhs.uk', 'ni', 'nic.in', 'nic.tj', 'nic.za', 'nichinan.miyazaki.jp',
-        'nichinan.tottori.jp', 'nico', 'nieruchomosci.pl', 'niigata.jp', 'niigata.niigata.jp', 'niihama.ehime.jp',
-        'niikappu.hokkaido.jp', 'niimi.okayama.jp', 'niiza.saitama.jp', 'nikaho.akita.jp', 'nike',
-        'niki.hokkaido.jp', 'nikko.tochigi.jp', 'nikolaev.ua', 'nikon', 'ninhbinh.vn', 'ninhthuan.vn', 'ninja',
-        'ninohe.iwate.jp', 'ninomiya.kanagawa.jp', 'nirasaki.yamanashi.jp', 'nis.za', 'nishi.fukuoka.jp',
-        'nishi.osaka.jp', 'nishiaizu.fukushima.jp', 'nishiarita.saga.jp', 'nishiawakura.okayama.jp',
-        'nishiazai.shiga.jp', 'nishigo.fukushima.jp', 'nishihara.kumamoto.jp', 'nishihara.okinawa.jp',
-        'nishiizu.shizuoka.jp', 'nishikata.tochigi.jp', 'nishikatsura.yamanashi.jp', 'nishikawa.yamagata.jp',
-        'nishimera.miyazaki.jp', 'nishinomiya.hyogo.jp', 'nishinoomote.kagoshima.jp', 'nishinoshima.shimane.jp',
-        'nishio.aichi.jp', 'nishiokoppe.hokkaido.jp', 'nishitosa.kochi.jp', 'nishiwaki.hyogo.jp', 'nissan',
-        'nissay', 'nissedal.no', 'nisshin.aichi.jp', 'niteroi.br', 'nittedal.no', 'niyodogawa.kochi.jp', 'nj.us',
-        'nl', 'nl.ca', 'nl.no', 'nm.cn', 'nm.us', 'no', 'no.it', 'nobeoka.miyazaki.jp', 'noboribetsu.hokkaido.jp',
-        'noda.chiba.jp', 'noda.iwate.jp', 'nogata.fukuoka.jp', 'nogi.tochigi.jp', 'noheji.aomori.jp', 'nokia',
-        'nom.ag', 'nom.co', 'nom.es', 'nom.fr', 'nom.io', 'nom.km', 'nom.mg', 'nom.nc', 'nom.ni', 'nom.pa',
-        'nom.pe', 'nom.pl', 'nom.ro', 'nom.tm', 'nom.ve', 'nom.za', 'nombre.bo', 'nome.cv', 'nome.pt',
-        'nomi.ishikawa.jp', 'nonoichi.ishikawa.jp', 'nord-aurdal.no', 'nord-fron.no', 'nord-odal.no', 'norddal.no',
-        'nordkapp.no', 'nordre-land.no', 'nordreisa.no', 'nore-og-uvdal.no', 'norton', 'nose.osaka.jp',
-        'nosegawa.nara.jp', 'noshiro.akita.jp', 'not.br', 'notaires.km', 'noticias.bo', 'noto.ishikawa.jp',
-        'notodden.no', 'notogawa.shiga.jp', 'notteroy.no', 'novara.it', 'now', 'nowaruda.pl', 'nowruz', 'nowtv',
-        'nozawaonsen.nagano.jp', 'nr', 'nra', 'nrw', 'ns.ca', 'nsn.us', 'nsw.au', 'nsw.edu.au', 'nt.au', 'nt.ca',
-        'nt.edu.au', 'nt.no', 'nt.ro', 'ntr.br', 'ntt', 'nu', 'nu.ca', 'nu.it', 'numata.gunma.jp',
-        'numata.hokkaido.jp', 'numazu.shizuoka.jp', 'nuoro.it', 'nv.us', 'nx.cn', 'ny.us', 'nyc', 'nysa.pl',
-        'nyuzen.toyama.jp', 'nz', 'návuotna.no', 'nååmesjevuemie.no', 'nærøy.no', 'nøtterøy.no', 'o.bg', 'o.se',
-        'oamishirasato.chiba.jp', 'oarai.ibaraki.jp', 'obama.fukui.jp', 'obama.nagasaki.jp',
-        'obanazawa.yamagata.jp', 'obi', 'obihiro.hokkaido.jp', 'obira.hokkaido.jp', 'observer', 'obu.aichi.jp',
-        'obuse.nagano.jp', 'ochi.kochi.jp', 'od.ua', 'odate.akita.jp', 'odawara.kanagawa.jp', 'odda.no', 'odesa.ua',
-        'odessa.ua', 'odo.br', 'oe.yamagata.jp', 'of.by', 'of.no', 'off.ai', 'office', 'ofunato.iwate.jp', 'og.ao',
-        'og.it', 'oga.akita.jp', 'ogaki.gifu.jp', 'ogano.saitama.jp', 'ogasawara.tokyo.jp', 'ogata.akita.jp',
-        'ogawa.ibaraki.jp', 'ogawa.nagano.jp', 'ogawa.saitama.jp', 'ogawara.miyagi.jp', 'ogi.saga.jp',
-        'ogimi.okinawa.jp', 'ogliastra.it', 'ogori.fukuoka.jp', 'ogose.saitama.jp', 'oguchi.aichi.jp',
-        'oguni.kumamoto.jp', 'oguni.yamagata.jp', 'oh.us', 'oharu.aichi.jp', 'ohda.shimane.jp', 'ohi.fukui.jp',
-        'ohira.miyagi.jp', 'ohira.tochigi.jp', 'ohkura.yamagata.jp', 'ohtawara.tochigi.jp', 'oi.kanagawa.jp',
-        'oia.gov.pl', 'oirase.aomori.jp', 'oirm.gov.pl', 'oishida.yamagata.jp', 'oiso.kanagawa.jp', 'oita.jp',
-        'oita.oita.jp', 'oizumi.gunma.jp', 'oji.nara.jp', 'ojiya.niigata.jp', 'ok.us', 'okagaki.fukuoka.jp',
-        'okawa.fukuoka.jp', 'okawa.kochi.jp', 'okaya.nagano.jp', 'okayama.jp', 'okayama.okayama.jp',
-        'okazaki.aichi.jp', 'oke.gov.pl', 'okegawa.saitama.jp', 'oketo.hokkaido.jp', 'oki.fukuoka.jp', 'okinawa',
-        'okinawa.jp', 'okinawa.okinawa.jp', 'okinoshima.shimane.jp', 'okoppe.hokkaido.jp', 'oksnes.no',
-        'okuizumo.shimane.jp', 'okuma.fukushima.jp', 'okutama.tokyo.jp', 'ol.no', 'olawa.pl', 'olayan',
-        'olayangroup', 'olbia-tempio.it', 'olbiatempio.it', 'olecko.pl', 'olkusz.pl', 'ollo', 'olsztyn.pl', 'om',
-        'omachi.nagano.jp', 'omachi.saga.jp', 'omaezaki.shizuoka.jp', 'omasvuotna.no', 'ome.tokyo.jp', 'omega',
-        'omi.nagano.jp', 'omi.niigata.jp', 'omigawa.chiba.jp', 'omihachiman.shiga.jp', 'omitama.ibaraki.jp',
-        'omiya.saitama.jp', 'omotego.fukushima.jp', 'omura.nagasaki.jp', 'omuta.fukuoka.jp', 'on.ca',
-        'onagawa.miyagi.jp', 'one', 'ong', 'ong.br', 'onga.fukuoka.jp', 'onion', 'onjuku.chiba.jp', 'onl', 'online',
-        'onna.okinawa.jp', 'ono.fukui.jp', 'ono.fukushima.jp', 'ono.hyogo.jp', 'onojo.fukuoka.jp',
-        'onomichi.hiroshima.jp', 'ookuwa.nagano.jp', 'ooo', 'ooshika.nagano.jp', 'oow.gov.pl', 'open', 'opoczno.pl',
-        'opole.pl', 'oppdal.no', 'oppegard.no', 'oppegård.no', 'or.at', 'or.bi', 'or.ci', 'or.cr', 'or.id', 'or.it',
-        'or.jp', 'or.ke', 'or.kr', 'or.mu', 'or.th', 'or.tz', 'or.ug', 'or.us', 'ora.gunma.jp', 'oracle', 'orange',
-        'org', 'org.ac', 'org.ae', 'org.af', 'org.ag', 'org.ai', 'org.al', 'org.am', 'org.ao', 'org.ar', 'org.au',
-        'org.az', 'org.ba', 'org.bb', 'org.bh', 'org.bi', 'org.bj', 'org.bm', 'org.bn', 'org.bo', 'org.br',
-        'org.bs', 'org.bt', 'org.bw', 'org.bz', 'org.ci', 'org.cn', 'org.co', 'org.cu', 'org.cv', 'org.cw',
-        'org.cy', 'org.dm', 'org.do', 'org.dz', 'org.ec', 'org.ee', 'org.eg', 'org.es', 'org.et', 'org.fj',
-        'org.fm', 'org.ge', 'org.gg', 'org.gh', 'org.gi', 'org.gl', 'org.gn', 'org.gp', 'org.gr', 'org.gt',
-        'org.gu', 'org.gy', 'org.hk', 'org.hn', 'org.ht', 'org.hu', 'org.il', 'org.im', 'org.in', 'org.io',
-        'org.iq', 'org.ir', 'org.je', 'org.jo', 'org.kg', 'org.ki', 'org.km', 'org.kn', 'org.kp', 'org.kw',
-        'org.ky', 'org.kz', 'org.la', 'org.lb', 'org.lc', 'org.lk', 'org.lr', 'org.ls', 'org.lv', 'org.ly',
-        'org.ma', 'org.me', 'org.mg', 'org.mk', 'org.ml', 'org.mn', 'org.mo', 'org.ms', 'org.mt', 'org.mu',
-        'org.mv', 'org.mw', 'org.mx', 'org.my', 'org.mz', 'org.na', 'org.ng', 'org.ni', 'org.nr', 'org.nz',
-        'org.om', 'org.pa', 'org.pe', 'org.pf', 'org.ph', 'org.pk', 'org.pl', 'org.pn', 'org.pr', 'org.ps',
-        'org.pt', 'org.py', 'org.qa', 'org.ro', 'org.rs', 'org.rw', 'org.sa', 'org.sb', 'org.sc', 'org.sd',
-        'org.se', 'org.sg', 'org.sh', 'org.sl', 'org.sn', 'org.so', 'org.ss', 'org.st', 'org.sv', 'org.sy',
-        'org.sz', 'org.tj', 'org.tm', 'org.tn', 'org.to', 'org.tr', 'org.tt', 'org.tw', 'org.ua', 'org.ug',
-        'org.uk', 'org.uy', 'org.uz', 'org.vc', 'org.ve', 'org.vi', 'org.vn', 'org.vu', 'org.ws', 'org.ye',
-        'org.za', 'org.zm', 'org.zw', 'organic', 'origins', 'oristano.it', 'orkanger.no', 'orkdal.no', 'orland.no',
-        'orskog.no', 'orsta.no', 'os.hedmark.no', 'os.hordaland.no', 'osaka', 'osaka.jp', 'osakasayama.osaka.jp',
-        'osaki.miyagi.jp', 'osakikamijima.hiroshima.jp', 'osasco.br', 'oschr.gov.pl', 'osen.no',
-        'oseto.nagasaki.jp', 'oshima.tokyo.jp', 'oshima.yamaguchi.jp', 'oshino.yamanashi.jp', 'oshu.iwate.jp',
-        'oslo.no', 'osoyro.no', 'osteroy.no', 'osterøy.no', 'ostre-toten.no', 'ostroda.pl', 'ostroleka.pl',
-        'ostrowiec.pl', 'ostrowwlkp.pl', 'osøyro.no', 'ot.it', 'ota.gunma.jp', 'ota.tokyo.jp', 'otake.hiroshima.jp',
-        'otaki.chiba.jp', 'otaki.nagano.jp', 'otaki.saitama.jp', 'otama.fukushima.jp', 'otari.nagano.jp',
-        'otaru.hokkaido.jp', 'ote.bj', 'other.nf', 'oto.fukuoka.jp', 'otobe.hokkaido.jp', 'otofuke.hokkaido.jp',
-        'otoineppu.hokkaido.jp', 'otoyo.kochi.jp', 'otsu.shiga.jp', 'otsuchi.iwate.jp', 'otsuka', 'otsuki.kochi.jp',
-        'otsuki.yamanashi.jp', 'ott', 'ouchi.saga.jp', 'ouda.nara.jp', 'oum.gov.pl', 'oumu.hokkaido.jp',
-        'overhalla.no', 'ovh', 'ovre-eiker.no', 'owani.aomori.jp', 'owariasahi.aichi.jp', 'oyabe.toyama.jp',
-        'oyama.tochigi.jp', 'oyamazaki.kyoto.jp', 'oyer.no', 'oygarden.no', 'oyodo.nara.jp', 'oystre-slidre.no',
-        'oz.au', 'ozora.hokkaido.jp', 'ozu.ehime.jp', 'ozu.kumamoto.jp', 'p.bg', 'p.se', 'pa', 'pa.gov.br',
-        'pa.gov.pl', 'pa.it', 'pa.us', 'padova.it', 'padua.it', 'page', 'palermo.it', 'palmas.br', 'panasonic',
-        'parachuting.aero', 'paragliding.aero', 'paris', 'parliament.nz', 'parma.it', 'paroch.k12.ma.us', 'pars',
-        'parti.se', 'partners', 'parts', 'party', 'passenger-association.aero', 'patria.bo', 'pavia.it', 'pay',
-        'pb.ao', 'pb.gov.br', 'pc.it', 'pc.pl', 'pccw', 'pd.it', 'pe', 'pe.ca', 'pe.gov.br', 'pe.it', 'pe.kr',
-        'per.jo', 'per.la', 'per.nf', 'perso.ht', 'perso.sn', 'perso.tn', 'perugia.it', 'pesaro-urbino.it',
-        'pesarourbino.it', 'pescara.it', 'pet', 'pf', 'pfizer', 'pg.in', 'pg.it', 'ph', 'pharmaciens.km',
-        'pharmacy', 'phd', 'phd.jo', 'philips', 'phone', 'photo', 'photography', 'photos', 'phutho.vn', 'phuyen.vn',
-        'physio', 'pi.gov.br', 'pi.it', 'piacenza.it', 'pics', 'pictet', 'pictures', 'pid', 'piedmont.it',
-        'piemonte.it', 'pila.pl', 'pilot.aero', 'pin', 'pinb.gov.pl', 'ping', 'pink', 'pioneer',
-        'pippu.hokkaido.jp', 'pisa.it', 'pistoia.it', 'pisz.pl', 'piw.gov.pl', 'pizza', 'pk', 'pl', 'pl.ua',
-        'place', 'play', 'playstation', 'plc.co.im', 'plc.ly', 'plc.uk', 'plo.ps', 'plumbing', 'plurinacional.bo',
-        'plus', 'pm', 'pmn.it', 'pn', 'pn.it', 'pnc', 'po.gov.pl', 'po.it', 'poa.br', 'podhale.pl', 'podlasie.pl',
-        'pohl', 'poker', 'pol.dz', 'pol.ht', 'pol.tr', 'police.uk', 'politica.bo', 'politie', 'polkowice.pl',
-        'poltava.ua', 'pomorskie.pl', 'pomorze.pl', 'ponpes.id', 'pordenone.it', 'porn', 'porsanger.no',
-        'porsangu.no', 'porsgrunn.no', 'porsáŋgu.no', 'post', 'post.in', 'potenza.it', 'powiat.pl', 'pp.az',
-        'pp.se', 'ppg.br', 'pr', 'pr.gov.br', 'pr.gov.pl', 'pr.it', 'pr.ml', 'pr.us', 'pramerica', 'prato.it',
-        'praxi', 'prd.fr', 'prd.km', 'prd.mg', 'press', 'press.aero', 'press.cy', 'press.ma', 'press.se',
-        'presse.km', 'presse.ml', 'pri.ee', 'prime', 'principe.st', 'priv.hu', 'priv.me', 'priv.no', 'priv.pl',
-        'pro', 'pro.az', 'pro.br', 'pro.cy', 'pro.ec', 'pro.fj', 'pro.ht', 'pro.in', 'pro.mv', 'pro.om', 'pro.pr',
-        'pro.tt', 'pro.vn', 'prochowice.pl', 'prod', 'production.aero', 'productions', 'prof', 'prof.pr',
-        'profesional.bo', 'progressive', 'promo', 'properties', 'property', 'protection', 'pru', 'prudential',
-        'pruszkow.pl', 'przeworsk.pl', 'ps', 'psc.br', 'psi.br', 'psp.gov.pl', 'psse.gov.pl', 'pt', 'pt.it',
-        'pu.it', 'pub', 'pub.sa', 'publ.cv', 'publ.pt', 'pueblo.bo', 'pug.it', 'puglia.it', 'pulawy.pl',
-        'pup.gov.pl', 'pv.it', 'pvh.br', 'pvt.ge', 'pvt.k12.ma.us', 'pw', 'pwc', 'py', 'pz.it', 'q.bg', 'qa',
-        'qc.ca', 'qh.cn', 'qld.au', 'qld.edu.au', 'qld.gov.au', 'qpon', 'qsl.br', 'quangbinh.vn', 'quangnam.vn',
-        'quangngai.vn', 'quangninh.vn', 'quangtri.vn', 'quebec', 'quest', 'r.bg', 'r.se', 'ra.it', 'racing',
-        'rade.no', 'radio', 'radio.br', 'radom.pl', 'radoy.no', 'radøy.no', 'ragusa.it', 'rahkkeravju.no',
-        'raholt.no', 'raisa.no', 'rakkestad.no', 'ralingen.no', 'rana.no', 'randaberg.no', 'rankoshi.hokkaido.jp',
-        'ranzan.saitama.jp', 'rar.ve', 'rauma.no', 'ravenna.it', 'rawa-maz.pl', 'rc.it', 're', 're.it', 're.kr',
-        'read', 'realestate', 'realestate.pl', 'realtor', 'realty', 'rebun.hokkaido.jp', 'rec.br', 'rec.nf',
-        'rec.ro', 'rec.ve', 'recht.pro', 'recife.br', 'recipes', 'recreation.aero', 'red', 'red.sv', 'redstone',
-        'redumbrella', 'reggio-calabria.it', 'reggio-emilia.it', 'reggiocalabria.it', 'reggioemilia.it', 'rehab',
-        'reise', 'reisen', 'reit', 'reklam.hu', 'rel.ht', 'rel.pl', 'reliance', 'ren', 'rendalen.no', 'rennebu.no',
-        'rennesoy.no', 'rennesøy.no', 'rent', 'rentals', 'rep.br', 'rep.kp', 'repair', 'repbody.aero', 'report',
-        'republican', 'res.aero', 'res.in', 'research.aero', 'rest', 'restaurant', 'restaurant.bj', 'resto.bj',
-        'review', 'reviews', 'revista.bo', 'rexroth', 'rg.it', 'ri.it', 'ri.us', 'ribeirao.br', 'rich', 'richardli',
-        'ricoh', 'rieti.it', 'rifu.miyagi.jp', 'riik.ee', 'rikubetsu.hokkaido.jp', 'rikuzentakata.iwate.jp', 'ril',
-        'rimini.it', 'rindal.no', 'ringebu.no', 'ringerike.no', 'ringsaker.no', 'rio', 'rio.br', 'riobranco.br',
-        'riopreto.br', 'rip', 'rishiri.hokkaido.jp', 'rishirifuji.hokkaido.jp', 'risor.no', 'rissa.no', 'risør.no',
-        'ritto.shiga.jp', 'rivne.ua', 'rj.gov.br', 'rl.no', 'rm.it', 'rn.gov.br', 'rn.it', 'ro', 'ro.gov.br',
-        'ro.it', 'roan.no', 'rocks', 'rodeo', 'rodoy.no', 'rogers', 'rokunohe.aomori.jp', 'rollag.no', 'roma.it',
-        'rome.it', 'romsa.no', 'romskog.no', 'room', 'roros.no', 'rost.no', 'rotorcraft.aero', 'rovigo.it',
-        'rovno.ua', 'royken.no', 'royrvik.no', 'rr.gov.br', 'rs', 'rs.gov.br', 'rsvp', 'ru', 'rugby', 'ruhr', 'run',
-        'ruovat.no', 'rv.ua', 'rw', 'rwe', 'rybnik.pl', 'rygge.no', 'ryokami.saitama.jp', 'ryugasaki.ibaraki.jp',
-        'ryukyu', 'ryuoh.shiga.jp', 'rzeszow.pl', 'rzgw.gov.pl', 'ráhkkerávju.no', 'ráisa.no', 'råde.no',
-        'råholt.no', 'rælingen.no', 'rødøy.no', 'rømskog.no', 'røros.no', 'røst.no', 'røyken.no', 'røyrvik.no',
-        's.bg', 's.se', 'sa', 'sa.au', 'sa.cr', 'sa.edu.au', 'sa.gov.au', 'sa.gov.pl', 'sa.it', 'saarland',
-        'sabae.fukui.jp', 'sado.niigata.jp', 'safe', 'safety', 'safety.aero', 'saga.jp', 'saga.saga.jp',
-        'sagae.yamagata.jp', 'sagamihara.kanagawa.jp', 'saigawa.fukuoka.jp', 'saijo.ehime.jp', 'saikai.nagasaki.jp',
-        'saiki.oita.jp', 'saitama.jp', 'saitama.saitama.jp', 'saito.miyazaki.jp', 'saka.hiroshima.jp',
-        'sakado.saitama.jp', 'sakae.chiba.jp', 'sakae.nagano.jp', 'sakahogi.gifu.jp', 'sakai.fukui.jp',
-        'sakai.ibaraki.jp', 'sakai.osaka.jp', 'sakaiminato.tottori.jp', 'sakaki.nagano.jp', 'sakata.yamagata.jp',
-        'sakawa.kochi.jp', 'sakegawa.yamagata.jp', 'saku.nagano.jp', 'sakuho.nagano.jp', 'sakura',
-        'sakura.chiba.jp', 'sakura.tochigi.jp', 'sakuragawa.ibaraki.jp', 'sakurai.nara.jp', 'sakyo.kyoto.jp',
-        'salangen.no', 'salat.no', 'sale', 'salerno.it', 'salon', 'saltdal.no', 'salud.bo', 'salvador.br',
-        'samegawa.fukushima.jp', 'samnanger.no', 'sampa.br', 'samsclub', 'samsung', 'samukawa.kanagawa.jp',
-        'sanagochi.tokushima.jp', 'sanda.hyogo.jp', 'sande.more-og-romsdal.no', 'sande.møre-og-romsdal.no',
-        'sande.vestfold.no', 'sande.xn--mre-og-romsdal-qqb.no', 'sandefjord.no', 'sandnes.no', 'sandnessjoen.no',
-        'sandnessjøen.no', 'sandoy.no', 'sandvik', 'sandvikcoromant', 'sandøy.no', 'sango.nara.jp',
-        'sanjo.niigata.jp', 'sannan.hyogo.jp', 'sannohe.aomori.jp', 'sano.tochigi.jp', 'sanofi', 'sanok.pl',
-        'santamaria.br', 'santoandre.br', 'sanuki.kagawa.jp', 'saobernardo.br', 'saogonca.br', 'saotome.st', 'sap',
-        'sar.it', 'sardegna.it', 'sardinia.it', 'sarl', 'saroma.hokkaido.jp', 'sarpsborg.no',
-        'sarufutsu.hokkaido.jp', 'sas', 'sasaguri.fukuoka.jp', 'sasayama.hyogo.jp', 'sasebo.nagasaki.jp',
-        'sassari.it', 'satosho.okayama.jp', 'satsumasendai.kagoshima.jp', 'satte.saitama.jp', 'sauda.no',
-        'sauherad.no', 'save', 'savona.it', 'saxo', 'sayama.osaka.jp', 'sayama.saitama.jp', 'sayo.hyogo.jp', 'sb',
-        'sb.ua', 'sbi', 'sbs', 'sc', 'sc.cn', 'sc.gov.br', 'sc.ke', 'sc.kr', 'sc.ls', 'sc.tz', 'sc.ug', 'sc.us',
-        'scb', 'sch.ae', 'sch.id', 'sch.ir', 'sch.jo', 'sch.lk', 'sch.ly', 'sch.ng', 'sch.qa', 'sch.sa', 'sch.ss',
-        'sch.zm', 'schaeffler', 'schmidt', 'scholarships', 'school', 'school.ge', 'school.nz', 'school.za',
-        'schools.nsw.edu.au', 'schule', 'schwarz', 'sci.eg', 'science', 'scientist.aero', 'scot', 'sd', 'sd.cn',
-        'sd.us', 'sdn.gov.pl', 'se', 'se.gov.br', 'search', 'seat', 'sebastopol.ua', 'sec.ps', 'secure', 'security',
-        'seek', 'seg.br', 'seihi.nagasaki.jp', 'seika.kyoto.jp', 'seiro.niigata.jp', 'seirou.niigata.jp',
-        'seiyo.ehime.jp', 'sejny.pl', 'seki.gifu.jp', 'sekigahara.gifu.jp', 'sekikawa.niigata.jp', 'sel.no',
-        'selbu.no', 'select', 'selje.no', 'seljord.no', 'semboku.akita.jp', 'semine.miyagi.jp', 'senasa.ar',
-        'sener', 'sennan.osaka.jp', 'seoul.kr', 'sera.hiroshima.jp', 'seranishi.hiroshima.jp', 'services',
-        'services.aero', 'setagaya.tokyo.jp', 'seto.aichi.jp', 'setouchi.okayama.jp', 'settsu.osaka.jp',
-        'sevastopol.ua', 'seven', 'sew', 'sex', 'sex.hu', 'sex.pl', 'sexy', 'sf.no', 'sfr', 'sg', 'sh', 'sh.cn',
-        'shakotan.hokkaido.jp', 'shangrila', 'shari.hokkaido.jp', 'sharp', 'shell', 'shia', 'shibata.miyagi.jp',
-        'shibata.niigata.jp', 'shibecha.hokkaido.jp', 'shibetsu.hokkaido.jp', 'shibukawa.gunma.jp',
-        'shibuya.tokyo.jp', 'shichikashuku.miyagi.jp', 'shichinohe.aomori.jp', 'shiga.jp', 'shiiba.miyazaki.jp',
-        'shijonawate.osaka.jp', 'shika.ishikawa.jp', 'shikabe.hokkaido.jp', 'shikama.miyagi.jp',
-        'shikaoi.hokkaido.jp', 'shikatsu.aichi.jp', 'shiki.saitama.jp', 'shikokuchuo.ehime.jp', 'shiksha',
-        'shima.mie.jp', 'shimabara.nagasaki.jp', 'shimada.shizuoka.jp', 'shimamaki.hokkaido.jp',
-        'shimamoto.osaka.jp', 'shimane.jp', 'shimane.shimane.jp', 'shimizu.hokkaido.jp', 'shimizu.shizuoka.jp',
-        'shimoda.shizuoka.jp', 'shimodate.ibaraki.jp', 'shimofusa.chiba.jp', 'shimogo.fukushima.jp',
-        'shimoichi.nara.jp', 'shimoji.okinawa.jp', 'shimokawa.hokkaido.jp', 'shimokitayama.nara.jp',
-        'shimonita.gunma.jp', 'shimonoseki.yamaguchi.jp', 'shimosuwa.nagano.jp', 'shimotsuke.tochigi.jp',
-        'shimotsuma.ibaraki.jp', 'shinagawa.tokyo.jp', 'shinanomachi.nagano.jp', 'shingo.aomori.jp',
-        'shingu.fukuoka.jp', 'shingu.hyogo.jp', 'shingu.wakayama.jp', 'shinichi.hiroshima.jp', 'shinjo.nara.jp',
-        'shinjo.okayama.jp', 'shinjo.yamagata.jp', 'shinjuku.tokyo.jp', 'shinkamigoto.nagasaki.jp',
-        'shinonsen.hyogo.jp', 'shinshinotsu.hokkaido.jp', 'shinshiro.aichi.jp', 'shinto.gunma.jp',
-        'shintoku.hokkaido.jp', 'shintomi.miyazaki.jp', 'shinyoshitomi.fukuoka.jp', 'shiogama.miyagi.jp',
-        'shiojiri.nagano.jp', 'shioya.tochigi.jp', 'shirahama.wakayama.jp', 'shirakawa.fukushima.jp',
-        'shirakawa.gifu.jp', 'shirako.chiba.jp', 'shiranuka.hokkaido.jp', 'shiraoi.hokkaido.jp',
-        'shiraoka.saitama.jp', 'shirataka.yamagata.jp', 'shiriuchi.hokkaido.jp', 'shiroi.chiba.jp',
-        'shiroishi.miyagi.jp', 'shiroishi.saga.jp', 'shirosato.ibaraki.jp', 'shishikui.tokushima.jp',
-        'shiso.hyogo.jp', 'shisui.chiba.jp', 'shitara.aichi.jp', 'shiwa.iwate.jp', 'shizukuishi.iwate.jp',
-        'shizuoka.jp', 'shizuoka.shizuoka.jp', 'shobara.hiroshima.jp', 'shoes', 'shonai.fukuoka.jp',
-        'shonai.yamagata.jp', 'shoo.okayama.jp', 'shop', 'shop.ht', 'shop.hu', 'shop.pl', 'shopping', 'shouji',
-        'show', 'show.aero', 'showa.fukushima.jp', 'showa.gunma.jp', 'showa.yamanashi.jp', 'shunan.yamaguchi.jp',
-        'si', 'si.it', 'sic.it', 'sicilia.it', 'sicily.it', 'siellak.no', 'siena.it', 'sigdal.no', 'siljan.no',
-        'silk', 'sina', 'singles', 'siracusa.it', 'sirdal.no', 'site', 'sj', 'sjc.br', 'sk', 'sk.ca', 'skanit.no',
-        'skanland.no', 'skaun.no', 'skedsmo.no', 'skedsmokorset.no', 'ski', 'ski.no', 'skien.no', 'skierva.no',
-        'skiervá.no', 'skin', 'skiptvet.no', 'skjak.no', 'skjervoy.no', 'skjervøy.no', 'skjåk.no', 'sklep.pl',
-        'sko.gov.pl', 'skoczow.pl', 'skodje.no', 'sky', 'skydiving.aero', 'skype', 'skánit.no', 'skånland.no', 'sl',
-        'slask.pl', 'slattum.no', 'sld.do', 'sld.pa', 'slg.br', 'sling', 'slupsk.pl', 'slz.br', 'sm', 'sm.ua',
-        'smart', 'smile', 'smola.no', 'smøla.no', 'sn', 'sn.cn', 'snaase.no', 'snasa.no', 'sncf', 'snillfjord.no',
-        'snoasa.no', 'snåase.no', 'snåsa.no', 'so', 'so.gov.pl', 'so.it', 'sobetsu.hokkaido.jp', 'soc.dz', 'soc.lk',
-        'soccer', 'social', 'soctrang.vn', 'sodegaura.chiba.jp', 'soeda.fukuoka.jp', 'softbank', 'software',
-        'software.aero', 'sogndal.no', 'sogne.no', 'sohu', 'soja.okayama.jp', 'soka.saitama.jp', 'sokndal.no',
-        'sola.no', 'solar', 'solund.no', 'solutions', 'soma.fukushima.jp', 'somna.no', 'sondre-land.no',
-        'sondrio.it', 'song', 'songdalen.no', 'soni.nara.jp', 'sonla.vn', 'sony', 'soo.kagoshima.jp',
-        'sor-aurdal.no', 'sor-fron.no', 'sor-odal.no', 'sor-varanger.no', 'sorfold.no', 'sorocaba.br',
-        'sorreisa.no', 'sortland.no', 'sorum.no', 'sos.pl', 'sosa.chiba.jp', 'sosnowiec.pl', 'sowa.ibaraki.jp',
-        'soy', 'sp.gov.br', 'sp.it', 'spa', 'space', 'spjelkavik.no', 'sport', 'sport.eg', 'sport.hu', 'spot',
-        'spydeberg.no', 'sr', 'sr.gov.pl', 'sr.it', 'srl', 'srv.br', 'ss', 'ss.it', 'st', 'st.no', 'stada',
-        'stalowa-wola.pl', 'stange.no', 'staples', 'star', 'starachowice.pl', 'stargard.pl', 'starostwo.gov.pl',
-        'stat.no', 'statebank', 'statefarm', 'stathelle.no', 'stavanger.no', 'stavern.no', 'stc', 'stcgroup',
-        'steigen.no', 'steinkjer.no', 'sth.ac.at', 'stjordal.no', 'stjordalshalsen.no', 'stjørdal.no',
-        'stjørdalshalsen.no', 'stockholm', 'stokke.no', 'stor-elvdal.no', 'storage', 'stord.no', 'stordal.no',
-        'store', 'store.bb', 'store.nf', 'store.ro', 'store.st', 'store.ve', 'storfjord.no', 'strand.no',
-        'stranda.no', 'stream', 'stryn.no', 'student.aero', 'studio', 'study', 'style', 'su', 'sucks',
-        'sue.fukuoka.jp', 'suedtirol.it', 'suginami.tokyo.jp', 'sugito.saitama.jp', 'suifu.ibaraki.jp',
-        'suita.osaka.jp', 'sukagawa.fukushima.jp', 'sukumo.kochi.jp', 'sula.no', 'suldal.no', 'suli.hu',
-        'sumida.tokyo.jp', 'sumita.iwate.jp', 'sumoto.hyogo.jp', 'sumoto.kumamoto.jp', 'sumy.ua',
-        'sunagawa.hokkaido.jp', 'sund.no', 'sunndal.no', 'supplies', 'supply', 'support', 'surf', 'surgery',
-        'surnadal.no', 'susaki.kochi.jp', 'susono.shizuoka.jp', 'suwa.nagano.jp', 'suwalki.pl', 'suzaka.nagano.jp',
-        'suzu.ishikawa.jp', 'suzuka.mie.jp', 'suzuki', 'sv', 'sv.it', 'svalbard.no', 'sveio.no', 'svelvik.no',
-        'swatch', 'swidnica.pl', 'swiebodzin.pl', 'swinoujscie.pl', 'swiss', 'sx', 'sx.cn', 'sy', 'sydney',
-        'sykkylven.no', 'systems', 'sz', 'szczecin.pl', 'szczytno.pl', 'szex.hu', 'szkola.pl', 'sálat.no',
-        'sálát.no', 'søgne.no', 'sømna.no', 'søndre-land.no', 'sør-aurdal.no', 'sør-fron.no', 'sør-odal.no',
-        'sør-varanger.no', 'sørfold.no', 'sørreisa.no', 'sørum.no', 'südtirol.it', 't.bg', 't.se', 'ta.it',
-        'taa.it', 'tab', 'tabayama.yamanashi.jp', 'tabuse.yamaguchi.jp', 'tachiarai.fukuoka.jp',
-        'tachikawa.tokyo.jp', 'tadaoka.osaka.jp', 'tado.mie.jp', 'tadotsu.kagawa.jp', 'tagajo.miyagi.jp',
-        'tagami.niigata.jp', 'tagawa.fukuoka.jp', 'tahara.aichi.jp', 'taiji.wakayama.jp', 'taiki.hokkaido.jp',
-        'taiki.mie.jp', 'tainai.niigata.jp', 'taipei', 'taira.toyama.jp', 'taishi.hyogo.jp', 'taishi.osaka.jp',
-        'taishin.fukushima.jp', 'taito.tokyo.jp', 'taiwa.miyagi.jp', 'tajimi.gifu.jp', 'tajiri.osaka.jp',
-        'taka.hyogo.jp', 'takagi.nagano.jp', 'takahagi.ibaraki.jp', 'takahama.aichi.jp', 'takahama.fukui.jp',
-        'takaharu.miyazaki.jp', 'takahashi.okayama.jp', 'takahata.yamagata.jp', 'takaishi.osaka.jp',
-        'takamatsu.kagawa.jp', 'takamori.kumamoto.jp', 'takamori.nagano.jp', 'takanabe.miyazaki.jp',
-        'takanezawa.tochigi.jp', 'takaoka.toyama.jp', 'takarazuka.hyogo.jp', 'takasago.hyogo.jp',
-        'takasaki.gunma.jp', 'takashima.shiga.jp', 'takasu.hokkaido.jp', 'takata.fukuoka.jp', 'takatori.nara.jp',
-        'takatsuki.osaka.jp', 'takatsuki.shiga.jp', 'takayama.gifu.jp', 'takayama.gunma.jp', 'takayama.nagano.jp',
-        'takazaki.miyazaki.jp', 'takehara.hiroshima.jp', 'taketa.oita.jp', 'taketomi.okinawa.jp', 'taki.mie.jp',
-        'takikawa.hokkaido.jp', 'takino.hyogo.jp', 'takinoue.hokkaido.jp', 'takko.aomori.jp', 'tako.chiba.jp',
-        'taku.saga.jp', 'talk', 'tama.tokyo.jp', 'tamakawa.fukushima.jp', 'tamaki.mie.jp', 'tamamura.gunma.jp',
-        'tamano.okayama.jp', 'tamatsukuri.ibaraki.jp', 'tamayu.shimane.jp', 'tamba.hyogo.jp', 'tana.no',
-        'tanabe.kyoto.jp', 'tanabe.wakayama.jp', 'tanagura.fukushima.jp', 'tananger.no', 'tanohata.iwate.jp',
-        'taobao', 'tara.saga.jp', 'tarama.okinawa.jp', 'taranto.it', 'target', 'targi.pl', 'tarnobrzeg.pl',
-        'tarui.gifu.jp', 'tarumizu.kagoshima.jp', 'tas.au', 'tas.edu.au', 'tas.gov.au', 'tatamotors', 'tatar',
-        'tatebayashi.gunma.jp', 'tateshina.nagano.jp', 'tateyama.chiba.jp', 'tateyama.toyama.jp',
-        'tatsuno.hyogo.jp', 'tatsuno.nagano.jp', 'tattoo', 'tawaramoto.nara.jp', 'tax', 'taxi', 'taxi.aero',
-        'taxi.br', 'tayninh.vn', 'tc', 'tc.br', 'tci', 'td', 'tdk', 'te.it', 'te.ua', 'team', 'tec.br', 'tec.mi.us',
-        'tec.ve', 'tech', 'technology', 'tecnologia.bo', 'tel', 'tel.tr', 'temasek', 'tempio-olbia.it',
-        'tempioolbia.it', 'tendo.yamagata.jp', 'tenei.fukushima.jp', 'tenkawa.nara.jp', 'tennis', 'tenri.nara.jp',
-        'teo.br', 'teramo.it', 'terni.it', 'ternopil.ua', 'teshikaga.hokkaido.jp', 'test.tj', 'teva', 'tf', 'tg',
-        'tgory.pl', 'th', 'thaibinh.vn', 'thainguyen.vn', 'thanhhoa.vn', 'thanhphohochiminh.vn', 'thd', 'the.br',
-        'theater', 'theatre', 'thuathienhue.vn', 'tiaa', 'tickets', 'tienda', 'tiengiang.vn', 'time.no',
-        'tingvoll.no', 'tinn.no', 'tips', 'tires', 'tirol', 'tj', 'tj.cn', 'tjeldsund.no', 'tjmaxx', 'tjome.no',
-        'tjx', 'tjøme.no', 'tk', 'tkmaxx', 'tksat.bo', 'tl', 'tm', 'tm.cy', 'tm.dz', 'tm.fr', 'tm.hu', 'tm.km',
-        'tm.mc', 'tm.no', 'tm.pl', 'tm.ro', 'tm.se', 'tm.za', 'tmall', 'tmp.br', 'tn', 'tn.it', 'tn.us', 'to',
-        'to.gov.br', 'to.it', 'toba.mie.jp', 'tobe.ehime.jp', 'tobetsu.hokkaido.jp', 'tobishima.aichi.jp',
-        'tochigi.jp', 'tochigi.tochigi.jp', 'tochio.niigata.jp', 'toda.saitama.jp', 'today', 'toei.aichi.jp',
-        'toga.toyama.jp', 'togakushi.nagano.jp', 'togane.chiba.jp', 'togitsu.nagasaki.jp', 'togo.aichi.jp',
-        'togura.nagano.jp', 'tohma.hokkaido.jp', 'tohnosho.chiba.jp', 'toho.fukuoka.jp', 'tokai.aichi.jp',
-        'tokai.ibaraki.jp', 'tokamachi.niigata.jp', 'tokashiki.okinawa.jp', 'toki.gifu.jp', 'tokigawa.saitama.jp',
-        'tokke.no', 'tokoname.aichi.jp', 'tokorozawa.saitama.jp', 'tokushima.jp', 'tokushima.tokushima.jp',
-        'tokuyama.yamaguchi.jp', 'tokyo', 'tokyo.jp', 'tolga.no', 'tomakomai.hokkaido.jp', 'tomari.hokkaido.jp',
-        'tome.miyagi.jp', 'tomi.nagano.jp', 'tomigusuku.okinawa.jp', 'tomika.gifu.jp', 'tomioka.gunma.jp',
-        'tomisato.chiba.jp', 'tomiya.miyagi.jp', 'tomobe.ibaraki.jp', 'tonaki.okinawa.jp', 'tonami.toyama.jp',
-        'tondabayashi.osaka.jp', 'tone.ibaraki.jp', 'tono.iwate.jp', 'tonosho.kagawa.jp', 'tonsberg.no', 'tools',
-        'toon.ehime.jp', 'top', 'torahime.shiga.jp', 'toray', 'toride.ibaraki.jp', 'torino.it', 'torsken.no',
-        'tos.it', 'tosa.kochi.jp', 'tosashimizu.kochi.jp', 'toscana.it', 'toshiba', 'toshima.tokyo.jp',
-        'tosu.saga.jp', 'total', 'tottori.jp', 'tottori.tottori.jp', 'tourism.bj', 'tourism.pl', 'tourism.tn',
-        'tours', 'towada.aomori.jp', 'town', 'toya.hokkaido.jp', 'toyako.hokkaido.jp', 'toyama.jp',
-        'toyama.toyama.jp', 'toyo.kochi.jp', 'toyoake.aichi.jp', 'toyohashi.aichi.jp', 'toyokawa.aichi.jp',
-        'toyonaka.osaka.jp', 'toyone.aichi.jp', 'toyono.osaka.jp', 'toyooka.hyogo.jp', 'toyosato.shiga.jp',
-        'toyota', 'toyota.aichi.jp', 'toyota.yamaguchi.jp', 'toyotomi.hokkaido.jp', 'toyotsu.fukuoka.jp',
-        'toyoura.hokkaido.jp', 'toys', 'tozawa.yamagata.jp', 'tozsde.hu', 'tp.it', 'tr', 'tr.it', 'tr.no', 'tra.kp',
-        'trade', 'trader.aero', 'trading', 'trading.aero', 'trainer.aero', 'training', 'trana.no', 'tranby.no',
-        'trani-andria-barletta.it', 'trani-barletta-andria.it', 'traniandriabarletta.it', 'tranibarlettaandria.it',
-        'tranoy.no', 'transporte.bo', 'tranøy.no', 'trapani.it', 'travel', 'travel.in', 'travel.pl', 'travelers',
-        'travelersinsurance', 'travinh.vn', 'trd.br', 'trentin-sud-tirol.it', 'trentin-sudtirol.it',
-        'trentin-sued-tirol.it', 'trentin-suedtirol.it', 'trentin-süd-tirol.it', 'trentin-südtirol.it',
-        'trentino-a-adige.it', 'trentino-aadige.it', 'trentino-alto-adige.it', 'trentino-altoadige.it',
-        'trentino-s-tirol.it', 'trentino-stirol.it', 'trentino-sud-tirol.it', 'trentino-sudtirol.it',
-        'trentino-sued-tirol.it', 'trentino-suedtirol.it', 'trentino-süd-tirol.it', 'trentino-südtirol.it',
-        'trentino.it', 'trentinoa-adige.it', 'trentinoaadige.it', 'trentinoalto-adige.it', 'trentinoaltoadige.it',
-        'trentinos-tirol.it', 'trentinostirol.it', 'trentinosud-tirol.it', 'trentinosudtirol.it',
-        'trentinosued-tirol.it', 'trentinosuedtirol.it', 'trentinosüd-tirol.it', 'trentinosüdtirol.it',
-        'trentinsud-tirol.it', 'trentinsudtirol.it', 'trentinsued-tirol.it', 'trentinsuedtirol.it',
-        'trentinsüd-tirol.it', 'trentinsüdtirol.it', 'trento.it', 'treviso.it', 'trieste.it', 'troandin.no',
-        'trogstad.no', 'tromsa.no', 'tromso.no', 'tromsø.no', 'trondheim.no', 'trust', 'trv', 'trysil.no',
-        'træna.no', 'trøgstad.no', 'ts.it', 'tsk.tr', 'tsu.mie.jp', 'tsubame.niigata.jp', 'tsubata.ishikawa.jp',
-        'tsubetsu.hokkaido.jp', 'tsuchiura.ibaraki.jp', 'tsuga.tochigi.jp', 'tsugaru.aomori.jp',
-        'tsuiki.fukuoka.jp', 'tsukigata.hokkaido.jp', 'tsukiyono.gunma.jp', 'tsukuba.ibaraki.jp',
-        'tsukui.kanagawa.jp', 'tsukumi.oita.jp', 'tsumagoi.gunma.jp', 'tsunan.niigata.jp', 'tsuno.kochi.jp',
-        'tsuno.miyazaki.jp', 'tsuru.yamanashi.jp', 'tsuruga.fukui.jp', 'tsurugashima.saitama.jp',
-        'tsurugi.ishikawa.jp', 'tsuruoka.yamagata.jp', 'tsuruta.aomori.jp', 'tsushima.aichi.jp',
-        'tsushima.nagasaki.jp', 'tsuwano.shimane.jp', 'tsuyama.okayama.jp', 'tt', 'tt.im', 'tube', 'tui', 'tunes',
-        'tur.ar', 'tur.br', 'turek.pl', 'turin.it', 'turystyka.pl', 'tuscany.it', 'tushu', 'tuyenquang.vn', 'tv',
-        'tv.bb', 'tv.bo', 'tv.br', 'tv.eg', 'tv.im', 'tv.in', 'tv.it', 'tv.jo', 'tv.sd', 'tv.tr', 'tv.tz',
-        'tvedestrand.no', 'tvs', 'tw', 'tw.cn', 'tx.us', 'tychy.pl', 'tydal.no', 'tynset.no', 'tysfjord.no',
-        'tysnes.no', 'tysvar.no', 'tysvær.no', 'tz', 'tønsberg.no', 'u.bg', 'u.se', 'ua', 'ubank',
-        'ube.yamaguchi.jp', 'ubs', 'uchihara.ibaraki.jp', 'uchiko.ehime.jp', 'uchinada.ishikawa.jp',
-        'uchinomi.kagawa.jp', 'ud.it', 'uda.nara.jp', 'udi.br', 'udine.it', 'udono.mie.jp', 'ueda.nagano.jp',
-        'ueno.gunma.jp', 'uenohara.yamanashi.jp', 'ug', 'ug.gov.pl', 'ugim.gov.pl', 'uji.kyoto.jp',
-        'ujiie.tochigi.jp', 'ujitawara.kyoto.jp', 'uk', 'uk.in', 'uki.kumamoto.jp', 'ukiha.fukuoka.jp',
-        'ullensaker.no', 'ullensvang.no', 'ulsan.kr', 'ulvik.no', 'um.gov.pl', 'umaji.kochi.jp', 'umb.it',
-        'umbria.it', 'umi.fukuoka.jp', 'umig.gov.pl', 'unazuki.toyama.jp', 'unicom', 'union.aero', 'univ.bj',
-        'univ.sn', 'university', 'unjarga.no', 'unjárga.no', 'unnan.shimane.jp', 'uno', 'unzen.nagasaki.jp', 'uol',
-        'uonuma.niigata.jp', 'uozu.toyama.jp', 'up.in', 'upow.gov.pl', 'uppo.gov.pl', 'ups', 'urakawa.hokkaido.jp',
-        'urasoe.okinawa.jp', 'urausu.hokkaido.jp', 'urawa.saitama.jp', 'urayasu.chiba.jp', 'urbino-pesaro.it',
-        'urbinopesaro.it', 'ureshino.mie.jp', 'uri.arpa', 'urn.arpa', 'uruma.okinawa.jp', 'uryu.hokkaido.jp', 'us',
-        'us.gov.pl', 'us.in', 'us.ug', 'usa.oita.jp', 'ushiku.ibaraki.jp', 'ustka.pl', 'usui.fukuoka.jp',
-        'usuki.oita.jp', 'ut.us', 'utashinai.hokkaido.jp', 'utazas.hu', 'utazu.kagawa.jp', 'uto.kumamoto.jp',
-        'utsira.no', 'utsunomiya.tochigi.jp', 'uw.gov.pl', 'uwajima.ehime.jp', 'uy', 'uz', 'uz.ua', 'uzhgorod.ua',
-        'uzhhorod.ua', 'uzs.gov.pl', 'v.bg', 'va', 'va.it', 'va.no', 'va.us', 'vaapste.no', 'vacations', 'vadso.no',
-        'vadsø.no', 'vaga.no', 'vagan.no', 'vagsoy.no', 'vaksdal.no', 'val-d-aosta.it', 'val-daosta.it',
-        'vald-aosta.it', 'valdaosta.it', 'valer.hedmark.no', 'valer.ostfold.no', 'valle-aosta.it',
-        'valle-d-aosta.it', 'valle-daosta.it', 'valle.no', 'valleaosta.it', 'valled-aosta.it', 'valledaosta.it',
-        'vallee-aoste.it', 'vallee-d-aoste.it', 'valleeaoste.it', 'valleedaoste.it', 'vallée-aoste.it',
-        'vallée-d-aoste.it', 'valléeaoste.it', 'valléedaoste.it', 'vana', 'vang.no', 'vanguard', 'vanylven.no',
-        'vao.it', 'vardo.no', 'vardø.no', 'varese.it', 'varggat.no', 'varoy.no', 'vb.it', 'vc', 'vc.it', 'vda.it',
-        've', 've.it', 'vefsn.no', 'vega.no', 'vegarshei.no', 'vegas', 'vegårshei.no', 'ven.it', 'veneto.it',
-        'venezia.it', 'venice.it', 'vennesla.no', 'ventures', 'verbania.it', 'vercelli.it', 'verdal.no', 'verisign',
-        'vermögensberater', 'vermögensberatung', 'verona.it', 'verran.no', 'versicherung', 'vestby.no',
-        'vestnes.no', 'vestre-slidre.no', 'vestre-toten.no', 'vestvagoy.no', 'vestvågøy.no', 'vet', 'vet.br',
-        'veterinaire.km', 'vevelstad.no', 'vf.no', 'vg', 'vgs.no', 'vi', 'vi.it', 'vi.us', 'viajes',
-        'vibo-valentia.it', 'vibovalentia.it', 'vic.au', 'vic.edu.au', 'vic.gov.au', 'vicenza.it', 'video',
-        'video.hu', 'vig', 'vik.no', 'viking', 'vikna.no', 'villas', 'vin', 'vindafjord.no', 'vinhlong.vn',
-        'vinhphuc.vn', 'vinnica.ua', 'vinnytsia.ua', 'vip', 'virgin', 'visa', 'vision', 'viterbo.it', 'viva',
-        'vivo', 'vix.br', 'vlaanderen', 'vlog.br', 'vn', 'vn.ua', 'voagat.no', 'vodka', 'volda.no', 'volvo',
-        'volyn.ua', 'voss.no', 'vossevangen.no', 'vote', 'voting', 'voto', 'voyage', 'vr.it', 'vs.it', 'vt.it',
-        'vt.us', 'vu', 'vv.it', 'várggát.no', 'vågan.no', 'vågsøy.no', 'vågå.no', 'våler.hedmark.no',
-        'våler.østfold.no', 'værøy.no', 'w.bg', 'w.se', 'wa.au', 'wa.edu.au', 'wa.gov.au', 'wa.us',
-        'wada.nagano.jp', 'wajiki.tokushima.jp', 'wajima.ishikawa.jp', 'wakasa.fukui.jp', 'wakasa.tottori.jp',
-        'wakayama.jp', 'wakayama.wakayama.jp', 'wake.okayama.jp', 'wakkanai.hokkaido.jp', 'wakuya.miyagi.jp',
-        'walbrzych.pl', 'wales', 'walmart', 'walter', 'wang', 'wanggou', 'wanouchi.gifu.jp', 'warabi.saitama.jp',
-        'warmia.pl', 'warszawa.pl', 'washtenaw.mi.us', 'wassamu.hokkaido.jp', 'watarai.mie.jp', 'watari.miyagi.jp',
-        'watch', 'watches', 'waw.pl', 'wazuka.kyoto.jp', 'weather', 'weatherchannel', 'web.bo', 'web.do', 'web.gu',
-        'web.id', 'web.lk', 'web.nf', 'web.ni', 'web.pk', 'web.tj', 'web.tr', 'web.ve', 'web.za', 'webcam', 'weber',
-        'website', 'wed', 'wedding', 'wegrow.pl', 'weibo', 'weir', 'wf', 'whoswho', 'wi.us', 'wielun.pl', 'wien',
-        'wif.gov.pl', 'wiih.gov.pl', 'wiki', 'wiki.bo', 'wiki.br', 'williamhill', 'win', 'winb.gov.pl', 'windows',
-        'wine', 'winners', 'wios.gov.pl', 'witd.gov.pl', 'wiw.gov.pl', 'wkz.gov.pl', 'wlocl.pl', 'wloclawek.pl',
-        'wme', 'wodzislaw.pl', 'wolomin.pl', 'wolterskluwer', 'woodside', 'work', 'workinggroup.aero', 'works',
-        'works.aero', 'world', 'wow', 'wroclaw.pl', 'ws', 'wsa.gov.pl', 'wskr.gov.pl', 'wsse.gov.pl', 'wtc', 'wtf',
-        'wuoz.gov.pl', 'wv.us', 'www.ro', 'wy.us', 'wzmiuw.gov.pl', 'x.bg', 'x.se', 'xbox', 'xerox', 'xihuan',
-        'xin', 'xj.cn', 'xn--0trq7p7nn.jp', 'xn--11b4c3d', 'xn--12c1fe0br.xn--o3cw4h', 'xn--12cfi8ixb8l.xn--o3cw4h',
-        'xn--12co0c3b4eva.xn--o3cw4h', 'xn--1ck2e1b', 'xn--1ctwo.jp', 'xn--1lqs03n.jp', 'xn--1lqs71d.jp',
-        'xn--1qqw23a', 'xn--2m4a15e.jp', 'xn--2scrj9c', 'xn--30rr7y', 'xn--32vp30h.jp', 'xn--3bst00m',
-        'xn--3ds443g', 'xn--3e0b707e', 'xn--3hcrj9c', 'xn--3pxu8k', 'xn--42c2d9a', 'xn--45br5cyl', 'xn--45brj9c',
-        'xn--45q11c', 'xn--4dbgdty6c.xn--4dbrk0ce', 'xn--4dbrk0ce', 'xn--4gbrim', 'xn--4it168d.jp',
-        'xn--4it797k.jp', 'xn--4pvxs.jp', 'xn--54b7fta0cc', 'xn--55qw42g', 'xn--55qx5d', 'xn--55qx5d.cn',
-        'xn--55qx5d.hk', 'xn--55qx5d.xn--j6w193g', 'xn--5dbhl8d.xn--4dbrk0ce', 'xn--5js045d.jp', 'xn--5rtp49c.jp',
-        'xn--5rtq34k.jp', 'xn--5su34j936bgsg', 'xn--5tzm5g', 'xn--6btw5a.jp', 'xn--6frz82g', 'xn--6orx2r.jp',
-        'xn--6qq986b3xl', 'xn--7t0a264c.jp', 'xn--80adxhks', 'xn--80ao21a', 'xn--80aqecdr1a', 'xn--80asehdb',
-        'xn--80aswg', 'xn--80au.xn--90a3ac', 'xn--8dbq2a.xn--4dbrk0ce', 'xn--8ltr62k.jp', 'xn--8pvr4u.jp',
-        'xn--8y0a063a', 'xn--90a3ac', 'xn--90ae', 'xn--90ais', 'xn--90azh.xn--90a3ac', 'xn--9dbq2a', 'xn--9et52u',
-        'xn--9krt00a', 'xn--andy-ira.no', 'xn--aroport-bya.ci', 'xn--asky-ira.no', 'xn--aurskog-hland-jnb.no',
-        'xn--avery-yua.no', 'xn--b-5ga.nordland.no', 'xn--b-5ga.telemark.no', 'xn--b4w605ferd',
-        'xn--balsan-sdtirol-nsb.it', 'xn--bck1b9a5dre4c', 'xn--bdddj-mrabd.no', 'xn--bearalvhki-y4a.no',
-        'xn--berlevg-jxa.no', 'xn--bhcavuotna-s4a.no', 'xn--bhccavuotna-k7a.no', 'xn--bidr-5nac.no',
-        'xn--bievt-0qa.no', 'xn--bjarky-fya.no', 'xn--bjddar-pta.no', 'xn--blt-elab.no', 'xn--bmlo-gra.no',
-        'xn--bod-2na.no', 'xn--bozen-sdtirol-2ob.it', 'xn--brnny-wuac.no', 'xn--brnnysund-m8ac.no',
-        'xn--brum-voa.no', 'xn--btsfjord-9za.no', 'xn--bulsan-sdtirol-nsb.it', 'xn--c1avg', 'xn--c1avg.xn--90a3ac',
-        'xn--c2br7g', 'xn--c3s14m.jp', 'xn--cck2b3b', 'xn--cckwcxetd', 'xn--cesena-forl-mcb.it',
-        'xn--cesenaforl-i8a.it', 'xn--cg4bki', 'xn--ciqpn.hk', 'xn--clchc0ea0b2g2a9gcd', 'xn--czr694b',
-        'xn--czrs0t', 'xn--czru2d', 'xn--d1acj3b', 'xn--d1alf', 'xn--d1at.xn--90a3ac', 'xn--d5qv7z876c.jp',
-        'xn--davvenjrga-y4a.no', 'xn--djrs72d6uy.jp', 'xn--djty4k.jp', 'xn--dnna-gra.no', 'xn--drbak-wua.no',
-        'xn--dyry-ira.no', 'xn--e1a4c', 'xn--eckvdtc9d', 'xn--efvn9s.jp', 'xn--efvy88h', 'xn--ehqz56n.jp',
-        'xn--elqq16h.jp', 'xn--eveni-0qa01ga.no', 'xn--f6qx53a.jp', 'xn--fct429k', 'xn--fhbei', 'xn--finny-yua.no',
-        'xn--fiq228c5hs', 'xn--fiq64b', 'xn--fiqs8s', 'xn--fiqz9s', 'xn--fjord-lra.no', 'xn--fjq720a',
-        'xn--fl-zia.no', 'xn--flor-jra.no', 'xn--flw351e', 'xn--forl-cesena-fcb.it', 'xn--forlcesena-c8a.it',
-        'xn--fpcrj9c3d', 'xn--frde-gra.no', 'xn--frna-woa.no', 'xn--frya-hra.no', 'xn--fzc2c9e2c',
-        'xn--fzys8d69uvgm', 'xn--g2xx48c', 'xn--gckr3f0f', 'xn--gecrj9c', 'xn--ggaviika-8ya47h.no',
-        'xn--gildeskl-g0a.no', 'xn--givuotna-8ya.no', 'xn--gjvik-wua.no', 'xn--gk3at1e', 'xn--gls-elac.no',
-        'xn--gmq050i.hk', 'xn--gmqw5a.hk', 'xn--gmqw5a.xn--j6w193g', 'xn--h-2fa.no', 'xn--h2breg3eve',
-        'xn--h2brj9c', 'xn--h2brj9c8c', 'xn--h3cuzk1di.xn--o3cw4h', 'xn--hbmer-xqa.no', 'xn--hcesuolo-7ya35b.no',
-        'xn--hebda8b.xn--4dbrk0ce', 'xn--hery-ira.nordland.no', 'xn--hery-ira.xn--mre-og-romsdal-qqb.no',
-        'xn--hgebostad-g3a.no', 'xn--hmmrfeasta-s4ac.no', 'xn--hnefoss-q1a.no', 'xn--hobl-ira.no',
-        'xn--holtlen-hxa.no', 'xn--hpmir-xqa.no', 'xn--hxt814e', 'xn--hyanger-q1a.no', 'xn--hylandet-54a.no',
-        'xn--i1b6b1a6a2e', 'xn--imr513n', 'xn--indery-fya.no', 'xn--io0a7i', 'xn--io0a7i.cn', 'xn--io0a7i.hk',
-        'xn--j1aef', 'xn--j1amh', 'xn--j6w193g', 'xn--jlq480n2rg', 'xn--jlster-bya.no', 'xn--jrpeland-54a.no',
-        'xn--jvr189m', 'xn--k7yn95e.jp', 'xn--karmy-yua.no', 'xn--kbrq7o.jp', 'xn--kcrx77d1x4a',
-        'xn--kfjord-iua.no', 'xn--klbu-woa.no', 'xn--klt787d.jp', 'xn--kltp7d.jp', 'xn--kltx9a.jp', 'xn--klty5x.jp',
-        'xn--koluokta-7ya57h.no', 'xn--kprw13d', 'xn--kpry57d', 'xn--kput3i', 'xn--krager-gya.no',
-        'xn--kranghke-b0a.no', 'xn--krdsherad-m8a.no', 'xn--krehamn-dxa.no', 'xn--krjohka-hwab49j.no',
-        'xn--ksnes-uua.no', 'xn--kvfjord-nxa.no', 'xn--kvitsy-fya.no', 'xn--kvnangen-k0a.no', 'xn--l-1fa.no',
-        'xn--l1acc', 'xn--laheadju-7ya.no', 'xn--langevg-jxa.no', 'xn--lcvr32d.hk', 'xn--ldingen-q1a.no',
-        'xn--leagaviika-52b.no', 'xn--lesund-hua.no', 'xn--lgbbat1ad8j', 'xn--lgrd-poac.no', 'xn--lhppi-xqa.no',
-        'xn--linds-pra.no', 'xn--loabt-0qa.no', 'xn--lrdal-sra.no', 'xn--lrenskog-54a.no', 'xn--lt-liac.no',
-        'xn--lten-gra.no', 'xn--lury-ira.no', 'xn--m3ch0j3a.xn--o3cw4h', 'xn--mely-ira.no', 'xn--merker-kua.no',
-        'xn--mgb2ddes', 'xn--mgb9awbf', 'xn--mgba3a3ejt', 'xn--mgba3a4f16a', 'xn--mgba3a4f16a.ir', 'xn--mgba3a4fra',
-        'xn--mgba3a4fra.ir', 'xn--mgba7c0bbn0a', 'xn--mgbaam7a8h', 'xn--mgbab2bd', 'xn--mgbah1a3hjkrd',
-        'xn--mgbai9a5eva00b', 'xn--mgbai9azgqp6j', 'xn--mgbayh7gpa', 'xn--mgbbh1a', 'xn--mgbbh1a71e',
-        'xn--mgbc0a9azcg', 'xn--mgbca7dzdo', 'xn--mgbcpq6gpa1a', 'xn--mgberp4a5d4a87g', 'xn--mgberp4a5d4ar',
-        'xn--mgbgu82a', 'xn--mgbi4ecexp', 'xn--mgbpl2fh', 'xn--mgbqly7c0a67fbc', 'xn--mgbqly7cvafr', 'xn--mgbt3dhd',
-        'xn--mgbtf8fl', 'xn--mgbtx2b', 'xn--mgbx4cd0ab', 'xn--mix082f', 'xn--mix891f', 'xn--mjndalen-64a.no',
-        'xn--mk0axi.hk', 'xn--mk1bu44c', 'xn--mkru45i.jp', 'xn--mlatvuopmi-s4a.no', 'xn--mli-tla.no',
-        'xn--mlselv-iua.no', 'xn--moreke-jua.no', 'xn--mori-qsa.nz', 'xn--mosjen-eya.no', 'xn--mot-tla.no',
-        'xn--msy-ula0h.no', 'xn--mtta-vrjjat-k7af.no', 'xn--muost-0qa.no', 'xn--mxtq1m', 'xn--mxtq1m.hk',
-        'xn--mxtq1m.xn--j6w193g', 'xn--ngbc5azd', 'xn--ngbe9e0a', 'xn--ngbrx', 'xn--nit225k.jp',
-        'xn--nmesjevuemie-tcba.no', 'xn--nnx388a', 'xn--node', 'xn--nqv7f', 'xn--nqv7fs00ema', 'xn--nry-yla5g.no',
-        'xn--ntso0iqx3a.jp', 'xn--ntsq17g.jp', 'xn--nttery-byae.no', 'xn--nvuotna-hwa.no', 'xn--nyqy26a',
-        'xn--o1ac.xn--90a3ac', 'xn--o1ach.xn--90a3ac', 'xn--o3cw4h', 'xn--o3cyx2a.xn--o3cw4h', 'xn--od0alg.cn',
-        'xn--od0alg.hk', 'xn--od0alg.xn--j6w193g', 'xn--od0aq3b.hk', 'xn--ogbpf8fl', 'xn--oppegrd-ixa.no',
-        'xn--ostery-fya.no', 'xn--osyro-wua.no', 'xn--otu796d', 'xn--p1acf', 'xn--p1ai', 'xn--pgbs0dh',
-        'xn--porsgu-sta26f.no', 'xn--pssu33l.jp', 'xn--pssy2u', 'xn--q7ce6a', 'xn--q9jyb4c', 'xn--qcka1pmc',
-        'xn--qqqt11m.jp', 'xn--qxa6a', 'xn--qxam', 'xn--rady-ira.no', 'xn--rdal-poa.no', 'xn--rde-ula.no',
-        'xn--rdy-0nab.no', 'xn--rennesy-v1a.no', 'xn--rhkkervju-01af.no', 'xn--rholt-mra.no', 'xn--rhqv96g',
-        'xn--rht27z.jp', 'xn--rht3d.jp', 'xn--rht61e.jp', 'xn--risa-5na.no', 'xn--risr-ira.no', 'xn--rland-uua.no',
-        'xn--rlingen-mxa.no', 'xn--rmskog-bya.no', 'xn--rny31h.jp', 'xn--rovu88b', 'xn--rros-gra.no',
-        'xn--rskog-uua.no', 'xn--rst-0na.no', 'xn--rsta-fra.no', 'xn--rvc1e0am3e', 'xn--ryken-vua.no',
-        'xn--ryrvik-bya.no', 'xn--s-1fa.no', 'xn--s9brj9c', 'xn--sandnessjen-ogb.no', 'xn--sandy-yua.no',
-        'xn--sdtirol-n2a.it', 'xn--seral-lra.no', 'xn--ses554g', 'xn--sgne-gra.no', 'xn--skierv-uta.no',
-        'xn--skjervy-v1a.no', 'xn--skjk-soa.no', 'xn--sknit-yqa.no', 'xn--sknland-fxa.no', 'xn--slat-5na.no',
-        'xn--slt-elab.no', 'xn--smla-hra.no', 'xn--smna-gra.no', 'xn--snase-nra.no', 'xn--sndre-land-0cb.no',
-        'xn--snes-poa.no', 'xn--snsa-roa.no', 'xn--sr-aurdal-l8a.no', 'xn--sr-fron-q1a.no', 'xn--sr-odal-q1a.no',
-        'xn--sr-varanger-ggb.no', 'xn--srfold-bya.no', 'xn--srreisa-q1a.no', 'xn--srum-gra.no',
-        'xn--stjrdal-s1a.no', 'xn--stjrdalshalsen-sqb.no', 'xn--stre-toten-zcb.no', 'xn--t60b56a', 'xn--tckwe',
-        'xn--tiq49xqyj', 'xn--tjme-hra.no', 'xn--tn0ag.hk', 'xn--tnsberg-q1a.no', 'xn--tor131o.jp',
-        'xn--trany-yua.no', 'xn--trentin-sd-tirol-rzb.it', 'xn--trentin-sdtirol-7vb.it',
-        'xn--trentino-sd-tirol-c3b.it', 'xn--trentino-sdtirol-szb.it', 'xn--trentinosd-tirol-rzb.it',
-        'xn--trentinosdtirol-7vb.it', 'xn--trentinsd-tirol-6vb.it', 'xn--trentinsdtirol-nsb.it',
-        'xn--trgstad-r1a.no', 'xn--trna-woa.no', 'xn--troms-zua.no', 'xn--tysvr-vra.no', 'xn--uc0atv.hk',
-        'xn--uc0atv.xn--j6w193g', 'xn--uc0ay4a.hk', 'xn--uist22h.jp', 'xn--uisz3g.jp', 'xn--unjrga-rta.no',
-        'xn--unup4y', 'xn--uuwu58a.jp', 'xn--vads-jra.no', 'xn--valle-aoste-ebb.it', 'xn--valle-d-aoste-ehb.it',
-        'xn--valleaoste-e7a.it', 'xn--valledaoste-ebb.it', 'xn--vard-jra.no', 'xn--vegrshei-c0a.no',
-        'xn--vermgensberater-ctb', 'xn--vermgensberatung-pwb', 'xn--vestvgy-ixa6o.no', 'xn--vg-yiab.no',
-        'xn--vgan-qoa.no', 'xn--vgsy-qoa0j.no', 'xn--vgu402c.jp', 'xn--vhquv', 'xn--vler-qoa.hedmark.no',
-        'xn--vler-qoa.xn--stfold-9xa.no', 'xn--vre-eiker-k8a.no', 'xn--vrggt-xqad.no', 'xn--vry-yla5g.no',
-        'xn--vuq861b', 'xn--w4r85el8fhu5dnra', 'xn--w4rs40l', 'xn--wcvs22d.hk', 'xn--wcvs22d.xn--j6w193g',
-        'xn--wgbh1c', 'xn--wgbl6a', 'xn--xhq521b', 'xn--xkc2al3hye2a', 'xn--xkc2dl3a5ee0h', 'xn--y9a3aq',
-        'xn--yer-zna.no', 'xn--yfro4i67o', 'xn--ygarden-p1a.no', 'xn--ygbi2ammx', 'xn--ystre-slidre-ujb.no',
-        'xn--zbx025d.jp', 'xn--zf0avx.hk', 'xn--zfr164b', 'xxx', 'xyz', 'xz.cn', 'y.bg', 'y.se', 'yabu.hyogo.jp',
-        'yabuki.fukushima.jp', 'yachimata.chiba.jp', 'yachiyo.chiba.jp', 'yachiyo.ibaraki.jp', 'yachts',
-        'yaese.okinawa.jp', 'yahaba.iwate.jp', 'yahiko.niigata.jp', 'yahoo', 'yaita.tochigi.jp',
-        'yaizu.shizuoka.jp', 'yakage.okayama.jp', 'yakumo.hokkaido.jp', 'yakumo.shimane.jp', 'yalta.ua',
-        'yamada.fukuoka.jp', 'yamada.iwate.jp', 'yamada.toyama.jp', 'yamaga.kumamoto.jp', 'yamagata.gifu.jp',
-        'yamagata.ibaraki.jp', 'yamagata.jp', 'yamagata.nagano.jp', 'yamagata.yamagata.jp', 'yamaguchi.jp',
-        'yamakita.kanagawa.jp', 'yamamoto.miyagi.jp', 'yamanakako.yamanashi.jp', 'yamanashi.jp',
-        'yamanashi.yamanashi.jp', 'yamanobe.yamagata.jp', 'yamanouchi.nagano.jp', 'yamashina.kyoto.jp',
-        'yamato.fukushima.jp', 'yamato.kanagawa.jp', 'yamato.kumamoto.jp', 'yamatokoriyama.nara.jp',
-        'yamatotakada.nara.jp', 'yamatsuri.fukushima.jp', 'yamaxun', 'yamazoe.nara.jp', 'yame.fukuoka.jp',
-        'yanagawa.fukuoka.jp', 'yanaizu.fukushima.jp', 'yandex', 'yao.osaka.jp', 'yaotsu.gifu.jp',
-        'yasaka.nagano.jp', 'yashio.saitama.jp', 'yashiro.hyogo.jp', 'yasu.shiga.jp', 'yasuda.kochi.jp',
-        'yasugi.shimane.jp', 'yasuoka.nagano.jp', 'yatomi.aichi.jp', 'yatsuka.shimane.jp', 'yatsushiro.kumamoto.jp',
-        'yawara.ibaraki.jp', 'yawata.kyoto.jp', 'yawatahama.ehime.jp', 'yazu.tottori.jp', 'ye', 'yenbai.vn',
-        'yk.ca', 'yn.cn', 'yodobashi', 'yoga', 'yoichi.hokkaido.jp', 'yoita.niigata.jp', 'yoka.hyogo.jp',
-        'yokaichiba.chiba.jp', 'yokawa.hyogo.jp', 'yokkaichi.mie.jp', 'yokohama', 'yokoshibahikari.chiba.jp',
-        'yokosuka.kanagawa.jp', 'yokote.akita.jp', 'yokoze.saitama.jp', 'yomitan.okinawa.jp', 'yonabaru.okinawa.jp',
-        'yonago.tottori.jp', 'yonaguni.okinawa.jp', 'yonezawa.yamagata.jp', 'yono.saitama.jp', 'yorii.saitama.jp',
-        'yoro.gifu.jp', 'yoshida.saitama.jp', 'yoshida.shizuoka.jp', 'yoshikawa.saitama.jp', 'yoshimi.saitama.jp',
-        'yoshino.nara.jp', 'yoshinogari.saga.jp', 'yoshioka.gunma.jp', 'yotsukaido.chiba.jp', 'you', 'youtube',
-        'yt', 'yuasa.wakayama.jp', 'yufu.oita.jp', 'yugawa.fukushima.jp', 'yugawara.kanagawa.jp', 'yuki.ibaraki.jp',
-        'yukuhashi.fukuoka.jp', 'yun', 'yura.wakayama.jp', 'yurihonjo.akita.jp', 'yusuhara.kochi.jp',
-        'yusui.kagoshima.jp', 'yuu.yamaguchi.jp', 'yuza.yamagata.jp', 'yuzawa.niigata.jp', 'z.bg', 'z.se',
-        'zachpomor.pl', 'zagan.pl', 'zakarpattia.ua', 'zama.kanagawa.jp', 'zamami.okinawa.jp', 'zao.miyagi.jp',
-        'zaporizhzhe.ua', 'zaporizhzhia.ua', 'zappos', 'zara', 'zarow.pl', 'zentsuji.kagawa.jp', 'zero', 'zgora.pl',
-        'zgorzelec.pl', 'zhitomir.ua', 'zhytomyr.ua', 'zip', 'zj.cn', 'zlg.br', 'zm', 'zone', 'zp.gov.pl', 'zp.ua',
-        'zpisdn.gov.pl', 'zt.ua', 'zuerich', 'zushi.kanagawa.jp', 'zw', 'ákŋoluokta.no', 'álaheadju.no', 'áltá.no',
-        'åfjord.no', 'åkrehamn.no', 'ål.no', 'ålesund.no', 'ålgård.no', 'åmli.no', 'åmot.no', 'årdal.no', 'ås.no',
-        'åseral.no', 'åsnes.no', 'øksnes.no', 'ørland.no', 'ørskog.no', 'ørsta.no', 'østre-toten.no',
-        'øvre-eiker.no', 'øyer.no', 'øygarden.no', 'øystre-slidre.no', 'čáhcesuolo.no', 'ελ', 'ευ', 'ак.срб', 'бг',
-        'бел', 'дети', 'ею', 'католик', 'ком', 'мкд', 'мон', 'москва', 'обр.срб', 'од.срб', 'онлайн', 'орг',
-        'орг.срб', 'пр.срб', 'рус', 'рф', 'сайт', 'срб', 'укр', 'упр.срб', 'қаз', 'հայ', 'אקדמיה.ישראל',
-        'ישוב.ישראל', 'ישראל', 'ממשל.ישראל', 'צהל.ישראל', 'קום', 'ابوظبي', 'ارامكو', 'الاردن', 'البحرين', 'الجزائر',
-        'السعودية', 'السعوديه', 'السعودیة', 'السعودیۃ', 'العليان', 'المغرب', 'اليمن', 'امارات', 'ايران', 'ايران.ir',
-        'ایران', 'ایران.ir', 'بارت', 'بازار', 'بيتك', 'بھارت', 'تونس', 'سودان', 'سوريا', 'سورية', 'شبكة', 'عراق',
-        'عرب', 'عمان', 'فلسطين', 'قطر', 'كاثوليك', 'كوم', 'مصر', 'مليسيا', 'موريتانيا', 'موقع', 'همراه', 'پاكستان',
-        'پاکستان', 'ڀارت', 'कॉम', 'नेट', 'भारत', 'भारतम्', 'भारोत', 'संगठन', 'বাংলা', 'ভারত', 'ভাৰত', 'ਭਾਰਤ',
-        'ભારત', 'ଭାରତ', 'இந்தியா', 'இலங்கை', 'சிங்கப்பூர்', 'భారత్', 'ಭಾರತ', 'ഭാരതം', 'ලංකා', 'คอม', 'ทหาร.ไทย',
-        'ธุรกิจ.ไทย', 'รัฐบาล.ไทย', 'ศึกษา.ไทย', 'องค์กร.ไทย', 'เน็ต.ไทย', 'ไทย', 'ລາວ', 'გე', 'みんな', 'アマゾン',
-        'クラウド', 'グーグル', 'コム', 'ストア', 'セール', 'ファッション', 'ポイント', '三重.jp', '世界', '个人.hk', '中信', '中国', '中國', '中文网',
-        '亚马逊', '京都.jp', '企业', '佐賀.jp', '佛山', '信息', '個人.hk', '個人.香港', '健康', '八卦', '公司', '公司.cn', '公司.hk', '公司.香港',
-        '公益', '兵庫.jp', '北海道.jp', '千葉.jp', '台湾', '台灣', '和歌山.jp', '商城', '商店', '商标', '嘉里', '嘉里大酒店', '在线', '埼玉.jp',
-        '大分.jp', '大拿', '大阪.jp', '天主教', '奈良.jp', '娱乐', '宮城.jp', '宮崎.jp', '家電', '富山.jp', '山口.jp', '山形.jp', '山梨.jp',
-        '岐阜.jp', '岡山.jp', '岩手.jp', '島根.jp', '广东', '広島.jp', '微博', '徳島.jp', '愛媛.jp', '愛知.jp', '慈善', '我爱你', '手机', '招聘',
-        '政务', '政府', '政府.hk', '政府.香港', '敎育.hk', '教育.hk', '教育.香港', '新加坡', '新潟.jp', '新闻', '时尚', '書籍', '机构', '東京.jp',
-        '栃木.jp', '沖縄.jp', '淡马锡', '游戏', '滋賀.jp', '澳門', '澳门', '点看', '熊本.jp', '石川.jp', '神奈川.jp', '福井.jp', '福岡.jp',
-        '福島.jp', '秋田.jp', '移动', '箇人.hk', '組織.hk', '組織.香港', '組织.hk', '網絡.cn', '網絡.hk', '網絡.香港', '網络.hk', '组織.hk',
-        '组织.hk', '组织机构', '网址', '网店', '网站', '网絡.hk', '网络', '网络.cn', '网络.hk', '群馬.jp', '联通', '臺灣', '茨城.jp', '谷歌',
-        '购物', '通販', '長崎.jp', '長野.jp', '集团', '電訊盈科', '青森.jp', '静岡.jp', '飞利浦', '食品', '餐厅', '香川.jp', '香格里拉', '香港',
-        '高知.jp', '鳥取.jp', '鹿児島.jp', '닷넷', '닷컴', '삼성', '한국',
-    )
-)
+RULES = """
+0.bg
+1.bg
+2.bg
+2000.hu
+3.bg
+4.bg
+5.bg
+5g.in
+6.bg
+6g.in
+7.bg
+8.bg
+9.bg
+9guacu.br
+a.bg
+a.se
+aa.no
+aaa
+aaa.pro
+aarborte.no
+aarp
+ab.ca
+abashiri.hokkaido.jp
+abb
+abbott
+abbvie
+abc
+abc.br
+abeno.osaka.jp
+abiko.chiba.jp
+abira.hokkaido.jp
+able
+abo.pa
+abogado
+abr.it
+abruzzo.it
+abu.yamaguchi.jp
+abudhabi
+ac
+ac.ae
+ac.at
+ac.be
+ac.bw
+ac.ci
+ac.cn
+ac.cr
+ac.cy
+ac.eg
+ac.fj
+ac.gn
+ac.gov.br
+ac.id
+ac.il
+ac.im
+ac.in
+ac.ir
+ac.jp
+ac.ke
+ac.kr
+ac.lk
+ac.ls
+ac.ma
+ac.me
+ac.ml
+ac.mu
+ac.mw
+ac.mz
+ac.ni
+ac.nz
+ac.pa
+ac.pk
+ac.pr
+ac.rs
+ac.rw
+ac.se
+ac.sz
+ac.th
+ac.tj
+ac.tz
+ac.ug
+ac.uk
+ac.vn
+ac.za
+ac.zm
+ac.zw
+aca.pro
+academia.bo
+academy
+accenture
+accident-investigation.aero
+accident-prevention.aero
+accountant
+accountants
+acct.pro
+achi.nagano.jp
+aco
+act.au
+act.edu.au
+actor
+ad
+ad.jp
+adachi.tokyo.jp
+adm.br
+ads
+adult
+adult.ht
+adv.br
+adv.mz
+ae
+aeg
+aejrie.no
+aero
+aero.mv
+aerobatic.aero
+aeroclub.aero
+aerodrome.aero
+aetna
+af
+afjord.no
+afl
+africa
+africa.bj
+ag
+ag.it
+aga.niigata.jp
+agakhan
+agano.niigata.jp
+agdenes.no
+agematsu.nagano.jp
+agency
+agents.aero
+agr.br
+agrar.hu
+agri.jo
+agric.za
+agrigento.it
+agro.bj
+agro.bo
+agro.pl
+aguni.okinawa.jp
+ah.cn
+ah.no
+ai
+ai.in
+ai.jo
+ai.kr
+ai.vn
+aibetsu.hokkaido.jp
+aichi.jp
+aid.pl
+aig
+aikawa.kanagawa.jp
+ainan.ehime.jp
+aioi.hyogo.jp
+aip.ee
+air-surveillance.aero
+air-traffic-control.aero
+airbus
+aircraft.aero
+airforce
+airline.aero
+airport.aero
+airtel
+airtraffic.aero
+aisai.aichi.jp
+aisho.shiga.jp
+aizubange.fukushima.jp
+aizumi.tokushima.jp
+aizumisato.fukushima.jp
+aizuwakamatsu.fukushima.jp
+aju.br
+ak.us
+akabira.hokkaido.jp
+akagi.shimane.jp
+akaiwa.okayama.jp
+akashi.hyogo.jp
+akdn
+aki.kochi.jp
+akiruno.tokyo.jp
+akishima.tokyo.jp
+akita.akita.jp
+akita.jp
+akkeshi.hokkaido.jp
+aknoluokta.no
+ako.hyogo.jp
+akrehamn.no
+akune.kagoshima.jp
+al
+al.gov.br
+al.it
+al.no
+al.us
+alaheadju.no
+aland.fi
+alessandria.it
+alesund.no
+algard.no
+alibaba
+alipay
+allfinanz
+allstate
+ally
+alsace
+alstahaug.no
+alstom
+alt.na
+alt.za
+alta.no
+alto-adige.it
+altoadige.it
+alvdal.no
+am
+am.br
+am.gov.br
+am.in
+ama.aichi.jp
+ama.shimane.jp
+amagasaki.hyogo.jp
+amakusa.kumamoto.jp
+amami.kagoshima.jp
+amazon
+ambulance.aero
+americanexpress
+americanfamily
+amex
+amfam
+ami.ibaraki.jp
+amica
+amli.no
+amot.no
+amsterdam
+an.it
+analytics
+anamizu.ishikawa.jp
+anan.nagano.jp
+anan.tokushima.jp
+anani.br
+ancona.it
+andasuolo.no
+andebu.no
+ando.nara.jp
+andoy.no
+andria-barletta-trani.it
+andria-trani-barletta.it
+andriabarlettatrani.it
+andriatranibarletta.it
+android
+andøy.no
+angiang.vn
+anjo.aichi.jp
+ann-arbor.mi.us
+annaka.gunma.jp
+anpachi.gifu.jp
+anquan
+anz
+ao
+ao.it
+aogaki.hyogo.jp
+aogashima.tokyo.jp
+aoki.nagano.jp
+aol
+aomori.aomori.jp
+aomori.jp
+aosta-valley.it
+aosta.it
+aostavalley.it
+aoste.it
+ap.gov.br
+ap.gov.pl
+ap.it
+aparecida.br
+apartments
+app
+app.br
+apple
+aq
+aq.it
+aquarelle
+aquila.it
+ar
+ar.it
+ar.us
+arab
+arai.shizuoka.jp
+arakawa.saitama.jp
+arakawa.tokyo.jp
+aramco
+arao.kumamoto.jp
+archi
+architectes.bj
+ardal.no
+aremark.no
+arendal.no
+arezzo.it
+ariake.saga.jp
+arida.wakayama.jp
+aridagawa.wakayama.jp
+arita.saga.jp
+army
+arna.no
+arpa
+arq.br
+art
+art.br
+art.do
+art.dz
+art.ht
+art.ml
+art.sn
+arte
+arte.bo
+arts.nf
+arts.ro
+arts.ve
+as
+as.us
+asago.hyogo.jp
+asahi.chiba.jp
+asahi.ibaraki.jp
+asahi.mie.jp
+asahi.nagano.jp
+asahi.toyama.jp
+asahi.yamagata.jp
+asahikawa.hokkaido.jp
+asaka.saitama.jp
+asakawa.fukushima.jp
+asakuchi.okayama.jp
+asaminami.hiroshima.jp
+ascoli-piceno.it
+ascolipiceno.it
+asda
+aseral.no
+ashibetsu.hokkaido.jp
+ashikaga.tochigi.jp
+ashiya.fukuoka.jp
+ashiya.hyogo.jp
+ashoro.hokkaido.jp
+asia
+asker.no
+askim.no
+askoy.no
+askvoll.no
+askøy.no
+asn.au
+asn.lv
+asnes.no
+aso.kumamoto.jp
+ass.km
+assabu.hokkaido.jp
+assn.lk
+asso.ci
+asso.dz
+asso.fr
+asso.gp
+asso.ht
+asso.km
+asso.mc
+asso.ml
+asso.nc
+asso.re
+associates
+association.aero
+assur.bj
+asti.it
+asuke.aichi.jp
+at
+at.it
+atami.shizuoka.jp
+athleta
+atm.pl
+ato.br
+atsugi.kanagawa.jp
+atsuma.hokkaido.jp
+attorney
+au
+auction
+audi
+audible
+audio
+audnedaln.no
+augustow.pl
+aukra.no
+aure.no
+aurland.no
+aurskog-holand.no
+aurskog-høland.no
+auspost
+austevoll.no
+austrheim.no
+author
+author.aero
+auto
+auto.pl
+autos
+av.it
+av.tr
+avellino.it
+averoy.no
+averøy.no
+avocat.pro
+avocats.bj
+avoues.fr
+aw
+awaji.hyogo.jp
+aws
+ax
+axa
+aya.miyazaki.jp
+ayabe.kyoto.jp
+ayagawa.kagawa.jp
+ayase.kanagawa.jp
+az
+az.us
+azumino.nagano.jp
+azure
+aéroport.ci
+b.bg
+b.br
+b.se
+ba
+ba.gov.br
+ba.it
+babia-gora.pl
+baby
+bacgiang.vn
+backan.vn
+baclieu.vn
+bacninh.vn
+badaddja.no
+bahcavuotna.no
+bahccavuotna.no
+baidar.no
+baidu
+bajddar.no
+balat.no
+balestrand.no
+ballangen.no
+ballooning.aero
+balsan-sudtirol.it
+balsan-suedtirol.it
+balsan-südtirol.it
+balsan.it
+balsfjord.no
+bamble.no
+banamex
+band
+bandai.fukushima.jp
+bando.ibaraki.jp
+bank
+bar
+bar.pro
+barcelona
+barclaycard
+barclays
+bardu.no
+barefoot
+bargains
+bari.it
+baria-vungtau.vn
+barletta-trani-andria.it
+barlettatraniandria.it
+barueri.br
+barum.no
+bas.it
+baseball
+basilicata.it
+basketball
+bato.tochigi.jp
+batsfjord.no
+bauhaus
+bayern
+bb
+bbc
+bbs.tr
+bbt
+bbva
+bc.ca
+bcg
+bcn
+bd.se
+be
+bearalvahki.no
+bearalváhki.no
+beardu.no
+beats
+beauty
+bedzin.pl
+beer
+beiarn.no
+bel.tr
+belem.br
+belluno.it
+benevento.it
+bentley
+bentre.vn
+beppu.oita.jp
+berg.no
+bergamo.it
+bergen.no
+berlevag.no
+berlevåg.no
+berlin
+beskidy.pl
+best
+bestbuy
+bet
+bet.ar
+bet.br
+bf
+bg
+bg.it
+bh
+bharti
+bhz.br
+bi
+bi.it
+bialowieza.pl
+bialystok.pl
+bib.br
+bib.ve
+bibai.hokkaido.jp
+bible
+bid
+biei.hokkaido.jp
+bielawa.pl
+biella.it
+bieszczady.pl
+bievat.no
+bievát.no
+bifuka.hokkaido.jp
+bihar.in
+bihoro.hokkaido.jp
+bike
+bindal.no
+bing
+bingo
+binhdinh.vn
+binhduong.vn
+binhphuoc.vn
+binhthuan.vn
+bio
+bio.br
+biratori.hokkaido.jp
+birkenes.no
+biz
+biz.az
+biz.bb
+biz.cy
+biz.et
+biz.fj
+biz.id
+biz.in
+biz.ki
+biz.ls
+biz.mv
+biz.mw
+biz.my
+biz.ni
+biz.nr
+biz.pk
+biz.pl
+biz.pr
+biz.ss
+biz.tj
+biz.tr
+biz.tt
+biz.vn
+biz.zm
+bizen.okayama.jp
+bj
+bj.cn
+bjarkoy.no
+bjarkøy.no
+bjerkreim.no
+bjugn.no
+bl.it
+black
+blackfriday
+blockbuster
+blog
+blog.bo
+blog.br
+bloomberg
+blue
+bm
+bmd.br
+bms
+bmw
+bn
+bn.it
+bnpparibas
+bo
+bo.it
+bo.nordland.no
+bo.telemark.no
+boats
+boavista.br
+bodo.no
+bodø.no
+boehringer
+bofa
+bokn.no
+boleslawiec.pl
+bolivia.bo
+bologna.it
+bolt.hu
+bolzano-altoadige.it
+bolzano.it
+bom
+bomlo.no
+bond
+boo
+book
+booking
+bosch
+bostik
+boston
+bot
+boutique
+box
+bozen-sudtirol.it
+bozen-suedtirol.it
+bozen-südtirol.it
+bozen.it
+br
+br.it
+bradesco
+brand.se
+bremanger.no
+brescia.it
+bridgestone
+brindisi.it
+broadway
+broker
+broker.aero
+bronnoy.no
+bronnoysund.no
+brother
+brumunddal.no
+brussels
+bryne.no
+brønnøy.no
+brønnøysund.no
+bs
+bs.it
+bsb.br
+bt
+bt.it
+bu.no
+budejju.no
+build
+builders
+bulsan-sudtirol.it
+bulsan-suedtirol.it
+bulsan-südtirol.it
+bulsan.it
+bungoono.oita.jp
+bungotakada.oita.jp
+bunkyo.tokyo.jp
+busan.kr
+business
+business.in
+buy
+buzen.fukuoka.jp
+buzz
+bv
+bw
+by
+bydgoszcz.pl
+bygland.no
+bykle.no
+bytom.pl
+bz
+bz.it
+bzh
+báhcavuotna.no
+báhccavuotna.no
+báidár.no
+bájddar.no
+bálát.no
+bådåddjå.no
+båtsfjord.no
+bærum.no
+bø.nordland.no
+bø.telemark.no
+bømlo.no
+c.bg
+c.se
+ca
+ca.in
+ca.it
+ca.us
+caa.aero
+cab
+cafe
+cagliari.it
+cahcesuolo.no
+cal
+cal.it
+calabria.it
+call
+caltanissetta.it
+calvinklein
+cam
+cam.it
+camau.vn
+camera
+camp
+campania.it
+campidano-medio.it
+campidanomedio.it
+campinagrande.br
+campinas.br
+campobasso.it
+canon
+cantho.vn
+caobang.vn
+capetown
+capital
+capitalone
+car
+caravan
+carbonia-iglesias.it
+carboniaiglesias.it
+cards
+care
+career
+careers
+cargo.aero
+carrara-massa.it
+carraramassa.it
+cars
+casa
+case
+caserta.it
+cash
+casino
+casino.hu
+cat
+catania.it
+catanzaro.it
+catering
+catering.aero
+catholic
+catholic.edu.au
+caxias.br
+cb.it
+cba
+cbn
+cbre
+cc
+cc.ak.us
+cc.al.us
+cc.ar.us
+cc.as.us
+cc.az.us
+cc.ca.us
+cc.co.us
+cc.ct.us
+cc.dc.us
+cc.de.us
+cc.fl.us
+cc.ga.us
+cc.gu.us
+cc.hi.us
+cc.ia.us
+cc.id.us
+cc.il.us
+cc.in.us
+cc.ks.us
+cc.ky.us
+cc.la.us
+cc.ma.us
+cc.md.us
+cc.me.us
+cc.mi.us
+cc.mn.us
+cc.mo.us
+cc.ms.us
+cc.mt.us
+cc.nc.us
+cc.nd.us
+cc.ne.us
+cc.nh.us
+cc.nj.us
+cc.nm.us
+cc.nv.us
+cc.ny.us
+cc.oh.us
+cc.ok.us
+cc.or.us
+cc.pa.us
+cc.pr.us
+cc.ri.us
+cc.sc.us
+cc.sd.us
+cc.tn.us
+cc.tx.us
+cc.ut.us
+cc.va.us
+cc.vi.us
+cc.vt.us
+cc.wa.us
+cc.wi.us
+cc.wv.us
+cc.wy.us
+cci.fr
+cd
+ce.gov.br
+ce.it
+center
+ceo
+cern
+certification.aero
+cesena-forli.it
+cesena-forlì.it
+cesenaforli.it
+cesenaforlì.it
+cf
+cfa
+cfd
+cg
+ch
+ch.it
+championship.aero
+chanel
+channel
+charity
+charter.aero
+chase
+chat
+cheap
+cherkassy.ua
+cherkasy.ua
+chernigov.ua
+chernihiv.ua
+chernivtsi.ua
+chernovtsy.ua
+chiba.jp
+chichibu.saitama.jp
+chieti.it
+chigasaki.kanagawa.jp
+chihayaakasaka.osaka.jp
+chijiwa.nagasaki.jp
+chikugo.fukuoka.jp
+chikuho.fukuoka.jp
+chikuhoku.nagano.jp
+chikujo.fukuoka.jp
+chikuma.nagano.jp
+chikusei.ibaraki.jp
+chikushino.fukuoka.jp
+chikuzen.fukuoka.jp
+chino.nagano.jp
+chintai
+chippubetsu.hokkaido.jp
+chiryu.aichi.jp
+chita.aichi.jp
+chitose.hokkaido.jp
+chiyoda.gunma.jp
+chiyoda.tokyo.jp
+chizu.tottori.jp
+chofu.tokyo.jp
+chonan.chiba.jp
+chosei.chiba.jp
+choshi.chiba.jp
+choyo.kumamoto.jp
+christmas
+chrome
+chtr.k12.ma.us
+chungbuk.kr
+chungnam.kr
+chuo.chiba.jp
+chuo.fukuoka.jp
+chuo.osaka.jp
+chuo.tokyo.jp
+chuo.yamanashi.jp
+church
+ci
+ci.it
+ciencia.bo
+cieszyn.pl
+cim.br
+cipriani
+circle
+cisco
+citadel
+citi
+citic
+city
+city.hu
+civilaviation.aero
+ck.ua
+cl
+cl.it
+claims
+cleaning
+click
+clinic
+clinique
+clothing
+cloud
+club
+club.aero
+club.tw
+clubmed
+cm
+cn
+cn.in
+cn.it
+cn.ua
+cng.br
+cnt.br
+co
+co.ae
+co.ag
+co.am
+co.ao
+co.at
+co.az
+co.bb
+co.bi
+co.bj
+co.bw
+co.bz
+co.ci
+co.cl
+co.cm
+co.cr
+co.dm
+co.gg
+co.gl
+co.gy
+co.hu
+co.id
+co.il
+co.im
+co.in
+co.io
+co.ir
+co.it
+co.je
+co.jp
+co.ke
+co.kr
+co.lc
+co.ls
+co.ma
+co.me
+co.mg
+co.mu
+co.mw
+co.mz
+co.na
+co.ni
+co.nz
+co.om
+co.pn
+co.rs
+co.rw
+co.ss
+co.st
+co.sz
+co.th
+co.tj
+co.tm
+co.tt
+co.tz
+co.ug
+co.uk
+co.us
+co.uz
+co.ve
+co.vi
+co.za
+co.zm
+co.zw
+coach
+codes
+coffee
+cog.mi.us
+college
+cologne
+com
+com.ac
+com.af
+com.ag
+com.ai
+com.al
+com.am
+com.ar
+com.au
+com.aw
+com.az
+com.ba
+com.bb
+com.bh
+com.bi
+com.bj
+com.bm
+com.bn
+com.bo
+com.br
+com.bs
+com.bt
+com.by
+com.bz
+com.ci
+com.cm
+com.cn
+com.co
+com.cu
+com.cv
+com.cw
+com.cy
+com.dm
+com.do
+com.dz
+com.ec
+com.ee
+com.eg
+com.es
+com.et
+com.fj
+com.fm
+com.fr
+com.ge
+com.gh
+com.gi
+com.gl
+com.gn
+com.gp
+com.gr
+com.gt
+com.gu
+com.gy
+com.hk
+com.hn
+com.hr
+com.ht
+com.im
+com.in
+com.io
+com.iq
+com.jo
+com.kg
+com.ki
+com.km
+com.kp
+com.kw
+com.ky
+com.kz
+com.la
+com.lb
+com.lc
+com.lk
+com.lr
+com.lv
+com.ly
+com.mg
+com.mk
+com.ml
+com.mo
+com.ms
+com.mt
+com.mu
+com.mv
+com.mw
+com.mx
+com.my
+com.na
+com.nf
+com.ng
+com.ni
+com.nr
+com.om
+com.pa
+com.pe
+com.pf
+com.ph
+com.pk
+com.pl
+com.pr
+com.ps
+com.pt
+com.py
+com.qa
+com.re
+com.ro
+com.sa
+com.sb
+com.sc
+com.sd
+com.sg
+com.sh
+com.sl
+com.sn
+com.so
+com.ss
+com.st
+com.sv
+com.sy
+com.tj
+com.tm
+com.tn
+com.to
+com.tr
+com.tt
+com.tw
+com.ua
+com.ug
+com.uy
+com.uz
+com.vc
+com.ve
+com.vi
+com.vn
+com.vu
+com.ws
+com.ye
+com.zm
+commbank
+commune.am
+community
+como.it
+company
+compare
+computer
+comsec
+condos
+conf.au
+conf.lv
+conference.aero
+construction
+consulado.st
+consultant.aero
+consulting
+consulting.aero
+contact
+contagem.br
+contractors
+control.aero
+cooking
+cool
+coop
+coop.ar
+coop.br
+coop.ht
+coop.in
+coop.km
+coop.mv
+coop.mw
+coop.py
+coop.rw
+cooperativa.bo
+corsica
+cosenza.it
+council.aero
+country
+coupon
+coupons
+courses
+coz.br
+cpa
+cpa.pro
+cq.cn
+cr
+cr.it
+cr.ua
+credit
+creditcard
+creditunion
+cremona.it
+crew.aero
+cri.br
+cri.nz
+cricket
+crimea.ua
+crotone.it
+crown
+crs
+cruise
+cruises
+cs.in
+cs.it
+ct.it
+ct.us
+cu
+cuiaba.br
+cuisinella
+cuneo.it
+curitiba.br
+cv
+cv.ua
+cw
+cx
+cy
+cymru
+cyou
+cz
+cz.it
+czeladz.pl
+czest.pl
+d.bg
+d.se
+dad
+daegu.kr
+daejeon.kr
+daigo.ibaraki.jp
+daisen.akita.jp
+daito.osaka.jp
+daiwa.hiroshima.jp
+daklak.vn
+daknong.vn
+danang.vn
+dance
+data
+date
+date.fukushima.jp
+date.hokkaido.jp
+dating
+datsun
+davvenjarga.no
+davvenjárga.no
+davvesiida.no
+day
+dazaifu.fukuoka.jp
+dc.us
+dclk
+dds
+de
+de.us
+deal
+dealer
+deals
+deatnu.no
+def.br
+degree
+delhi.in
+delivery
+dell
+dell-ogliastra.it
+dellogliastra.it
+deloitte
+delta
+democracia.bo
+democrat
+dental
+dentist
+dep.no
+deporte.bo
+des.br
+desa.id
+desi
+design
+design.aero
+det.br
+dev
+dev.br
+df.gov.br
+dgca.aero
+dhl
+diamonds
+dielddanuorri.no
+dienbien.vn
+diet
+digital
+direct
+directory
+discount
+discover
+dish
+divtasvuodna.no
+divttasvuotna.no
+diy
+dj
+dk
+dlugoleka.pl
+dm
+dn.ua
+dnepropetrovsk.ua
+dni.us
+dnipropetrovsk.ua
+dnp
+do
+docs
+doctor
+dog
+domains
+donetsk.ua
+dongnai.vn
+dongthap.vn
+donna.no
+doshi.yamanashi.jp
+dot
+dovre.no
+download
+dp.ua
+dr.in
+dr.tr
+drammen.no
+drangedal.no
+drive
+drobak.no
+drøbak.no
+dst.mi.us
+dtv
+dubai
+dunlop
+dupont
+durban
+dvag
+dvr
+dyroy.no
+dyrøy.no
+dz
+dønna.no
+e.bg
+e.se
+e12.ve
+e164.arpa
+earth
+eat
+eaton.mi.us
+ebetsu.hokkaido.jp
+ebina.kanagawa.jp
+ebino.miyazaki.jp
+ebiz.tw
+ec
+echizen.fukui.jp
+ecn.br
+eco
+eco.bj
+eco.br
+ecologia.bo
+econo.bj
+economia.bo
+ed.ao
+ed.ci
+ed.cr
+ed.jp
+edeka
+edogawa.tokyo.jp
+edu
+edu.ac
+edu.af
+edu.al
+edu.ao
+edu.ar
+edu.au
+edu.az
+edu.ba
+edu.bb
+edu.bh
+edu.bi
+edu.bj
+edu.bm
+edu.bn
+edu.bo
+edu.br
+edu.bs
+edu.bt
+edu.bz
+edu.ci
+edu.cn
+edu.co
+edu.cu
+edu.cv
+edu.cw
+edu.dm
+edu.do
+edu.dz
+edu.ec
+edu.ee
+edu.eg
+edu.es
+edu.et
+edu.fm
+edu.gd
+edu.ge
+edu.gh
+edu.gi
+edu.gl
+edu.gn
+edu.gp
+edu.gr
+edu.gt
+edu.gu
+edu.gy
+edu.hk
+edu.hn
+edu.ht
+edu.in
+edu.io
+edu.iq
+edu.it
+edu.jo
+edu.kg
+edu.ki
+edu.km
+edu.kn
+edu.kp
+edu.kw
+edu.ky
+edu.kz
+edu.la
+edu.lb
+edu.lc
+edu.lk
+edu.lr
+edu.ls
+edu.lv
+edu.ly
+edu.me
+edu.mg
+edu.mk
+edu.ml
+edu.mn
+edu.mo
+edu.ms
+edu.mt
+edu.mv
+edu.mw
+edu.mx
+edu.my
+edu.mz
+edu.ng
+edu.ni
+edu.nr
+edu.om
+edu.pa
+edu.pe
+edu.pf
+edu.ph
+edu.pk
+edu.pl
+edu.pn
+edu.pr
+edu.ps
+edu.pt
+edu.py
+edu.qa
+edu.rs
+edu.sa
+edu.sb
+edu.sc
+edu.sd
+edu.sg
+edu.sl
+edu.sn
+edu.so
+edu.ss
+edu.st
+edu.sv
+edu.sy
+edu.tj
+edu.tm
+edu.to
+edu.tr
+edu.tt
+edu.tw
+edu.ua
+edu.ug
+edu.uy
+edu.vc
+edu.ve
+edu.vg
+edu.vn
+edu.vu
+edu.ws
+edu.ye
+edu.za
+edu.zm
+education
+educator.aero
+ee
+eg
+egersund.no
+ehime.jp
+eid.no
+eidfjord.no
+eidsberg.no
+eidskog.no
+eidsvoll.no
+eigersund.no
+eiheiji.fukui.jp
+ekloges.cy
+elblag.pl
+elk.pl
+elverum.no
+email
+emb.kw
+embaixada.st
+embetsu.hokkaido.jp
+emerck
+emergency.aero
+emilia-romagna.it
+emiliaromagna.it
+emp.br
+emprende.ve
+empresa.bo
+emr.it
+en.it
+ena.gifu.jp
+enebakk.no
+energy
+enf.br
+eng.br
+eng.jo
+eng.pro
+engerdal.no
+engine.aero
+engineer
+engineer.aero
+engineering
+eniwa.hokkaido.jp
+enna.it
+ens.tn
+enterprises
+entertainment.aero
+epson
+equipment
+equipment.aero
+er.in
+ericsson
+erimo.hokkaido.jp
+erni
+erotica.hu
+erotika.hu
+es
+es.gov.br
+es.kr
+esan.hokkaido.jp
+esashi.hokkaido.jp
+esp.br
+esq
+est.pr
+estate
+et
+etajima.hiroshima.jp
+etc.br
+eti.br
+etne.no
+etnedal.no
+eu
+eu.int
+eun.eg
+eurovision
+eus
+evenassi.no
+evenes.no
+events
+evenášši.no
+evje-og-hornnes.no
+exchange
+exchange.aero
+expert
+exposed
+express
+express.aero
+extraspace
+f.bg
+f.se
+fage
+fail
+fairwinds
+faith
+fam.pk
+family
+fan
+fans
+far.br
+farm
+farmers
+farsund.no
+fashion
+fast
+fauske.no
+fc.it
+fe.it
+federation.aero
+fedex
+fedje.no
+feedback
+feira.br
+fermo.it
+ferrara.it
+ferrari
+ferrero
+fet.no
+fetsund.no
+fg.it
+fh.se
+fhs.no
+fhsk.se
+fhv.se
+fi
+fi.cr
+fi.it
+fidelity
+fido
+fie.ee
+film
+film.hu
+fin.ec
+fin.tn
+final
+finance
+financial
+finnoy.no
+finnøy.no
+fire
+firenze.it
+firestone
+firm.ht
+firm.in
+firm.nf
+firm.ro
+firm.ve
+firmdale
+fish
+fishing
+fit
+fitjar.no
+fitness
+fj
+fj.cn
+fjaler.no
+fjell.no
+fl.us
+fla.no
+flakstad.no
+flatanger.no
+flekkefjord.no
+flesberg.no
+flickr
+flight.aero
+flights
+flir
+flog.br
+flora.no
+florence.it
+floripa.br
+florist
+floro.no
+florø.no
+flowers
+fly
+flå.no
+fm
+fm.br
+fm.it
+fm.jo
+fm.no
+fnd.br
+fo
+foggia.it
+folkebibl.no
+folldal.no
+foo
+food
+football
+ford
+forde.no
+forex
+forli-cesena.it
+forlicesena.it
+forlì-cesena.it
+forlìcesena.it
+forsale
+forsand.no
+fortal.br
+forum
+forum.hu
+fosnes.no
+fot.br
+foundation
+fox
+foz.br
+fr
+fr.it
+frana.no
+fredrikstad.no
+free
+frei.no
+freight.aero
+fresenius
+friuli-v-giulia.it
+friuli-ve-giulia.it
+friuli-vegiulia.it
+friuli-venezia-giulia.it
+friuli-veneziagiulia.it
+friuli-vgiulia.it
+friuliv-giulia.it
+friulive-giulia.it
+friulivegiulia.it
+friulivenezia-giulia.it
+friuliveneziagiulia.it
+friulivgiulia.it
+frl
+frogans
+frogn.no
+froland.no
+from.hr
+frontier
+frosinone.it
+frosta.no
+froya.no
+fræna.no
+frøya.no
+fst.br
+ftr
+fuchu.hiroshima.jp
+fuchu.tokyo.jp
+fuchu.toyama.jp
+fudai.iwate.jp
+fuefuki.yamanashi.jp
+fuel.aero
+fuji.shizuoka.jp
+fujieda.shizuoka.jp
+fujiidera.osaka.jp
+fujikawa.shizuoka.jp
+fujikawa.yamanashi.jp
+fujikawaguchiko.yamanashi.jp
+fujimi.nagano.jp
+fujimi.saitama.jp
+fujimino.saitama.jp
+fujinomiya.shizuoka.jp
+fujioka.gunma.jp
+fujisato.akita.jp
+fujisawa.iwate.jp
+fujisawa.kanagawa.jp
+fujishiro.ibaraki.jp
+fujitsu
+fujiyoshida.yamanashi.jp
+fukagawa.hokkaido.jp
+fukaya.saitama.jp
+fukuchi.fukuoka.jp
+fukuchiyama.kyoto.jp
+fukudomi.saga.jp
+fukui.fukui.jp
+fukui.jp
+fukumitsu.toyama.jp
+fukuoka.jp
+fukuroi.shizuoka.jp
+fukusaki.hyogo.jp
+fukushima.fukushima.jp
+fukushima.hokkaido.jp
+fukushima.jp
+fukuyama.hiroshima.jp
+fun
+funabashi.chiba.jp
+funagata.yamagata.jp
+funahashi.toyama.jp
+fund
+fuoisku.no
+fuossko.no
+furano.hokkaido.jp
+furniture
+furubira.hokkaido.jp
+furudono.fukushima.jp
+furukawa.miyagi.jp
+fusa.no
+fuso.aichi.jp
+fussa.tokyo.jp
+futaba.fukushima.jp
+futbol
+futsu.nagasaki.jp
+futtsu.chiba.jp
+fvg.it
+fyi
+fylkesbibl.no
+fyresdal.no
+førde.no
+g.bg
+g.se
+g12.br
+ga
+ga.us
+gaivuotna.no
+gal
+gallery
+gallo
+gallup
+galsa.no
+gamagori.aichi.jp
+game
+game.tw
+games
+games.hu
+gamo.shiga.jp
+gamvik.no
+gangaviika.no
+gangwon.kr
+gap
+garden
+gaular.no
+gausdal.no
+gay
+gb
+gbiz
+gc.ca
+gd
+gd.cn
+gdn
+ge
+ge.it
+gea
+geek.nz
+geisei.kochi.jp
+gen.in
+gen.mi.us
+gen.nz
+gen.tr
+genkai.saga.jp
+genoa.it
+genova.it
+gent
+genting
+geo.br
+george
+gf
+gg
+ggee
+ggf.br
+gh
+gi
+gialai.vn
+giehtavuoatna.no
+gift
+gifts
+gifu.gifu.jp
+gifu.jp
+gildeskal.no
+gildeskål.no
+ginan.gifu.jp
+ginowan.okinawa.jp
+ginoza.okinawa.jp
+giske.no
+gives
+giving
+gjemnes.no
+gjerdrum.no
+gjerstad.no
+gjesdal.no
+gjovik.no
+gjøvik.no
+gkp.pk
+gl
+glass
+gle
+gliding.aero
+global
+globo
+glogow.pl
+gloppen.no
+gm
+gmail
+gmbh
+gmina.pl
+gmo
+gmx
+gn
+gniezno.pl
+go.ci
+go.cr
+go.gov.br
+go.id
+go.it
+go.jp
+go.ke
+go.kr
+go.th
+go.tj
+go.tz
+go.ug
+gob.ar
+gob.bo
+gob.cl
+gob.cu
+gob.do
+gob.ec
+gob.es
+gob.gt
+gob.hn
+gob.mx
+gob.ni
+gob.pa
+gob.pe
+gob.pk
+gob.sv
+gob.ve
+gobo.wakayama.jp
+godaddy
+godo.gifu.jp
+gog.pk
+goiania.br
+gojome.akita.jp
+gok.pk
+gokase.miyazaki.jp
+gol.no
+gold
+goldpoint
+golf
+gonohe.aomori.jp
+goo
+goodyear
+goog
+google
+gop
+gop.pk
+gorizia.it
+gorlice.pl
+gos.pk
+gose.nara.jp
+gosen.niigata.jp
+goshiki.hyogo.jp
+got
+gotemba.shizuoka.jp
+goto.nagasaki.jp
+gotsu.shimane.jp
+gouv.ci
+gouv.fr
+gouv.ht
+gouv.km
+gouv.ml
+gouv.sn
+gov
+gov.ac
+gov.ae
+gov.af
+gov.al
+gov.ao
+gov.ar
+gov.as
+gov.au
+gov.az
+gov.ba
+gov.bb
+gov.bf
+gov.bh
+gov.bm
+gov.bn
+gov.br
+gov.bs
+gov.bt
+gov.bw
+gov.by
+gov.bz
+gov.cd
+gov.cl
+gov.cm
+gov.cn
+gov.co
+gov.cx
+gov.cy
+gov.dm
+gov.do
+gov.dz
+gov.ec
+gov.ee
+gov.eg
+gov.et
+gov.fj
+gov.gd
+gov.ge
+gov.gh
+gov.gi
+gov.gn
+gov.gr
+gov.gu
+gov.gy
+gov.hk
+gov.ie
+gov.il
+gov.in
+gov.io
+gov.iq
+gov.ir
+gov.it
+gov.jo
+gov.kg
+gov.ki
+gov.km
+gov.kn
+gov.kp
+gov.kw
+gov.kz
+gov.la
+gov.lb
+gov.lc
+gov.lk
+gov.lr
+gov.ls
+gov.lt
+gov.lv
+gov.ly
+gov.ma
+gov.me
+gov.mg
+gov.mk
+gov.ml
+gov.mn
+gov.mo
+gov.mr
+gov.ms
+gov.mu
+gov.mv
+gov.mw
+gov.my
+gov.mz
+gov.na
+gov.nc.tr
+gov.ng
+gov.nr
+gov.om
+gov.ph
+gov.pk
+gov.pl
+gov.pn
+gov.pr
+gov.ps
+gov.pt
+gov.pw
+gov.py
+gov.qa
+gov.rs
+gov.rw
+gov.sa
+gov.sb
+gov.sc
+gov.sd
+gov.sg
+gov.sh
+gov.sl
+gov.so
+gov.ss
+gov.sx
+gov.sy
+gov.tj
+gov.tl
+gov.tm
+gov.tn
+gov.to
+gov.tr
+gov.tt
+gov.tw
+gov.ua
+gov.ug
+gov.uk
+gov.vc
+gov.ve
+gov.vn
+gov.ws
+gov.ye
+gov.za
+gov.zm
+gov.zw
+government.aero
+govt.nz
+gp
+gq
+gr
+gr.it
+gr.jp
+grainger
+grajewo.pl
+gran.no
+grane.no
+granvin.no
+graphics
+gratangen.no
+gratis
+green
+greta.fr
+grimstad.no
+gripe
+griw.gov.pl
+grocery
+grondar.za
+grong.no
+grosseto.it
+groundhandling.aero
+group
+group.aero
+grp.lk
+gru.br
+grue.no
+gs
+gs.aa.no
+gs.ah.no
+gs.bu.no
+gs.cn
+gs.fm.no
+gs.hl.no
+gs.hm.no
+gs.jan-mayen.no
+gs.mr.no
+gs.nl.no
+gs.nt.no
+gs.of.no
+gs.ol.no
+gs.oslo.no
+gs.rl.no
+gs.sf.no
+gs.st.no
+gs.svalbard.no
+gs.tm.no
+gs.tr.no
+gs.va.no
+gs.vf.no
+gsm.pl
+gt
+gu
+gu.us
+guam.gu
+gub.uy
+gucci
+guge
+guide
+guitars
+gujarat.in
+gujo.gifu.jp
+gulen.no
+gunma.jp
+guovdageaidnu.no
+guru
+gushikami.okinawa.jp
+gv.ao
+gv.at
+gw
+gwangju.kr
+gx.cn
+gy
+gyeongbuk.kr
+gyeonggi.kr
+gyeongnam.kr
+gyokuto.kumamoto.jp
+gz.cn
+gáivuotna.no
+gálsá.no
+gáŋgaviika.no
+h.bg
+h.se
+ha.cn
+ha.no
+habikino.osaka.jp
+habmer.no
+haboro.hokkaido.jp
+hachijo.tokyo.jp
+hachinohe.aomori.jp
+hachioji.tokyo.jp
+hachirogata.akita.jp
+hadano.kanagawa.jp
+hadsel.no
+haebaru.okinawa.jp
+haga.tochigi.jp
+hagebostad.no
+hagi.yamaguchi.jp
+hagiang.vn
+haibara.shizuoka.jp
+haiduong.vn
+haiphong.vn
+hair
+hakata.fukuoka.jp
+hakodate.hokkaido.jp
+hakone.kanagawa.jp
+hakuba.nagano.jp
+hakui.ishikawa.jp
+hakusan.ishikawa.jp
+halden.no
+halsa.no
+hamada.shimane.jp
+hamamatsu.shizuoka.jp
+hamar.no
+hamaroy.no
+hamatama.saga.jp
+hamatonbetsu.hokkaido.jp
+hamburg
+hammarfeasta.no
+hammerfest.no
+hamura.tokyo.jp
+hanam.vn
+hanamaki.iwate.jp
+hanamigawa.chiba.jp
+hanawa.fukushima.jp
+handa.aichi.jp
+hanggliding.aero
+hangout
+hannan.osaka.jp
+hanno.saitama.jp
+hanoi.vn
+hanyu.saitama.jp
+hapmir.no
+happou.akita.jp
+hara.nagano.jp
+haram.no
+hareid.no
+harima.hyogo.jp
+harstad.no
+hasama.oita.jp
+hasami.nagasaki.jp
+hashikami.aomori.jp
+hashima.gifu.jp
+hashimoto.wakayama.jp
+hasuda.saitama.jp
+hasvik.no
+hatinh.vn
+hatogaya.saitama.jp
+hatoyama.saitama.jp
+hatsukaichi.hiroshima.jp
+hattfjelldal.no
+haugesund.no
+haugiang.vn
+haus
+hayakawa.yamanashi.jp
+hayashima.okayama.jp
+hazu.aichi.jp
+hb.cn
+hbo
+hdfc
+hdfcbank
+he.cn
+health
+health.nz
+health.vn
+healthcare
+heguri.nara.jp
+hekinan.aichi.jp
+help
+helsinki
+hemne.no
+hemnes.no
+hemsedal.no
+herad.no
+here
+hermes
+heroy.more-og-romsdal.no
+heroy.nordland.no
+herøy.møre-og-romsdal.no
+herøy.nordland.no
+hi.cn
+hi.us
+hichiso.gifu.jp
+hida.gifu.jp
+hidaka.hokkaido.jp
+hidaka.kochi.jp
+hidaka.saitama.jp
+hidaka.wakayama.jp
+higashi.fukuoka.jp
+higashi.fukushima.jp
+higashi.okinawa.jp
+higashiagatsuma.gunma.jp
+higashichichibu.saitama.jp
+higashihiroshima.hiroshima.jp
+higashiizu.shizuoka.jp
+higashiizumo.shimane.jp
+higashikagawa.kagawa.jp
+higashikagura.hokkaido.jp
+higashikawa.hokkaido.jp
+higashikurume.tokyo.jp
+higashimatsushima.miyagi.jp
+higashimatsuyama.saitama.jp
+higashimurayama.tokyo.jp
+higashinaruse.akita.jp
+higashine.yamagata.jp
+higashiomi.shiga.jp
+higashiosaka.osaka.jp
+higashishirakawa.gifu.jp
+higashisumiyoshi.osaka.jp
+higashitsuno.kochi.jp
+higashiura.aichi.jp
+higashiyama.kyoto.jp
+higashiyamato.tokyo.jp
+higashiyodogawa.osaka.jp
+higashiyoshino.nara.jp
+hiji.oita.jp
+hikari.yamaguchi.jp
+hikawa.shimane.jp
+hikimi.shimane.jp
+hikone.shiga.jp
+himeji.hyogo.jp
+himeshima.oita.jp
+himi.toyama.jp
+hino.tokyo.jp
+hino.tottori.jp
+hinode.tokyo.jp
+hinohara.tokyo.jp
+hioki.kagoshima.jp
+hiphop
+hirado.nagasaki.jp
+hiraizumi.iwate.jp
+hirakata.osaka.jp
+hiranai.aomori.jp
+hirara.okinawa.jp
+hirata.fukushima.jp
+hiratsuka.kanagawa.jp
+hiraya.nagano.jp
+hirogawa.wakayama.jp
+hirokawa.fukuoka.jp
+hirono.fukushima.jp
+hirono.iwate.jp
+hiroo.hokkaido.jp
+hirosaki.aomori.jp
+hiroshima.jp
+hisamitsu
+hisayama.fukuoka.jp
+hita.oita.jp
+hitachi
+hitachi.ibaraki.jp
+hitachinaka.ibaraki.jp
+hitachiomiya.ibaraki.jp
+hitachiota.ibaraki.jp
+hitra.no
+hiv
+hizen.saga.jp
+hjartdal.no
+hjelmeland.no
+hk
+hk.cn
+hkt
+hl.cn
+hl.no
+hm
+hm.no
+hn
+hn.cn
+hoabinh.vn
+hobol.no
+hobøl.no
+hockey
+hof.no
+hofu.yamaguchi.jp
+hokkaido.jp
+hokksund.no
+hokuryu.hokkaido.jp
+hokuto.hokkaido.jp
+hokuto.yamanashi.jp
+hol.no
+holdings
+hole.no
+holiday
+holmestrand.no
+holtalen.no
+holtålen.no
+home.arpa
+homebuilt.aero
+homedepot
+homegoods
+homes
+homesense
+honai.ehime.jp
+honbetsu.hokkaido.jp
+honda
+honefoss.no
+hongo.hiroshima.jp
+honjo.akita.jp
+honjo.saitama.jp
+honjyo.akita.jp
+hornindal.no
+horokanai.hokkaido.jp
+horonobe.hokkaido.jp
+horse
+horten.no
+hospital
+host
+hosting
+hot
+hotel.hu
+hotel.lk
+hotel.tz
+hotels
+hotmail
+house
+how
+hoyanger.no
+hoylandet.no
+hr
+hs.kr
+hsbc
+ht
+hu
+hughes
+huissier-justice.fr
+hungyen.vn
+hurdal.no
+hurum.no
+hvaler.no
+hyatt
+hyllestad.no
+hyogo.jp
+hyuga.miyazaki.jp
+hyundai
+hábmer.no
+hámmárfeasta.no
+hápmir.no
+hå.no
+hægebostad.no
+hønefoss.no
+høyanger.no
+høylandet.no
+i.bg
+i.ng
+i.ph
+i.se
+ia.us
+ibara.okayama.jp
+ibaraki.ibaraki.jp
+ibaraki.jp
+ibaraki.osaka.jp
+ibestad.no
+ibigawa.gifu.jp
+ibm
+ic.gov.pl
+icbc
+ice
+ichiba.tokushima.jp
+ichihara.chiba.jp
+ichikai.tochigi.jp
+ichikawa.chiba.jp
+ichikawa.hyogo.jp
+ichikawamisato.yamanashi.jp
+ichinohe.iwate.jp
+ichinomiya.aichi.jp
+ichinomiya.chiba.jp
+ichinoseki.iwate.jp
+icu
+id
+id.au
+id.cv
+id.ir
+id.lv
+id.ly
+id.us
+id.vn
+ide.kyoto.jp
+idf.il
+idrett.no
+idv.hk
+idv.tw
+ie
+ieee
+if.ua
+ifm
+iglesias-carbonia.it
+iglesiascarbonia.it
+iheya.okinawa.jp
+iida.nagano.jp
+iide.yamagata.jp
+iijima.nagano.jp
+iitate.fukushima.jp
+iiyama.nagano.jp
+iizuka.fukuoka.jp
+iizuna.nagano.jp
+ikano
+ikaruga.nara.jp
+ikata.ehime.jp
+ikawa.akita.jp
+ikeda.fukui.jp
+ikeda.gifu.jp
+ikeda.hokkaido.jp
+ikeda.nagano.jp
+ikeda.osaka.jp
+iki.nagasaki.jp
+ikoma.nara.jp
+ikusaka.nagano.jp
+il
+il.us
+ilawa.pl
+im
+im.it
+imabari.ehime.jp
+imakane.hokkaido.jp
+imamat
+imari.saga.jp
+imb.br
+imdb
+imizu.toyama.jp
+immo
+immobilien
+imperia.it
+in
+in-addr.arpa
+in.ni
+in.rs
+in.th
+in.ua
+in.us
+ina.ibaraki.jp
+ina.nagano.jp
+ina.saitama.jp
+inabe.mie.jp
+inagawa.hyogo.jp
+inagi.tokyo.jp
+inami.toyama.jp
+inami.wakayama.jp
+inashiki.ibaraki.jp
+inatsuki.fukuoka.jp
+inawashiro.fukushima.jp
+inazawa.aichi.jp
+inc
+incheon.kr
+ind.br
+ind.gt
+ind.in
+ind.kw
+ind.tn
+inderoy.no
+inderøy.no
+indigena.bo
+industria.bo
+industries
+ine.kyoto.jp
+inf.br
+inf.cu
+inf.mk
+infiniti
+info
+info.az
+info.bb
+info.bj
+info.bo
+info.ec
+info.eg
+info.et
+info.fj
+info.gu
+info.ht
+info.hu
+info.in
+info.ke
+info.ki
+info.la
+info.ls
+info.ml
+info.mv
+info.nf
+info.ni
+info.nr
+info.pl
+info.pr
+info.ro
+info.sd
+info.tn
+info.tr
+info.tt
+info.tz
+info.ve
+info.vn
+info.zm
+ing
+ing.pa
+ingatlan.hu
+ink
+ino.kochi.jp
+inst.ml
+institute
+insurance
+insurance.aero
+insure
+int
+int.ar
+int.az
+int.bo
+int.ci
+int.cv
+int.in
+int.la
+int.lk
+int.mv
+int.mw
+int.ni
+int.pt
+int.tj
+int.ve
+int.vn
+international
+internet.in
+intl.tn
+intuit
+inuyama.aichi.jp
+investments
+inzai.chiba.jp
+io
+io.in
+io.kr
+io.vn
+ip6.arpa
+ipiranga
+iq
+ir
+iris.arpa
+irish
+iruma.saitama.jp
+is
+is.gov.pl
+is.it
+isa.kagoshima.jp
+isa.us
+isahaya.nagasaki.jp
+ise.mie.jp
+isehara.kanagawa.jp
+isen.kagoshima.jp
+isernia.it
+isesaki.gunma.jp
+ishigaki.okinawa.jp
+ishikari.hokkaido.jp
+ishikawa.fukushima.jp
+ishikawa.jp
+ishikawa.okinawa.jp
+ishinomaki.miyagi.jp
+isla.pr
+ismaili
+isshiki.aichi.jp
+ist
+istanbul
+isumi.chiba.jp
+it
+it.ao
+it.kr
+itabashi.tokyo.jp
+itako.ibaraki.jp
+itakura.gunma.jp
+itami.hyogo.jp
+itano.tokushima.jp
+itau
+itayanagi.aomori.jp
+ito.shizuoka.jp
+itoigawa.niigata.jp
+itoman.okinawa.jp
+its.me
+itv
+ivano-frankivsk.ua
+iveland.no
+ivgu.no
+iwade.wakayama.jp
+iwafune.tochigi.jp
+iwaizumi.iwate.jp
+iwaki.fukushima.jp
+iwakuni.yamaguchi.jp
+iwakura.aichi.jp
+iwama.ibaraki.jp
+iwamizawa.hokkaido.jp
+iwanai.hokkaido.jp
+iwanuma.miyagi.jp
+iwata.shizuoka.jp
+iwate.iwate.jp
+iwate.jp
+iwatsuki.saitama.jp
+iwi.nz
+iyo.ehime.jp
+iz.hr
+izena.okinawa.jp
+izu.shizuoka.jp
+izumi.kagoshima.jp
+izumi.osaka.jp
+izumiotsu.osaka.jp
+izumisano.osaka.jp
+izumizaki.fukushima.jp
+izumo.shimane.jp
+izumozaki.niigata.jp
+izunokuni.shizuoka.jp
+j.bg
+jab.br
+jaguar
+jampa.br
+jan-mayen.no
+java
+jaworzno.pl
+jcb
+jdf.br
+je
+jeep
+jeju.kr
+jelenia-gora.pl
+jeonbuk.kr
+jeonnam.kr
+jessheim.no
+jetzt
+jevnaker.no
+jewelry
+jgora.pl
+jinsekikogen.hiroshima.jp
+jio
+jl.cn
+jll
+jmp
+jnj
+jo
+joboji.iwate.jp
+jobs
+joburg
+joetsu.niigata.jp
+jogasz.hu
+johana.toyama.jp
+joinville.br
+jolster.no
+jondal.no
+jor.br
+jorpeland.no
+joso.ibaraki.jp
+jot
+journal.aero
+journalist.aero
+joy
+joyo.kyoto.jp
+jp
+jpmorgan
+jprs
+js.cn
+juegos
+juniper
+jur.pro
+jus.br
+jx.cn
+jølster.no
+jørpeland.no
+k.bg
+k.se
+k12.ak.us
+k12.al.us
+k12.ar.us
+k12.as.us
+k12.az.us
+k12.ca.us
+k12.co.us
+k12.ct.us
+k12.dc.us
+k12.ec
+k12.fl.us
+k12.ga.us
+k12.gu.us
+k12.ia.us
+k12.id.us
+k12.il
+k12.il.us
+k12.in.us
+k12.ks.us
+k12.ky.us
+k12.la.us
+k12.ma.us
+k12.md.us
+k12.me.us
+k12.mi.us
+k12.mn.us
+k12.mo.us
+k12.ms.us
+k12.mt.us
+k12.nc.us
+k12.ne.us
+k12.nh.us
+k12.nj.us
+k12.nm.us
+k12.nv.us
+k12.ny.us
+k12.oh.us
+k12.ok.us
+k12.or.us
+k12.pa.us
+k12.pr.us
+k12.sc.us
+k12.tn.us
+k12.tr
+k12.tx.us
+k12.ut.us
+k12.va.us
+k12.vi
+k12.vi.us
+k12.vt.us
+k12.wa.us
+k12.wi.us
+k12.wy.us
+kadena.okinawa.jp
+kadogawa.miyazaki.jp
+kadoma.osaka.jp
+kafjord.no
+kaga.ishikawa.jp
+kagami.kochi.jp
+kagamiishi.fukushima.jp
+kagamino.okayama.jp
+kagawa.jp
+kagoshima.jp
+kagoshima.kagoshima.jp
+kaho.fukuoka.jp
+kahoku.ishikawa.jp
+kahoku.yamagata.jp
+kai.yamanashi.jp
+kainan.tokushima.jp
+kainan.wakayama.jp
+kaisei.kanagawa.jp
+kaita.hiroshima.jp
+kaizuka.osaka.jp
+kakamigahara.gifu.jp
+kakegawa.shizuoka.jp
+kakinoki.shimane.jp
+kakogawa.hyogo.jp
+kakuda.miyagi.jp
+kalisz.pl
+kamagaya.chiba.jp
+kamaishi.iwate.jp
+kamakura.kanagawa.jp
+kameoka.kyoto.jp
+kameyama.mie.jp
+kami.kochi.jp
+kami.miyagi.jp
+kamiamakusa.kumamoto.jp
+kamifurano.hokkaido.jp
+kamigori.hyogo.jp
+kamiichi.toyama.jp
+kamiizumi.saitama.jp
+kamijima.ehime.jp
+kamikawa.hokkaido.jp
+kamikawa.hyogo.jp
+kamikawa.saitama.jp
+kamikitayama.nara.jp
+kamikoani.akita.jp
+kamimine.saga.jp
+kaminokawa.tochigi.jp
+kaminoyama.yamagata.jp
+kamioka.akita.jp
+kamisato.saitama.jp
+kamishihoro.hokkaido.jp
+kamisu.ibaraki.jp
+kamisunagawa.hokkaido.jp
+kamitonda.wakayama.jp
+kamitsue.oita.jp
+kamo.kyoto.jp
+kamo.niigata.jp
+kamoenai.hokkaido.jp
+kamogawa.chiba.jp
+kanagawa.jp
+kanan.osaka.jp
+kanazawa.ishikawa.jp
+kanegasaki.iwate.jp
+kaneyama.fukushima.jp
+kaneyama.yamagata.jp
+kani.gifu.jp
+kanie.aichi.jp
+kanmaki.nara.jp
+kanna.gunma.jp
+kannami.shizuoka.jp
+kanonji.kagawa.jp
+kanoya.kagoshima.jp
+kanra.gunma.jp
+kanuma.tochigi.jp
+kanzaki.saga.jp
+karasjohka.no
+karasjok.no
+karasuyama.tochigi.jp
+karatsu.saga.jp
+kariwa.niigata.jp
+kariya.aichi.jp
+karlsoy.no
+karmoy.no
+karmøy.no
+karpacz.pl
+kartuzy.pl
+karuizawa.nagano.jp
+karumai.iwate.jp
+kasahara.gifu.jp
+kasai.hyogo.jp
+kasama.ibaraki.jp
+kasamatsu.gifu.jp
+kasaoka.okayama.jp
+kashiba.nara.jp
+kashihara.nara.jp
+kashima.ibaraki.jp
+kashima.saga.jp
+kashiwa.chiba.jp
+kashiwara.osaka.jp
+kashiwazaki.niigata.jp
+kasuga.fukuoka.jp
+kasuga.hyogo.jp
+kasugai.aichi.jp
+kasukabe.saitama.jp
+kasumigaura.ibaraki.jp
+kasuya.fukuoka.jp
+kaszuby.pl
+katagami.akita.jp
+katano.osaka.jp
+katashina.gunma.jp
+katori.chiba.jp
+katowice.pl
+katsuragi.nara.jp
+katsuragi.wakayama.jp
+katsushika.tokyo.jp
+katsuura.chiba.jp
+katsuyama.fukui.jp
+kaufen
+kautokeino.no
+kawaba.gunma.jp
+kawachinagano.osaka.jp
+kawagoe.mie.jp
+kawagoe.saitama.jp
+kawaguchi.saitama.jp
+kawahara.tottori.jp
+kawai.iwate.jp
+kawai.nara.jp
+kawajima.saitama.jp
+kawakami.nagano.jp
+kawakami.nara.jp
+kawakita.ishikawa.jp
+kawamata.fukushima.jp
+kawaminami.miyazaki.jp
+kawanabe.kagoshima.jp
+kawanehon.shizuoka.jp
+kawanishi.hyogo.jp
+kawanishi.nara.jp
+kawanishi.yamagata.jp
+kawara.fukuoka.jp
+kawasaki.miyagi.jp
+kawatana.nagasaki.jp
+kawaue.gifu.jp
+kawazu.shizuoka.jp
+kayabe.hokkaido.jp
+kazimierz-dolny.pl
+kazo.saitama.jp
+kazuno.akita.jp
+kddi
+ke
+keisen.fukuoka.jp
+kembuchi.hokkaido.jp
+kep.tr
+kepno.pl
+kerryhotels
+kerryproperties
+ketrzyn.pl
+kfh
+kg
+kg.kr
+kh.ua
+khanhhoa.vn
+kharkiv.ua
+kharkov.ua
+kherson.ua
+khmelnitskiy.ua
+khmelnytskyi.ua
+ki
+kia
+kibichuo.okayama.jp
+kids
+kiengiang.vn
+kiev.ua
+kiho.mie.jp
+kihoku.ehime.jp
+kijo.miyazaki.jp
+kikonai.hokkaido.jp
+kikuchi.kumamoto.jp
+kikugawa.shizuoka.jp
+kim
+kimino.wakayama.jp
+kimitsu.chiba.jp
+kimobetsu.hokkaido.jp
+kin.okinawa.jp
+kindle
+kinko.kagoshima.jp
+kinokawa.wakayama.jp
+kira.aichi.jp
+kirkenes.no
+kirovograd.ua
+kiryu.gunma.jp
+kisarazu.chiba.jp
+kishiwada.osaka.jp
+kiso.nagano.jp
+kisofukushima.nagano.jp
+kisosaki.mie.jp
+kita.kyoto.jp
+kita.osaka.jp
+kita.tokyo.jp
+kitaaiki.nagano.jp
+kitaakita.akita.jp
+kitadaito.okinawa.jp
+kitagata.gifu.jp
+kitagata.saga.jp
+kitagawa.kochi.jp
+kitagawa.miyazaki.jp
+kitahata.saga.jp
+kitahiroshima.hokkaido.jp
+kitakami.iwate.jp
+kitakata.fukushima.jp
+kitakata.miyazaki.jp
+kitami.hokkaido.jp
+kitamoto.saitama.jp
+kitanakagusuku.okinawa.jp
+kitashiobara.fukushima.jp
+kitaura.miyazaki.jp
+kitayama.wakayama.jp
+kitchen
+kiwa.mie.jp
+kiwi
+kiwi.nz
+kiyama.saga.jp
+kiyokawa.kanagawa.jp
+kiyosato.hokkaido.jp
+kiyose.tokyo.jp
+kiyosu.aichi.jp
+kizu.kyoto.jp
+klabu.no
+klepp.no
+klodzko.pl
+klæbu.no
+km
+km.ua
+kmpsp.gov.pl
+kn
+kobayashi.miyazaki.jp
+kobierzyce.pl
+kochi.jp
+kochi.kochi.jp
+kodaira.tokyo.jp
+koeln
+kofu.yamanashi.jp
+koga.fukuoka.jp
+koga.ibaraki.jp
+koganei.tokyo.jp
+koge.tottori.jp
+koka.shiga.jp
+kokonoe.oita.jp
+kokubunji.tokyo.jp
+kolobrzeg.pl
+komae.tokyo.jp
+komagane.nagano.jp
+komaki.aichi.jp
+komatsu
+komatsu.ishikawa.jp
+komatsushima.tokushima.jp
+komforb.se
+kommunalforbund.se
+kommune.no
+komono.mie.jp
+komoro.nagano.jp
+komvux.se
+konan.aichi.jp
+konan.shiga.jp
+kongsberg.no
+kongsvinger.no
+konin.pl
+konskowola.pl
+konsulat.gov.pl
+kontum.vn
+konyvelo.hu
+koori.fukushima.jp
+kopervik.no
+koriyama.fukushima.jp
+koryo.nara.jp
+kosai.shizuoka.jp
+kosaka.akita.jp
+kosei.shiga.jp
+kosher
+koshigaya.saitama.jp
+koshimizu.hokkaido.jp
+koshu.yamanashi.jp
+kosuge.yamanashi.jp
+kota.aichi.jp
+koto.shiga.jp
+koto.tokyo.jp
+kotohira.kagawa.jp
+kotoura.tottori.jp
+kouhoku.saga.jp
+kounosu.saitama.jp
+kouyama.kagoshima.jp
+kouzushima.tokyo.jp
+koya.wakayama.jp
+koza.wakayama.jp
+kozagawa.wakayama.jp
+kozaki.chiba.jp
+kp
+kpmg
+kpn
+kppsp.gov.pl
+kr
+kr.it
+kr.ua
+kraanghke.no
+kragero.no
+kragerø.no
+krd
+kred
+kristiansand.no
+kristiansund.no
+krodsherad.no
+krokstadelva.no
+kropyvnytskyi.ua
+krym.ua
+kråanghke.no
+krødsherad.no
+ks.ua
+ks.us
+kuchinotsu.nagasaki.jp
+kudamatsu.yamaguchi.jp
+kudoyama.wakayama.jp
+kui.hiroshima.jp
+kuji.iwate.jp
+kuju.oita.jp
+kujukuri.chiba.jp
+kuki.saitama.jp
+kumagaya.saitama.jp
+kumakogen.ehime.jp
+kumamoto.jp
+kumamoto.kumamoto.jp
+kumano.hiroshima.jp
+kumano.mie.jp
+kumatori.osaka.jp
+kumejima.okinawa.jp
+kumenan.okayama.jp
+kumiyama.kyoto.jp
+kunigami.okinawa.jp
+kunimi.fukushima.jp
+kunisaki.oita.jp
+kunitachi.tokyo.jp
+kunitomi.miyazaki.jp
+kunneppu.hokkaido.jp
+kunohe.iwate.jp
+kuokgroup
+kurashiki.okayama.jp
+kurate.fukuoka.jp
+kure.hiroshima.jp
+kuriyama.hokkaido.jp
+kurobe.toyama.jp
+kurogi.fukuoka.jp
+kuroishi.aomori.jp
+kuroiso.tochigi.jp
+kuromatsunai.hokkaido.jp
+kurotaki.nara.jp
+kurume.fukuoka.jp
+kusatsu.gunma.jp
+kusatsu.shiga.jp
+kushima.miyazaki.jp
+kushimoto.wakayama.jp
+kushiro.hokkaido.jp
+kusu.oita.jp
+kutchan.hokkaido.jp
+kutno.pl
+kuwana.mie.jp
+kuzumaki.iwate.jp
+kv.ua
+kvafjord.no
+kvalsund.no
+kvam.no
+kvanangen.no
+kvinesdal.no
+kvinnherad.no
+kviteseid.no
+kvitsoy.no
+kvitsøy.no
+kvæfjord.no
+kvænangen.no
+kw
+kwp.gov.pl
+kwpsp.gov.pl
+ky
+ky.us
+kyiv.ua
+kyonan.chiba.jp
+kyotamba.kyoto.jp
+kyotanabe.kyoto.jp
+kyotango.kyoto.jp
+kyoto
+kyoto.jp
+kyowa.akita.jp
+kyowa.hokkaido.jp
+kyuragi.saga.jp
+kz
+kárášjohka.no
+kåfjord.no
+l.bg
+l.se
+la
+la-spezia.it
+la.us
+laakesvuemie.no
+lacaixa
+lahppi.no
+laichau.vn
+lakas.hu
+lamborghini
+lamdong.vn
+lamer
+lanbib.se
+lancaster
+land
+landrover
+langevag.no
+langevåg.no
+langson.vn
+lanxess
+laocai.vn
+lapy.pl
+laquila.it
+lardal.no
+larvik.no
+lasalle
+laspezia.it
+lat
+latina.it
+latino
+latrobe
+lavagis.no
+lavangen.no
+law
+law.pro
+law.za
+lawyer
+laz.it
+lazio.it
+lb
+lc
+lc.it
+lds
+le.it
+leangaviika.no
+lease
+leasing.aero
+leaŋgaviika.no
+lebesby.no
+lebork.pl
+lecce.it
+lecco.it
+leclerc
+lefrak
+leg.br
+legal
+legnica.pl
+lego
+leikanger.no
+leilao.br
+leirfjord.no
+leirvik.no
+leka.no
+leksvik.no
+lel.br
+lenvik.no
+lerdal.no
+lesja.no
+levanger.no
+lexus
+lezajsk.pl
+lg.jp
+lg.ua
+lgbt
+li
+li.it
+lib.ak.us
+lib.al.us
+lib.ar.us
+lib.as.us
+lib.az.us
+lib.ca.us
+lib.co.us
+lib.ct.us
+lib.dc.us
+lib.ee
+lib.fl.us
+lib.ga.us
+lib.gu.us
+lib.hi.us
+lib.ia.us
+lib.id.us
+lib.il.us
+lib.in.us
+lib.ks.us
+lib.ky.us
+lib.la.us
+lib.ma.us
+lib.md.us
+lib.me.us
+lib.mi.us
+lib.mn.us
+lib.mo.us
+lib.ms.us
+lib.mt.us
+lib.nc.us
+lib.nd.us
+lib.ne.us
+lib.nh.us
+lib.nj.us
+lib.nm.us
+lib.nv.us
+lib.ny.us
+lib.oh.us
+lib.ok.us
+lib.or.us
+lib.pa.us
+lib.pr.us
+lib.ri.us
+lib.sc.us
+lib.sd.us
+lib.tn.us
+lib.tx.us
+lib.ut.us
+lib.va.us
+lib.vi.us
+lib.vt.us
+lib.wa.us
+lib.wi.us
+lib.wy.us
+lidl
+lier.no
+lierne.no
+life
+lifeinsurance
+lifestyle
+lig.it
+lighting
+liguria.it
+like
+lillehammer.no
+lillesand.no
+lilly
+limanowa.pl
+limited
+limo
+lincoln
+lindas.no
+lindesnes.no
+lindås.no
+link
+live
+living
+livorno.it
+lk
+llc
+llp
+ln.cn
+lo.it
+loabat.no
+loabát.no
+loan
+loans
+locker
+locus
+lodi.it
+lodingen.no
+log.br
+logistics.aero
+loisirs.bj
+lol
+lom.it
+lom.no
+lombardia.it
+lombardy.it
+lomza.pl
+london
+londrina.br
+longan.vn
+loppa.no
+lorenskog.no
+loten.no
+lotte
+lotto
+love
+lowicz.pl
+lpl
+lplfinancial
+lr
+ls
+lt
+lt.it
+lt.ua
+ltd
+ltd.co.im
+ltd.cy
+ltd.gi
+ltd.lk
+ltd.uk
+ltda
+lu
+lu.it
+lubin.pl
+lucania.it
+lucca.it
+lugansk.ua
+luhansk.ua
+lukow.pl
+lund.no
+lundbeck
+lunner.no
+luroy.no
+lurøy.no
+luster.no
+lutsk.ua
+luxe
+luxury
+lv
+lv.ua
+lviv.ua
+ly
+lyngdal.no
+lyngen.no
+láhppi.no
+lærdal.no
+lødingen.no
+lørenskog.no
+løten.no
+m.bg
+m.se
+ma
+ma.gov.br
+ma.us
+macapa.br
+maceio.br
+macerata.it
+machida.tokyo.jp
+madrid
+maebashi.gunma.jp
+magazine.aero
+maibara.shiga.jp
+maif
+mail.pl
+maintenance.aero
+maison
+maizuru.kyoto.jp
+makeup
+makinohara.shizuoka.jp
+makurazaki.kagoshima.jp
+malatvuopmi.no
+malbork.pl
+malopolska.pl
+malselv.no
+malvik.no
+mamurogawa.yamagata.jp
+man
+management
+manaus.br
+mandal.no
+mango
+maniwa.okayama.jp
+manno.kagawa.jp
+mantova.it
+maori.nz
+map
+mar.it
+marche.it
+maringa.br
+marker.no
+market
+marketing
+marketplace.aero
+markets
+marnardal.no
+marriott
+marshalls
+marugame.kagawa.jp
+marumori.miyagi.jp
+masaki.ehime.jp
+masfjorden.no
+mashike.hokkaido.jp
+mashiki.kumamoto.jp
+mashiko.tochigi.jp
+masoy.no
+massa-carrara.it
+massacarrara.it
+masuda.shimane.jp
+mat.br
+matera.it
+matsubara.osaka.jp
+matsubushi.saitama.jp
+matsuda.kanagawa.jp
+matsudo.chiba.jp
+matsue.shimane.jp
+matsukawa.nagano.jp
+matsumae.hokkaido.jp
+matsumoto.kagoshima.jp
+matsumoto.nagano.jp
+matsuno.ehime.jp
+matsusaka.mie.jp
+matsushige.tokushima.jp
+matsushima.miyagi.jp
+matsuura.nagasaki.jp
+matsuyama.ehime.jp
+matsuzaki.shizuoka.jp
+matta-varjjat.no
+mattel
+mazowsze.pl
+mazury.pl
+mb.ca
+mb.it
+mba
+mc
+mc.it
+mckinsey
+md
+md.us
+me
+me.eg
+me.in
+me.it
+me.ke
+me.kr
+me.so
+me.ss
+me.tz
+me.uk
+me.us
+med
+med.br
+med.ec
+med.ee
+med.ht
+med.ly
+med.om
+med.pa
+med.pro
+med.sa
+med.sd
+medecin.km
+media
+media.aero
+media.hu
+media.pl
+medicina.bo
+medio-campidano.it
+mediocampidano.it
+meet
+meguro.tokyo.jp
+meiwa.gunma.jp
+meiwa.mie.jp
+meland.no
+melbourne
+meldal.no
+melhus.no
+meloy.no
+meløy.no
+meme
+memorial
+men
+menu
+meraker.no
+merck
+merckmsd
+meråker.no
+messina.it
+mg
+mg.gov.br
+mh
+mi.it
+mi.th
+mi.us
+miami
+miasa.nagano.jp
+miasta.pl
+mibu.tochigi.jp
+microlight.aero
+microsoft
+midori.chiba.jp
+midori.gunma.jp
+midsund.no
+midtre-gauldal.no
+mie.jp
+mielec.pl
+mielno.pl
+mifune.kumamoto.jp
+mihama.aichi.jp
+mihama.chiba.jp
+mihama.fukui.jp
+mihama.mie.jp
+mihama.wakayama.jp
+mihara.hiroshima.jp
+mihara.kochi.jp
+miharu.fukushima.jp
+miho.ibaraki.jp
+mikasa.hokkaido.jp
+mikawa.yamagata.jp
+miki.hyogo.jp
+mil
+mil.ac
+mil.ae
+mil.al
+mil.ar
+mil.az
+mil.ba
+mil.bo
+mil.br
+mil.by
+mil.cl
+mil.cn
+mil.co
+mil.cy
+mil.do
+mil.ec
+mil.eg
+mil.fj
+mil.gh
+mil.gt
+mil.hn
+mil.id
+mil.in
+mil.io
+mil.iq
+mil.jo
+mil.kg
+mil.km
+mil.kr
+mil.kz
+mil.lv
+mil.mg
+mil.mv
+mil.my
+mil.mz
+mil.ng
+mil.ni
+mil.no
+mil.nz
+mil.pe
+mil.ph
+mil.pl
+mil.py
+mil.qa
+mil.rw
+mil.sh
+mil.st
+mil.sy
+mil.tj
+mil.tm
+mil.to
+mil.tr
+mil.tt
+mil.tw
+mil.tz
+mil.ug
+mil.uy
+mil.vc
+mil.ve
+mil.ye
+mil.za
+mil.zm
+mil.zw
+milan.it
+milano.it
+mima.tokushima.jp
+mimata.miyazaki.jp
+minakami.gunma.jp
+minamata.kumamoto.jp
+minami-alps.yamanashi.jp
+minami.fukuoka.jp
+minami.kyoto.jp
+minami.tokushima.jp
+minamiaiki.nagano.jp
+minamiashigara.kanagawa.jp
+minamiawaji.hyogo.jp
+minamiboso.chiba.jp
+minamidaito.okinawa.jp
+minamiechizen.fukui.jp
+minamifurano.hokkaido.jp
+minamiise.mie.jp
+minamiizu.shizuoka.jp
+minamimaki.nagano.jp
+minamiminowa.nagano.jp
+minamioguni.kumamoto.jp
+minamisanriku.miyagi.jp
+minamitane.kagoshima.jp
+minamiuonuma.niigata.jp
+minamiyamashiro.kyoto.jp
+minano.saitama.jp
+minato.osaka.jp
+minato.tokyo.jp
+mincom.tn
+mini
+mino.gifu.jp
+minobu.yamanashi.jp
+minoh.osaka.jp
+minokamo.gifu.jp
+minowa.nagano.jp
+mint
+misaki.okayama.jp
+misaki.osaka.jp
+misasa.tottori.jp
+misato.akita.jp
+misato.miyagi.jp
+misato.saitama.jp
+misato.shimane.jp
+misato.wakayama.jp
+misawa.aomori.jp
+mishima.fukushima.jp
+mishima.shizuoka.jp
+misugi.mie.jp
+mit
+mitaka.tokyo.jp
+mitake.gifu.jp
+mitane.akita.jp
+mito.ibaraki.jp
+mitou.yamaguchi.jp
+mitoyo.kagawa.jp
+mitsubishi
+mitsue.nara.jp
+mitsuke.niigata.jp
+miura.kanagawa.jp
+miyada.nagano.jp
+miyagi.jp
+miyake.nara.jp
+miyako.fukuoka.jp
+miyako.iwate.jp
+miyakonojo.miyazaki.jp
+miyama.fukuoka.jp
+miyama.mie.jp
+miyashiro.saitama.jp
+miyawaka.fukuoka.jp
+miyazaki.jp
+miyazaki.miyazaki.jp
+miyazu.kyoto.jp
+miyoshi.aichi.jp
+miyoshi.hiroshima.jp
+miyoshi.saitama.jp
+miyoshi.tokushima.jp
+miyota.nagano.jp
+mizuho.tokyo.jp
+mizumaki.fukuoka.jp
+mizunami.gifu.jp
+mizusawa.iwate.jp
+mjondalen.no
+mjøndalen.no
+mk
+mk.ua
+ml
+mlb
+mls
+mma
+mn
+mn.it
+mn.us
+mo
+mo-i-rana.no
+mo.cn
+mo.it
+mo.us
+moareke.no
+mobara.chiba.jp
+mobi
+mobi.gp
+mobi.ke
+mobi.ng
+mobi.tz
+mobile
+mochizuki.nagano.jp
+mod.gi
+moda
+modalen.no
+modelling.aero
+modena.it
+modum.no
+moe
+moi
+moka.tochigi.jp
+mol.it
+molde.no
+molise.it
+mom
+mombetsu.hokkaido.jp
+monash
+money
+money.bj
+monster
+monza-brianza.it
+monza-e-della-brianza.it
+monza.it
+monzabrianza.it
+monzaebrianza.it
+monzaedellabrianza.it
+morena.br
+moriguchi.osaka.jp
+morimachi.shizuoka.jp
+morioka.iwate.jp
+moriya.ibaraki.jp
+moriyama.shiga.jp
+moriyoshi.akita.jp
+mormon
+morotsuka.miyazaki.jp
+moroyama.saitama.jp
+mortgage
+moscow
+moseushi.hokkaido.jp
+mosjoen.no
+mosjøen.no
+moskenes.no
+moss.no
+mosvik.no
+motegi.tochigi.jp
+moto
+motobu.okinawa.jp
+motorcycles
+motosu.gifu.jp
+motoyama.kochi.jp
+mov
+movie
+movimiento.bo
+moåreke.no
+mp
+mp.br
+mq
+mr
+mr.no
+mragowo.pl
+ms
+ms.gov.br
+ms.it
+ms.kr
+ms.us
+msd
+mt
+mt.gov.br
+mt.it
+mt.us
+mtn
+mtr
+mu
+mugi.tokushima.jp
+muika.niigata.jp
+mukawa.hokkaido.jp
+muko.kyoto.jp
+munakata.fukuoka.jp
+muni.il
+muosat.no
+muosát.no
+mup.gov.pl
+murakami.niigata.jp
+murata.miyagi.jp
+murayama.yamagata.jp
+muroran.hokkaido.jp
+muroto.kochi.jp
+mus.br
+mus.mi.us
+musashimurayama.tokyo.jp
+musashino.tokyo.jp
+museum
+museum.mv
+museum.no
+museum.om
+music
+musica.ar
+musica.bo
+mutsu.aomori.jp
+mutsuzawa.chiba.jp
+mutual.ar
+mv
+mw
+mw.gov.pl
+mx
+my
+my.id
+mykolaiv.ua
+myoko.niigata.jp
+mz
+málatvuopmi.no
+mátta-várjjat.no
+målselv.no
+måsøy.no
+māori.nz
+n.bg
+n.se
+na
+na.it
+naamesjevuemie.no
+nab
+nabari.mie.jp
+nachikatsuura.wakayama.jp
+nagahama.shiga.jp
+nagai.yamagata.jp
+nagano.jp
+nagano.nagano.jp
+naganohara.gunma.jp
+nagaoka.niigata.jp
+nagaokakyo.kyoto.jp
+nagara.chiba.jp
+nagareyama.chiba.jp
+nagasaki.jp
+nagasaki.nagasaki.jp
+nagasu.kumamoto.jp
+nagato.yamaguchi.jp
+nagatoro.saitama.jp
+nagawa.nagano.jp
+nagi.okayama.jp
+nagiso.nagano.jp
+nago.okinawa.jp
+nagoya
+naha.okinawa.jp
+nahari.kochi.jp
+naie.hokkaido.jp
+naka.hiroshima.jp
+naka.ibaraki.jp
+nakadomari.aomori.jp
+nakagawa.fukuoka.jp
+nakagawa.hokkaido.jp
+nakagawa.nagano.jp
+nakagawa.tokushima.jp
+nakagusuku.okinawa.jp
+nakagyo.kyoto.jp
+nakai.kanagawa.jp
+nakama.fukuoka.jp
+nakamichi.yamanashi.jp
+nakamura.kochi.jp
+nakaniikawa.toyama.jp
+nakano.nagano.jp
+nakano.tokyo.jp
+nakanojo.gunma.jp
+nakanoto.ishikawa.jp
+nakasatsunai.hokkaido.jp
+nakatane.kagoshima.jp
+nakatombetsu.hokkaido.jp
+nakatsugawa.gifu.jp
+nakayama.yamagata.jp
+nakijin.okinawa.jp
+naklo.pl
+namdalseid.no
+namdinh.vn
+name
+name.az
+name.eg
+name.et
+name.fj
+name.hr
+name.mk
+name.mv
+name.my
+name.ng
+name.pr
+name.qa
+name.tj
+name.tr
+name.tt
+name.vn
+namegata.ibaraki.jp
+namegawa.saitama.jp
+namerikawa.toyama.jp
+namie.fukushima.jp
+namikata.ehime.jp
+namsos.no
+namsskogan.no
+nanae.hokkaido.jp
+nanao.ishikawa.jp
+nanbu.tottori.jp
+nanbu.yamanashi.jp
+nango.fukushima.jp
+nanjo.okinawa.jp
+nankoku.kochi.jp
+nanmoku.gunma.jp
+nannestad.no
+nanporo.hokkaido.jp
+nantan.kyoto.jp
+nanto.toyama.jp
+nanyo.yamagata.jp
+naoshima.kagawa.jp
+naples.it
+napoli.it
+nara.jp
+nara.nara.jp
+narashino.chiba.jp
+narita.chiba.jp
+naroy.no
+narusawa.yamanashi.jp
+naruto.tokushima.jp
+narviika.no
+narvik.no
+nasu.tochigi.jp
+nasushiobara.tochigi.jp
+nat.cu
+nat.tn
+natal.br
+natori.miyagi.jp
+natural.bo
+naturbruksgymn.se
+naustdal.no
+navigation.aero
+navuotna.no
+navy
+nayoro.hokkaido.jp
+nb.ca
+nba
+nc
+nc.tr
+nc.us
+nd.us
+ne
+ne.jp
+ne.ke
+ne.kr
+ne.tz
+ne.ug
+ne.us
+nec
+nedre-eiker.no
+nemuro.hokkaido.jp
+nerima.tokyo.jp
+nes.akershus.no
+nes.buskerud.no
+nesna.no
+nesodden.no
+nesoddtangen.no
+nesseby.no
+nesset.no
+net
+net.ac
+net.ae
+net.af
+net.ag
+net.ai
+net.al
+net.am
+net.ar
+net.au
+net.az
+net.ba
+net.bb
+net.bh
+net.bj
+net.bm
+net.bn
+net.bo
+net.br
+net.bs
+net.bt
+net.bw
+net.bz
+net.ci
+net.cm
+net.cn
+net.co
+net.cu
+net.cv
+net.cw
+net.cy
+net.dm
+net.do
+net.dz
+net.ec
+net.eg
+net.et
+net.fj
+net.fm
+net.ge
+net.gg
+net.gl
+net.gn
+net.gp
+net.gr
+net.gt
+net.gu
+net.gy
+net.hk
+net.hn
+net.ht
+net.id
+net.il
+net.im
+net.in
+net.io
+net.iq
+net.ir
+net.je
+net.jo
+net.kg
+net.ki
+net.kn
+net.kw
+net.ky
+net.kz
+net.la
+net.lb
+net.lc
+net.lk
+net.lr
+net.ls
+net.lv
+net.ly
+net.ma
+net.me
+net.mk
+net.ml
+net.mo
+net.ms
+net.mt
+net.mu
+net.mv
+net.mw
+net.mx
+net.my
+net.mz
+net.na
+net.nf
+net.ng
+net.ni
+net.nr
+net.nz
+net.om
+net.pa
+net.pe
+net.ph
+net.pk
+net.pl
+net.pn
+net.pr
+net.ps
+net.pt
+net.py
+net.qa
+net.rw
+net.sa
+net.sb
+net.sc
+net.sd
+net.sg
+net.sh
+net.sl
+net.so
+net.ss
+net.st
+net.sy
+net.th
+net.tj
+net.tm
+net.tn
+net.to
+net.tr
+net.tt
+net.tw
+net.ua
+net.uk
+net.uy
+net.uz
+net.vc
+net.ve
+net.vi
+net.vn
+net.vu
+net.ws
+net.ye
+net.za
+net.zm
+netbank
+netflix
+network
+neustar
+new
+news
+news.hu
+next
+nextdirect
+nexus
+neyagawa.osaka.jp
+nf
+nf.ca
+nfl
+ng
+nghean.vn
+ngo
+ngo.lk
+ngo.ph
+ngo.za
+nh.us
+nhk
+nhs.uk
+ni
+nic.in
+nic.tj
+nic.za
+nichinan.miyazaki.jp
+nichinan.tottori.jp
+nico
+nieruchomosci.pl
+niigata.jp
+niigata.niigata.jp
+niihama.ehime.jp
+niikappu.hokkaido.jp
+niimi.okayama.jp
+niiza.saitama.jp
+nikaho.akita.jp
+nike
+niki.hokkaido.jp
+nikko.tochigi.jp
+nikolaev.ua
+nikon
+ninhbinh.vn
+ninhthuan.vn
+ninja
+ninohe.iwate.jp
+ninomiya.kanagawa.jp
+nirasaki.yamanashi.jp
+nis.za
+nishi.fukuoka.jp
+nishi.osaka.jp
+nishiaizu.fukushima.jp
+nishiarita.saga.jp
+nishiawakura.okayama.jp
+nishiazai.shiga.jp
+nishigo.fukushima.jp
+nishihara.kumamoto.jp
+nishihara.okinawa.jp
+nishiizu.shizuoka.jp
+nishikata.tochigi.jp
+nishikatsura.yamanashi.jp
+nishikawa.yamagata.jp
+nishimera.miyazaki.jp
+nishinomiya.hyogo.jp
+nishinoomote.kagoshima.jp
+nishinoshima.shimane.jp
+nishio.aichi.jp
+nishiokoppe.hokkaido.jp
+nishitosa.kochi.jp
+nishiwaki.hyogo.jp
+nissan
+nissay
+nissedal.no
+nisshin.aichi.jp
+niteroi.br
+nittedal.no
+niyodogawa.kochi.jp
+nj.us
+nl
+nl.ca
+nl.no
+nm.cn
+nm.us
+no
+no.it
+nobeoka.miyazaki.jp
+noboribetsu.hokkaido.jp
+noda.chiba.jp
+noda.iwate.jp
+nogata.fukuoka.jp
+nogi.tochigi.jp
+noheji.aomori.jp
+nokia
+nom.ag
+nom.co
+nom.es
+nom.fr
+nom.io
+nom.km
+nom.mg
+nom.nc
+nom.ni
+nom.pa
+nom.pe
+nom.pl
+nom.ro
+nom.tm
+nom.ve
+nom.za
+nombre.bo
+nome.cv
+nome.pt
+nomi.ishikawa.jp
+nonoichi.ishikawa.jp
+nord-aurdal.no
+nord-fron.no
+nord-odal.no
+norddal.no
+nordkapp.no
+nordre-land.no
+nordreisa.no
+nore-og-uvdal.no
+norton
+nose.osaka.jp
+nosegawa.nara.jp
+noshiro.akita.jp
+not.br
+notaires.km
+noticias.bo
+noto.ishikawa.jp
+notodden.no
+notogawa.shiga.jp
+notteroy.no
+novara.it
+now
+nowaruda.pl
+nowruz
+nowtv
+nozawaonsen.nagano.jp
+nr
+nra
+nrw
+ns.ca
+nsn.us
+nsw.au
+nsw.edu.au
+nt.au
+nt.ca
+nt.edu.au
+nt.no
+nt.ro
+ntr.br
+ntt
+nu
+nu.ca
+nu.it
+numata.gunma.jp
+numata.hokkaido.jp
+numazu.shizuoka.jp
+nuoro.it
+nv.us
+nx.cn
+ny.us
+nyc
+nysa.pl
+nyuzen.toyama.jp
+nz
+návuotna.no
+nååmesjevuemie.no
+nærøy.no
+nøtterøy.no
+o.bg
+o.se
+oamishirasato.chiba.jp
+oarai.ibaraki.jp
+obama.fukui.jp
+obama.nagasaki.jp
+obanazawa.yamagata.jp
+obi
+obihiro.hokkaido.jp
+obira.hokkaido.jp
+observer
+obu.aichi.jp
+obuse.nagano.jp
+ochi.kochi.jp
+od.ua
+odate.akita.jp
+odawara.kanagawa.jp
+odda.no
+odesa.ua
+odessa.ua
+odo.br
+oe.yamagata.jp
+of.by
+of.no
+off.ai
+office
+ofunato.iwate.jp
+og.ao
+og.it
+oga.akita.jp
+ogaki.gifu.jp
+ogano.saitama.jp
+ogasawara.tokyo.jp
+ogata.akita.jp
+ogawa.ibaraki.jp
+ogawa.nagano.jp
+ogawa.saitama.jp
+ogawara.miyagi.jp
+ogi.saga.jp
+ogimi.okinawa.jp
+ogliastra.it
+ogori.fukuoka.jp
+ogose.saitama.jp
+oguchi.aichi.jp
+oguni.kumamoto.jp
+oguni.yamagata.jp
+oh.us
+oharu.aichi.jp
+ohda.shimane.jp
+ohi.fukui.jp
+ohira.miyagi.jp
+ohira.tochigi.jp
+ohkura.yamagata.jp
+ohtawara.tochigi.jp
+oi.kanagawa.jp
+oia.gov.pl
+oirase.aomori.jp
+oirm.gov.pl
+oishida.yamagata.jp
+oiso.kanagawa.jp
+oita.jp
+oita.oita.jp
+oizumi.gunma.jp
+oji.nara.jp
+ojiya.niigata.jp
+ok.us
+okagaki.fukuoka.jp
+okawa.fukuoka.jp
+okawa.kochi.jp
+okaya.nagano.jp
+okayama.jp
+okayama.okayama.jp
+okazaki.aichi.jp
+oke.gov.pl
+okegawa.saitama.jp
+oketo.hokkaido.jp
+oki.fukuoka.jp
+okinawa
+okinawa.jp
+okinawa.okinawa.jp
+okinoshima.shimane.jp
+okoppe.hokkaido.jp
+oksnes.no
+okuizumo.shimane.jp
+okuma.fukushima.jp
+okutama.tokyo.jp
+ol.no
+olawa.pl
+olayan
+olayangroup
+olbia-tempio.it
+olbiatempio.it
+olecko.pl
+olkusz.pl
+ollo
+olsztyn.pl
+om
+omachi.nagano.jp
+omachi.saga.jp
+omaezaki.shizuoka.jp
+omasvuotna.no
+ome.tokyo.jp
+omega
+omi.nagano.jp
+omi.niigata.jp
+omigawa.chiba.jp
+omihachiman.shiga.jp
+omitama.ibaraki.jp
+omiya.saitama.jp
+omotego.fukushima.jp
+omura.nagasaki.jp
+omuta.fukuoka.jp
+on.ca
+onagawa.miyagi.jp
+one
+ong
+ong.br
+onga.fukuoka.jp
+onion
+onjuku.chiba.jp
+onl
+online
+onna.okinawa.jp
+ono.fukui.jp
+ono.fukushima.jp
+ono.hyogo.jp
+onojo.fukuoka.jp
+onomichi.hiroshima.jp
+ookuwa.nagano.jp
+ooo
+ooshika.nagano.jp
+oow.gov.pl
+open
+opoczno.pl
+opole.pl
+oppdal.no
+oppegard.no
+oppegård.no
+or.at
+or.bi
+or.ci
+or.cr
+or.id
+or.it
+or.jp
+or.ke
+or.kr
+or.mu
+or.th
+or.tz
+or.ug
+or.us
+ora.gunma.jp
+oracle
+orange
+org
+org.ac
+org.ae
+org.af
+org.ag
+org.ai
+org.al
+org.am
+org.ao
+org.ar
+org.au
+org.az
+org.ba
+org.bb
+org.bh
+org.bi
+org.bj
+org.bm
+org.bn
+org.bo
+org.br
+org.bs
+org.bt
+org.bw
+org.bz
+org.ci
+org.cn
+org.co
+org.cu
+org.cv
+org.cw
+org.cy
+org.dm
+org.do
+org.dz
+org.ec
+org.ee
+org.eg
+org.es
+org.et
+org.fj
+org.fm
+org.ge
+org.gg
+org.gh
+org.gi
+org.gl
+org.gn
+org.gp
+org.gr
+org.gt
+org.gu
+org.gy
+org.hk
+org.hn
+org.ht
+org.hu
+org.il
+org.im
+org.in
+org.io
+org.iq
+org.ir
+org.je
+org.jo
+org.kg
+org.ki
+org.km
+org.kn
+org.kp
+org.kw
+org.ky
+org.kz
+org.la
+org.lb
+org.lc
+org.lk
+org.lr
+org.ls
+org.lv
+org.ly
+org.ma
+org.me
+org.mg
+org.mk
+org.ml
+org.mn
+org.mo
+org.ms
+org.mt
+org.mu
+org.mv
+org.mw
+org.mx
+org.my
+org.mz
+org.na
+org.ng
+org.ni
+org.nr
+org.nz
+org.om
+org.pa
+org.pe
+org.pf
+org.ph
+org.pk
+org.pl
+org.pn
+org.pr
+org.ps
+org.pt
+org.py
+org.qa
+org.ro
+org.rs
+org.rw
+org.sa
+org.sb
+org.sc
+org.sd
+org.se
+org.sg
+org.sh
+org.sl
+org.sn
+org.so
+org.ss
+org.st
+org.sv
+org.sy
+org.sz
+org.tj
+org.tm
+org.tn
+org.to
+org.tr
+org.tt
+org.tw
+org.ua
+org.ug
+org.uk
+org.uy
+org.uz
+org.vc
+org.ve
+org.vi
+org.vn
+org.vu
+org.ws
+org.ye
+org.za
+org.zm
+org.zw
+organic
+origins
+oristano.it
+orkanger.no
+orkdal.no
+orland.no
+orskog.no
+orsta.no
+os.hedmark.no
+os.hordaland.no
+osaka
+osaka.jp
+osakasayama.osaka.jp
+osaki.miyagi.jp
+osakikamijima.hiroshima.jp
+osasco.br
+oschr.gov.pl
+osen.no
+oseto.nagasaki.jp
+oshima.tokyo.jp
+oshima.yamaguchi.jp
+oshino.yamanashi.jp
+oshu.iwate.jp
+oslo.no
+osoyro.no
+osteroy.no
+osterøy.no
+ostre-toten.no
+ostroda.pl
+ostroleka.pl
+ostrowiec.pl
+ostrowwlkp.pl
+osøyro.no
+ot.it
+ota.gunma.jp
+ota.tokyo.jp
+otake.hiroshima.jp
+otaki.chiba.jp
+otaki.nagano.jp
+otaki.saitama.jp
+otama.fukushima.jp
+otari.nagano.jp
+otaru.hokkaido.jp
+ote.bj
+other.nf
+oto.fukuoka.jp
+otobe.hokkaido.jp
+otofuke.hokkaido.jp
+otoineppu.hokkaido.jp
+otoyo.kochi.jp
+otsu.shiga.jp
+otsuchi.iwate.jp
+otsuka
+otsuki.kochi.jp
+otsuki.yamanashi.jp
+ott
+ouchi.saga.jp
+ouda.nara.jp
+oum.gov.pl
+oumu.hokkaido.jp
+overhalla.no
+ovh
+ovre-eiker.no
+owani.aomori.jp
+owariasahi.aichi.jp
+oyabe.toyama.jp
+oyama.tochigi.jp
+oyamazaki.kyoto.jp
+oyer.no
+oygarden.no
+oyodo.nara.jp
+oystre-slidre.no
+oz.au
+ozora.hokkaido.jp
+ozu.ehime.jp
+ozu.kumamoto.jp
+p.bg
+p.se
+pa
+pa.gov.br
+pa.gov.pl
+pa.it
+pa.us
+padova.it
+padua.it
+page
+palermo.it
+palmas.br
+panasonic
+parachuting.aero
+paragliding.aero
+paris
+parliament.nz
+parma.it
+paroch.k12.ma.us
+pars
+parti.se
+partners
+parts
+party
+passenger-association.aero
+patria.bo
+pavia.it
+pay
+pb.ao
+pb.gov.br
+pc.it
+pc.pl
+pccw
+pd.it
+pe
+pe.ca
+pe.gov.br
+pe.it
+pe.kr
+per.jo
+per.la
+per.nf
+perso.ht
+perso.sn
+perso.tn
+perugia.it
+pesaro-urbino.it
+pesarourbino.it
+pescara.it
+pet
+pf
+pfizer
+pg.in
+pg.it
+ph
+pharmaciens.km
+pharmacy
+phd
+phd.jo
+philips
+phone
+photo
+photography
+photos
+phutho.vn
+phuyen.vn
+physio
+pi.gov.br
+pi.it
+piacenza.it
+pics
+pictet
+pictures
+pid
+piedmont.it
+piemonte.it
+pila.pl
+pilot.aero
+pin
+pinb.gov.pl
+ping
+pink
+pioneer
+pippu.hokkaido.jp
+pisa.it
+pistoia.it
+pisz.pl
+piw.gov.pl
+pizza
+pk
+pl
+pl.ua
+place
+play
+playstation
+plc.co.im
+plc.ly
+plc.uk
+plo.ps
+plumbing
+plurinacional.bo
+plus
+pm
+pmn.it
+pn
+pn.it
+pnc
+po.gov.pl
+po.it
+poa.br
+podhale.pl
+podlasie.pl
+pohl
+poker
+pol.dz
+pol.ht
+pol.tr
+police.uk
+politica.bo
+politie
+polkowice.pl
+poltava.ua
+pomorskie.pl
+pomorze.pl
+ponpes.id
+pordenone.it
+porn
+porsanger.no
+porsangu.no
+porsgrunn.no
+porsáŋgu.no
+post
+post.in
+potenza.it
+powiat.pl
+pp.az
+pp.se
+ppg.br
+pr
+pr.gov.br
+pr.gov.pl
+pr.it
+pr.ml
+pr.us
+pramerica
+prato.it
+praxi
+prd.fr
+prd.km
+prd.mg
+press
+press.aero
+press.cy
+press.ma
+press.se
+presse.km
+presse.ml
+pri.ee
+prime
+principe.st
+priv.hu
+priv.me
+priv.no
+priv.pl
+pro
+pro.az
+pro.br
+pro.cy
+pro.ec
+pro.fj
+pro.ht
+pro.in
+pro.mv
+pro.om
+pro.pr
+pro.tt
+pro.vn
+prochowice.pl
+prod
+production.aero
+productions
+prof
+prof.pr
+profesional.bo
+progressive
+promo
+properties
+property
+protection
+pru
+prudential
+pruszkow.pl
+przeworsk.pl
+ps
+psc.br
+psi.br
+psp.gov.pl
+psse.gov.pl
+pt
+pt.it
+pu.it
+pub
+pub.sa
+publ.cv
+publ.pt
+pueblo.bo
+pug.it
+puglia.it
+pulawy.pl
+pup.gov.pl
+pv.it
+pvh.br
+pvt.ge
+pvt.k12.ma.us
+pw
+pwc
+py
+pz.it
+q.bg
+qa
+qc.ca
+qh.cn
+qld.au
+qld.edu.au
+qld.gov.au
+qpon
+qsl.br
+quangbinh.vn
+quangnam.vn
+quangngai.vn
+quangninh.vn
+quangtri.vn
+quebec
+quest
+r.bg
+r.se
+ra.it
+racing
+rade.no
+radio
+radio.br
+radom.pl
+radoy.no
+radøy.no
+ragusa.it
+rahkkeravju.no
+raholt.no
+raisa.no
+rakkestad.no
+ralingen.no
+rana.no
+randaberg.no
+rankoshi.hokkaido.jp
+ranzan.saitama.jp
+rar.ve
+rauma.no
+ravenna.it
+rawa-maz.pl
+rc.it
+re
+re.it
+re.kr
+read
+realestate
+realestate.pl
+realtor
+realty
+rebun.hokkaido.jp
+rec.br
+rec.nf
+rec.ro
+rec.ve
+recht.pro
+recife.br
+recipes
+recreation.aero
+red
+red.sv
+redstone
+redumbrella
+reggio-calabria.it
+reggio-emilia.it
+reggiocalabria.it
+reggioemilia.it
+rehab
+reise
+reisen
+reit
+reklam.hu
+rel.ht
+rel.pl
+reliance
+ren
+rendalen.no
+rennebu.no
+rennesoy.no
+rennesøy.no
+rent
+rentals
+rep.br
+rep.kp
+repair
+repbody.aero
+report
+republican
+res.aero
+res.in
+research.aero
+rest
+restaurant
+restaurant.bj
+resto.bj
+review
+reviews
+revista.bo
+rexroth
+rg.it
+ri.it
+ri.us
+ribeirao.br
+rich
+richardli
+ricoh
+rieti.it
+rifu.miyagi.jp
+riik.ee
+rikubetsu.hokkaido.jp
+rikuzentakata.iwate.jp
+ril
+rimini.it
+rindal.no
+ringebu.no
+ringerike.no
+ringsaker.no
+rio
+rio.br
+riobranco.br
+riopreto.br
+rip
+rishiri.hokkaido.jp
+rishirifuji.hokkaido.jp
+risor.no
+rissa.no
+risør.no
+ritto.shiga.jp
+rivne.ua
+rj.gov.br
+rl.no
+rm.it
+rn.gov.br
+rn.it
+ro
+ro.gov.br
+ro.it
+roan.no
+rocks
+rodeo
+rodoy.no
+rogers
+rokunohe.aomori.jp
+rollag.no
+roma.it
+rome.it
+romsa.no
+romskog.no
+room
+roros.no
+rost.no
+rotorcraft.aero
+rovigo.it
+rovno.ua
+royken.no
+royrvik.no
+rr.gov.br
+rs
+rs.gov.br
+rsvp
+ru
+rugby
+ruhr
+run
+ruovat.no
+rv.ua
+rw
+rwe
+rybnik.pl
+rygge.no
+ryokami.saitama.jp
+ryugasaki.ibaraki.jp
+ryukyu
+ryuoh.shiga.jp
+rzeszow.pl
+rzgw.gov.pl
+ráhkkerávju.no
+ráisa.no
+råde.no
+råholt.no
+rælingen.no
+rødøy.no
+rømskog.no
+røros.no
+røst.no
+røyken.no
+røyrvik.no
+s.bg
+s.se
+sa
+sa.au
+sa.cr
+sa.edu.au
+sa.gov.au
+sa.gov.pl
+sa.it
+saarland
+sabae.fukui.jp
+sado.niigata.jp
+safe
+safety
+safety.aero
+saga.jp
+saga.saga.jp
+sagae.yamagata.jp
+sagamihara.kanagawa.jp
+saigawa.fukuoka.jp
+saijo.ehime.jp
+saikai.nagasaki.jp
+saiki.oita.jp
+saitama.jp
+saitama.saitama.jp
+saito.miyazaki.jp
+saka.hiroshima.jp
+sakado.saitama.jp
+sakae.chiba.jp
+sakae.nagano.jp
+sakahogi.gifu.jp
+sakai.fukui.jp
+sakai.ibaraki.jp
+sakai.osaka.jp
+sakaiminato.tottori.jp
+sakaki.nagano.jp
+sakata.yamagata.jp
+sakawa.kochi.jp
+sakegawa.yamagata.jp
+saku.nagano.jp
+sakuho.nagano.jp
+sakura
+sakura.chiba.jp
+sakura.tochigi.jp
+sakuragawa.ibaraki.jp
+sakurai.nara.jp
+sakyo.kyoto.jp
+salangen.no
+salat.no
+sale
+salerno.it
+salon
+saltdal.no
+salud.bo
+salvador.br
+samegawa.fukushima.jp
+samnanger.no
+sampa.br
+samsclub
+samsung
+samukawa.kanagawa.jp
+sanagochi.tokushima.jp
+sanda.hyogo.jp
+sande.more-og-romsdal.no
+sande.møre-og-romsdal.no
+sande.vestfold.no
+sande.xn--mre-og-romsdal-qqb.no
+sandefjord.no
+sandnes.no
+sandnessjoen.no
+sandnessjøen.no
+sandoy.no
+sandvik
+sandvikcoromant
+sandøy.no
+sango.nara.jp
+sanjo.niigata.jp
+sannan.hyogo.jp
+sannohe.aomori.jp
+sano.tochigi.jp
+sanofi
+sanok.pl
+santamaria.br
+santoandre.br
+sanuki.kagawa.jp
+saobernardo.br
+saogonca.br
+saotome.st
+sap
+sar.it
+sardegna.it
+sardinia.it
+sarl
+saroma.hokkaido.jp
+sarpsborg.no
+sarufutsu.hokkaido.jp
+sas
+sasaguri.fukuoka.jp
+sasayama.hyogo.jp
+sasebo.nagasaki.jp
+sassari.it
+satosho.okayama.jp
+satsumasendai.kagoshima.jp
+satte.saitama.jp
+sauda.no
+sauherad.no
+save
+savona.it
+saxo
+sayama.osaka.jp
+sayama.saitama.jp
+sayo.hyogo.jp
+sb
+sb.ua
+sbi
+sbs
+sc
+sc.cn
+sc.gov.br
+sc.ke
+sc.kr
+sc.ls
+sc.tz
+sc.ug
+sc.us
+scb
+sch.ae
+sch.id
+sch.ir
+sch.jo
+sch.lk
+sch.ly
+sch.ng
+sch.qa
+sch.sa
+sch.ss
+sch.zm
+schaeffler
+schmidt
+scholarships
+school
+school.ge
+school.nz
+school.za
+schools.nsw.edu.au
+schule
+schwarz
+sci.eg
+science
+scientist.aero
+scot
+sd
+sd.cn
+sd.us
+sdn.gov.pl
+se
+se.gov.br
+search
+seat
+sebastopol.ua
+sec.ps
+secure
+security
+seek
+seg.br
+seihi.nagasaki.jp
+seika.kyoto.jp
+seiro.niigata.jp
+seirou.niigata.jp
+seiyo.ehime.jp
+sejny.pl
+seki.gifu.jp
+sekigahara.gifu.jp
+sekikawa.niigata.jp
+sel.no
+selbu.no
+select
+selje.no
+seljord.no
+semboku.akita.jp
+semine.miyagi.jp
+senasa.ar
+sener
+sennan.osaka.jp
+seoul.kr
+sera.hiroshima.jp
+seranishi.hiroshima.jp
+services
+services.aero
+setagaya.tokyo.jp
+seto.aichi.jp
+setouchi.okayama.jp
+settsu.osaka.jp
+sevastopol.ua
+seven
+sew
+sex
+sex.hu
+sex.pl
+sexy
+sf.no
+sfr
+sg
+sh
+sh.cn
+shakotan.hokkaido.jp
+shangrila
+shari.hokkaido.jp
+sharp
+shell
+shia
+shibata.miyagi.jp
+shibata.niigata.jp
+shibecha.hokkaido.jp
+shibetsu.hokkaido.jp
+shibukawa.gunma.jp
+shibuya.tokyo.jp
+shichikashuku.miyagi.jp
+shichinohe.aomori.jp
+shiga.jp
+shiiba.miyazaki.jp
+shijonawate.osaka.jp
+shika.ishikawa.jp
+shikabe.hokkaido.jp
+shikama.miyagi.jp
+shikaoi.hokkaido.jp
+shikatsu.aichi.jp
+shiki.saitama.jp
+shikokuchuo.ehime.jp
+shiksha
+shima.mie.jp
+shimabara.nagasaki.jp
+shimada.shizuoka.jp
+shimamaki.hokkaido.jp
+shimamoto.osaka.jp
+shimane.jp
+shimane.shimane.jp
+shimizu.hokkaido.jp
+shimizu.shizuoka.jp
+shimoda.shizuoka.jp
+shimodate.ibaraki.jp
+shimofusa.chiba.jp
+shimogo.fukushima.jp
+shimoichi.nara.jp
+shimoji.okinawa.jp
+shimokawa.hokkaido.jp
+shimokitayama.nara.jp
+shimonita.gunma.jp
+shimonoseki.yamaguchi.jp
+shimosuwa.nagano.jp
+shimotsuke.tochigi.jp
+shimotsuma.ibaraki.jp
+shinagawa.tokyo.jp
+shinanomachi.nagano.jp
+shingo.aomori.jp
+shingu.fukuoka.jp
+shingu.hyogo.jp
+shingu.wakayama.jp
+shinichi.hiroshima.jp
+shinjo.nara.jp
+shinjo.okayama.jp
+shinjo.yamagata.jp
+shinjuku.tokyo.jp
+shinkamigoto.nagasaki.jp
+shinonsen.hyogo.jp
+shinshinotsu.hokkaido.jp
+shinshiro.aichi.jp
+shinto.gunma.jp
+shintoku.hokkaido.jp
+shintomi.miyazaki.jp
+shinyoshitomi.fukuoka.jp
+shiogama.miyagi.jp
+shiojiri.nagano.jp
+shioya.tochigi.jp
+shirahama.wakayama.jp
+shirakawa.fukushima.jp
+shirakawa.gifu.jp
+shirako.chiba.jp
+shiranuka.hokkaido.jp
+shiraoi.hokkaido.jp
+shiraoka.saitama.jp
+shirataka.yamagata.jp
+shiriuchi.hokkaido.jp
+shiroi.chiba.jp
+shiroishi.miyagi.jp
+shiroishi.saga.jp
+shirosato.ibaraki.jp
+shishikui.tokushima.jp
+shiso.hyogo.jp
+shisui.chiba.jp
+shitara.aichi.jp
+shiwa.iwate.jp
+shizukuishi.iwate.jp
+shizuoka.jp
+shizuoka.shizuoka.jp
+shobara.hiroshima.jp
+shoes
+shonai.fukuoka.jp
+shonai.yamagata.jp
+shoo.okayama.jp
+shop
+shop.ht
+shop.hu
+shop.pl
+shopping
+shouji
+show
+show.aero
+showa.fukushima.jp
+showa.gunma.jp
+showa.yamanashi.jp
+shunan.yamaguchi.jp
+si
+si.it
+sic.it
+sicilia.it
+sicily.it
+siellak.no
+siena.it
+sigdal.no
+siljan.no
+silk
+sina
+singles
+siracusa.it
+sirdal.no
+site
+sj
+sjc.br
+sk
+sk.ca
+skanit.no
+skanland.no
+skaun.no
+skedsmo.no
+skedsmokorset.no
+ski
+ski.no
+skien.no
+skierva.no
+skiervá.no
+skin
+skiptvet.no
+skjak.no
+skjervoy.no
+skjervøy.no
+skjåk.no
+sklep.pl
+sko.gov.pl
+skoczow.pl
+skodje.no
+sky
+skydiving.aero
+skype
+skánit.no
+skånland.no
+sl
+slask.pl
+slattum.no
+sld.do
+sld.pa
+slg.br
+sling
+slupsk.pl
+slz.br
+sm
+sm.ua
+smart
+smile
+smola.no
+smøla.no
+sn
+sn.cn
+snaase.no
+snasa.no
+sncf
+snillfjord.no
+snoasa.no
+snåase.no
+snåsa.no
+so
+so.gov.pl
+so.it
+sobetsu.hokkaido.jp
+soc.dz
+soc.lk
+soccer
+social
+soctrang.vn
+sodegaura.chiba.jp
+soeda.fukuoka.jp
+softbank
+software
+software.aero
+sogndal.no
+sogne.no
+sohu
+soja.okayama.jp
+soka.saitama.jp
+sokndal.no
+sola.no
+solar
+solund.no
+solutions
+soma.fukushima.jp
+somna.no
+sondre-land.no
+sondrio.it
+song
+songdalen.no
+soni.nara.jp
+sonla.vn
+sony
+soo.kagoshima.jp
+sor-aurdal.no
+sor-fron.no
+sor-odal.no
+sor-varanger.no
+sorfold.no
+sorocaba.br
+sorreisa.no
+sortland.no
+sorum.no
+sos.pl
+sosa.chiba.jp
+sosnowiec.pl
+sowa.ibaraki.jp
+soy
+sp.gov.br
+sp.it
+spa
+space
+spjelkavik.no
+sport
+sport.eg
+sport.hu
+spot
+spydeberg.no
+sr
+sr.gov.pl
+sr.it
+srl
+srv.br
+ss
+ss.it
+st
+st.no
+stada
+stalowa-wola.pl
+stange.no
+staples
+star
+starachowice.pl
+stargard.pl
+starostwo.gov.pl
+stat.no
+statebank
+statefarm
+stathelle.no
+stavanger.no
+stavern.no
+stc
+stcgroup
+steigen.no
+steinkjer.no
+sth.ac.at
+stjordal.no
+stjordalshalsen.no
+stjørdal.no
+stjørdalshalsen.no
+stockholm
+stokke.no
+stor-elvdal.no
+storage
+stord.no
+stordal.no
+store
+store.bb
+store.nf
+store.ro
+store.st
+store.ve
+storfjord.no
+strand.no
+stranda.no
+stream
+stryn.no
+student.aero
+studio
+study
+style
+su
+sucks
+sue.fukuoka.jp
+suedtirol.it
+suginami.tokyo.jp
+sugito.saitama.jp
+suifu.ibaraki.jp
+suita.osaka.jp
+sukagawa.fukushima.jp
+sukumo.kochi.jp
+sula.no
+suldal.no
+suli.hu
+sumida.tokyo.jp
+sumita.iwate.jp
+sumoto.hyogo.jp
+sumoto.kumamoto.jp
+sumy.ua
+sunagawa.hokkaido.jp
+sund.no
+sunndal.no
+supplies
+supply
+support
+surf
+surgery
+surnadal.no
+susaki.kochi.jp
+susono.shizuoka.jp
+suwa.nagano.jp
+suwalki.pl
+suzaka.nagano.jp
+suzu.ishikawa.jp
+suzuka.mie.jp
+suzuki
+sv
+sv.it
+svalbard.no
+sveio.no
+svelvik.no
+swatch
+swidnica.pl
+swiebodzin.pl
+swinoujscie.pl
+swiss
+sx
+sx.cn
+sy
+sydney
+sykkylven.no
+systems
+sz
+szczecin.pl
+szczytno.pl
+szex.hu
+szkola.pl
+sálat.no
+sálát.no
+søgne.no
+sømna.no
+søndre-land.no
+sør-aurdal.no
+sør-fron.no
+sør-odal.no
+sør-varanger.no
+sørfold.no
+sørreisa.no
+sørum.no
+südtirol.it
+t.bg
+t.se
+ta.it
+taa.it
+tab
+tabayama.yamanashi.jp
+tabuse.yamaguchi.jp
+tachiarai.fukuoka.jp
+tachikawa.tokyo.jp
+tadaoka.osaka.jp
+tado.mie.jp
+tadotsu.kagawa.jp
+tagajo.miyagi.jp
+tagami.niigata.jp
+tagawa.fukuoka.jp
+tahara.aichi.jp
+taiji.wakayama.jp
+taiki.hokkaido.jp
+taiki.mie.jp
+tainai.niigata.jp
+taipei
+taira.toyama.jp
+taishi.hyogo.jp
+taishi.osaka.jp
+taishin.fukushima.jp
+taito.tokyo.jp
+taiwa.miyagi.jp
+tajimi.gifu.jp
+tajiri.osaka.jp
+taka.hyogo.jp
+takagi.nagano.jp
+takahagi.ibaraki.jp
+takahama.aichi.jp
+takahama.fukui.jp
+takaharu.miyazaki.jp
+takahashi.okayama.jp
+takahata.yamagata.jp
+takaishi.osaka.jp
+takamatsu.kagawa.jp
+takamori.kumamoto.jp
+takamori.nagano.jp
+takanabe.miyazaki.jp
+takanezawa.tochigi.jp
+takaoka.toyama.jp
+takarazuka.hyogo.jp
+takasago.hyogo.jp
+takasaki.gunma.jp
+takashima.shiga.jp
+takasu.hokkaido.jp
+takata.fukuoka.jp
+takatori.nara.jp
+takatsuki.osaka.jp
+takatsuki.shiga.jp
+takayama.gifu.jp
+takayama.gunma.jp
+takayama.nagano.jp
+takazaki.miyazaki.jp
+takehara.hiroshima.jp
+taketa.oita.jp
+taketomi.okinawa.jp
+taki.mie.jp
+takikawa.hokkaido.jp
+takino.hyogo.jp
+takinoue.hokkaido.jp
+takko.aomori.jp
+tako.chiba.jp
+taku.saga.jp
+talk
+tama.tokyo.jp
+tamakawa.fukushima.jp
+tamaki.mie.jp
+tamamura.gunma.jp
+tamano.okayama.jp
+tamatsukuri.ibaraki.jp
+tamayu.shimane.jp
+tamba.hyogo.jp
+tana.no
+tanabe.kyoto.jp
+tanabe.wakayama.jp
+tanagura.fukushima.jp
+tananger.no
+tanohata.iwate.jp
+taobao
+tara.saga.jp
+tarama.okinawa.jp
+taranto.it
+target
+targi.pl
+tarnobrzeg.pl
+tarui.gifu.jp
+tarumizu.kagoshima.jp
+tas.au
+tas.edu.au
+tas.gov.au
+tatamotors
+tatar
+tatebayashi.gunma.jp
+tateshina.nagano.jp
+tateyama.chiba.jp
+tateyama.toyama.jp
+tatsuno.hyogo.jp
+tatsuno.nagano.jp
+tattoo
+tawaramoto.nara.jp
+tax
+taxi
+taxi.aero
+taxi.br
+tayninh.vn
+tc
+tc.br
+tci
+td
+tdk
+te.it
+te.ua
+team
+tec.br
+tec.mi.us
+tec.ve
+tech
+technology
+tecnologia.bo
+tel
+tel.tr
+temasek
+tempio-olbia.it
+tempioolbia.it
+tendo.yamagata.jp
+tenei.fukushima.jp
+tenkawa.nara.jp
+tennis
+tenri.nara.jp
+teo.br
+teramo.it
+terni.it
+ternopil.ua
+teshikaga.hokkaido.jp
+test.tj
+teva
+tf
+tg
+tgory.pl
+th
+thaibinh.vn
+thainguyen.vn
+thanhhoa.vn
+thanhphohochiminh.vn
+thd
+the.br
+theater
+theatre
+thuathienhue.vn
+tiaa
+tickets
+tienda
+tiengiang.vn
+time.no
+tingvoll.no
+tinn.no
+tips
+tires
+tirol
+tj
+tj.cn
+tjeldsund.no
+tjmaxx
+tjome.no
+tjx
+tjøme.no
+tk
+tkmaxx
+tksat.bo
+tl
+tm
+tm.cy
+tm.dz
+tm.fr
+tm.hu
+tm.km
+tm.mc
+tm.no
+tm.pl
+tm.ro
+tm.se
+tm.za
+tmall
+tmp.br
+tn
+tn.it
+tn.us
+to
+to.gov.br
+to.it
+toba.mie.jp
+tobe.ehime.jp
+tobetsu.hokkaido.jp
+tobishima.aichi.jp
+tochigi.jp
+tochigi.tochigi.jp
+tochio.niigata.jp
+toda.saitama.jp
+today
+toei.aichi.jp
+toga.toyama.jp
+togakushi.nagano.jp
+togane.chiba.jp
+togitsu.nagasaki.jp
+togo.aichi.jp
+togura.nagano.jp
+tohma.hokkaido.jp
+tohnosho.chiba.jp
+toho.fukuoka.jp
+tokai.aichi.jp
+tokai.ibaraki.jp
+tokamachi.niigata.jp
+tokashiki.okinawa.jp
+toki.gifu.jp
+tokigawa.saitama.jp
+tokke.no
+tokoname.aichi.jp
+tokorozawa.saitama.jp
+tokushima.jp
+tokushima.tokushima.jp
+tokuyama.yamaguchi.jp
+tokyo
+tokyo.jp
+tolga.no
+tomakomai.hokkaido.jp
+tomari.hokkaido.jp
+tome.miyagi.jp
+tomi.nagano.jp
+tomigusuku.okinawa.jp
+tomika.gifu.jp
+tomioka.gunma.jp
+tomisato.chiba.jp
+tomiya.miyagi.jp
+tomobe.ibaraki.jp
+tonaki.okinawa.jp
+tonami.toyama.jp
+tondabayashi.osaka.jp
+tone.ibaraki.jp
+tono.iwate.jp
+tonosho.kagawa.jp
+tonsberg.no
+tools
+toon.ehime.jp
+top
+torahime.shiga.jp
+toray
+toride.ibaraki.jp
+torino.it
+torsken.no
+tos.it
+tosa.kochi.jp
+tosashimizu.kochi.jp
+toscana.it
+toshiba
+toshima.tokyo.jp
+tosu.saga.jp
+total
+tottori.jp
+tottori.tottori.jp
+tourism.bj
+tourism.pl
+tourism.tn
+tours
+towada.aomori.jp
+town
+toya.hokkaido.jp
+toyako.hokkaido.jp
+toyama.jp
+toyama.toyama.jp
+toyo.kochi.jp
+toyoake.aichi.jp
+toyohashi.aichi.jp
+toyokawa.aichi.jp
+toyonaka.osaka.jp
+toyone.aichi.jp
+toyono.osaka.jp
+toyooka.hyogo.jp
+toyosato.shiga.jp
+toyota
+toyota.aichi.jp
+toyota.yamaguchi.jp
+toyotomi.hokkaido.jp
+toyotsu.fukuoka.jp
+toyoura.hokkaido.jp
+toys
+tozawa.yamagata.jp
+tozsde.hu
+tp.it
+tr
+tr.it
+tr.no
+tra.kp
+trade
+trader.aero
+trading
+trading.aero
+trainer.aero
+training
+trana.no
+tranby.no
+trani-andria-barletta.it
+trani-barletta-andria.it
+traniandriabarletta.it
+tranibarlettaandria.it
+tranoy.no
+transporte.bo
+tranøy.no
+trapani.it
+travel
+travel.in
+travel.pl
+travelers
+travelersinsurance
+travinh.vn
+trd.br
+trentin-sud-tirol.it
+trentin-sudtirol.it
+trentin-sued-tirol.it
+trentin-suedtirol.it
+trentin-süd-tirol.it
+trentin-südtirol.it
+trentino-a-adige.it
+trentino-aadige.it
+trentino-alto-adige.it
+trentino-altoadige.it
+trentino-s-tirol.it
+trentino-stirol.it
+trentino-sud-tirol.it
+trentino-sudtirol.it
+trentino-sued-tirol.it
+trentino-suedtirol.it
+trentino-süd-tirol.it
+trentino-südtirol.it
+trentino.it
+trentinoa-adige.it
+trentinoaadige.it
+trentinoalto-adige.it
+trentinoaltoadige.it
+trentinos-tirol.it
+trentinostirol.it
+trentinosud-tirol.it
+trentinosudtirol.it
+trentinosued-tirol.it
+trentinosuedtirol.it
+trentinosüd-tirol.it
+trentinosüdtirol.it
+trentinsud-tirol.it
+trentinsudtirol.it
+trentinsued-tirol.it
+trentinsuedtirol.it
+trentinsüd-tirol.it
+trentinsüdtirol.it
+trento.it
+treviso.it
+trieste.it
+troandin.no
+trogstad.no
+tromsa.no
+tromso.no
+tromsø.no
+trondheim.no
+trust
+trv
+trysil.no
+træna.no
+trøgstad.no
+ts.it
+tsk.tr
+tsu.mie.jp
+tsubame.niigata.jp
+tsubata.ishikawa.jp
+tsubetsu.hokkaido.jp
+tsuchiura.ibaraki.jp
+tsuga.tochigi.jp
+tsugaru.aomori.jp
+tsuiki.fukuoka.jp
+tsukigata.hokkaido.jp
+tsukiyono.gunma.jp
+tsukuba.ibaraki.jp
+tsukui.kanagawa.jp
+tsukumi.oita.jp
+tsumagoi.gunma.jp
+tsunan.niigata.jp
+tsuno.kochi.jp
+tsuno.miyazaki.jp
+tsuru.yamanashi.jp
+tsuruga.fukui.jp
+tsurugashima.saitama.jp
+tsurugi.ishikawa.jp
+tsuruoka.yamagata.jp
+tsuruta.aomori.jp
+tsushima.aichi.jp
+tsushima.nagasaki.jp
+tsuwano.shimane.jp
+tsuyama.okayama.jp
+tt
+tt.im
+tube
+tui
+tunes
+tur.ar
+tur.br
+turek.pl
+turin.it
+turystyka.pl
+tuscany.it
+tushu
+tuyenquang.vn
+tv
+tv.bb
+tv.bo
+tv.br
+tv.eg
+tv.im
+tv.in
+tv.it
+tv.jo
+tv.sd
+tv.tr
+tv.tz
+tvedestrand.no
+tvs
+tw
+tw.cn
+tx.us
+tychy.pl
+tydal.no
+tynset.no
+tysfjord.no
+tysnes.no
+tysvar.no
+tysvær.no
+tz
+tønsberg.no
+u.bg
+u.se
+ua
+ubank
+ube.yamaguchi.jp
+ubs
+uchihara.ibaraki.jp
+uchiko.ehime.jp
+uchinada.ishikawa.jp
+uchinomi.kagawa.jp
+ud.it
+uda.nara.jp
+udi.br
+udine.it
+udono.mie.jp
+ueda.nagano.jp
+ueno.gunma.jp
+uenohara.yamanashi.jp
+ug
+ug.gov.pl
+ugim.gov.pl
+uji.kyoto.jp
+ujiie.tochigi.jp
+ujitawara.kyoto.jp
+uk
+uk.in
+uki.kumamoto.jp
+ukiha.fukuoka.jp
+ullensaker.no
+ullensvang.no
+ulsan.kr
+ulvik.no
+um.gov.pl
+umaji.kochi.jp
+umb.it
+umbria.it
+umi.fukuoka.jp
+umig.gov.pl
+unazuki.toyama.jp
+unicom
+union.aero
+univ.bj
+univ.sn
+university
+unjarga.no
+unjárga.no
+unnan.shimane.jp
+uno
+unzen.nagasaki.jp
+uol
+uonuma.niigata.jp
+uozu.toyama.jp
+up.in
+upow.gov.pl
+uppo.gov.pl
+ups
+urakawa.hokkaido.jp
+urasoe.okinawa.jp
+urausu.hokkaido.jp
+urawa.saitama.jp
+urayasu.chiba.jp
+urbino-pesaro.it
+urbinopesaro.it
+ureshino.mie.jp
+uri.arpa
+urn.arpa
+uruma.okinawa.jp
+uryu.hokkaido.jp
+us
+us.gov.pl
+us.in
+us.ug
+usa.oita.jp
+ushiku.ibaraki.jp
+ustka.pl
+usui.fukuoka.jp
+usuki.oita.jp
+ut.us
+utashinai.hokkaido.jp
+utazas.hu
+utazu.kagawa.jp
+uto.kumamoto.jp
+utsira.no
+utsunomiya.tochigi.jp
+uw.gov.pl
+uwajima.ehime.jp
+uy
+uz
+uz.ua
+uzhgorod.ua
+uzhhorod.ua
+uzs.gov.pl
+v.bg
+va
+va.it
+va.no
+va.us
+vaapste.no
+vacations
+vadso.no
+vadsø.no
+vaga.no
+vagan.no
+vagsoy.no
+vaksdal.no
+val-d-aosta.it
+val-daosta.it
+vald-aosta.it
+valdaosta.it
+valer.hedmark.no
+valer.ostfold.no
+valle-aosta.it
+valle-d-aosta.it
+valle-daosta.it
+valle.no
+valleaosta.it
+valled-aosta.it
+valledaosta.it
+vallee-aoste.it
+vallee-d-aoste.it
+valleeaoste.it
+valleedaoste.it
+vallée-aoste.it
+vallée-d-aoste.it
+valléeaoste.it
+valléedaoste.it
+vana
+vang.no
+vanguard
+vanylven.no
+vao.it
+vardo.no
+vardø.no
+varese.it
+varggat.no
+varoy.no
+vb.it
+vc
+vc.it
+vda.it
+ve
+ve.it
+vefsn.no
+vega.no
+vegarshei.no
+vegas
+vegårshei.no
+ven.it
+veneto.it
+venezia.it
+venice.it
+vennesla.no
+ventures
+verbania.it
+vercelli.it
+verdal.no
+verisign
+vermögensberater
+vermögensberatung
+verona.it
+verran.no
+versicherung
+vestby.no
+vestnes.no
+vestre-slidre.no
+vestre-toten.no
+vestvagoy.no
+vestvågøy.no
+vet
+vet.br
+veterinaire.km
+vevelstad.no
+vf.no
+vg
+vgs.no
+vi
+vi.it
+vi.us
+viajes
+vibo-valentia.it
+vibovalentia.it
+vic.au
+vic.edu.au
+vic.gov.au
+vicenza.it
+video
+video.hu
+vig
+vik.no
+viking
+vikna.no
+villas
+vin
+vindafjord.no
+vinhlong.vn
+vinhphuc.vn
+vinnica.ua
+vinnytsia.ua
+vip
+virgin
+visa
+vision
+viterbo.it
+viva
+vivo
+vix.br
+vlaanderen
+vlog.br
+vn
+vn.ua
+voagat.no
+vodka
+volda.no
+volvo
+volyn.ua
+voss.no
+vossevangen.no
+vote
+voting
+voto
+voyage
+vr.it
+vs.it
+vt.it
+vt.us
+vu
+vv.it
+várggát.no
+vågan.no
+vågsøy.no
+vågå.no
+våler.hedmark.no
+våler.østfold.no
+værøy.no
+w.bg
+w.se
+wa.au
+wa.edu.au
+wa.gov.au
+wa.us
+wada.nagano.jp
+wajiki.tokushima.jp
+wajima.ishikawa.jp
+wakasa.fukui.jp
+wakasa.tottori.jp
+wakayama.jp
+wakayama.wakayama.jp
+wake.okayama.jp
+wakkanai.hokkaido.jp
+wakuya.miyagi.jp
+walbrzych.pl
+wales
+walmart
+walter
+wang
+wanggou
+wanouchi.gifu.jp
+warabi.saitama.jp
+warmia.pl
+warszawa.pl
+washtenaw.mi.us
+wassamu.hokkaido.jp
+watarai.mie.jp
+watari.miyagi.jp
+watch
+watches
+waw.pl
+wazuka.kyoto.jp
+weather
+weatherchannel
+web.bo
+web.do
+web.gu
+web.id
+web.lk
+web.nf
+web.ni
+web.pk
+web.tj
+web.tr
+web.ve
+web.za
+webcam
+weber
+website
+wed
+wedding
+wegrow.pl
+weibo
+weir
+wf
+whoswho
+wi.us
+wielun.pl
+wien
+wif.gov.pl
+wiih.gov.pl
+wiki
+wiki.bo
+wiki.br
+williamhill
+win
+winb.gov.pl
+windows
+wine
+winners
+wios.gov.pl
+witd.gov.pl
+wiw.gov.pl
+wkz.gov.pl
+wlocl.pl
+wloclawek.pl
+wme
+wodzislaw.pl
+wolomin.pl
+wolterskluwer
+woodside
+work
+workinggroup.aero
+works
+works.aero
+world
+wow
+wroclaw.pl
+ws
+wsa.gov.pl
+wskr.gov.pl
+wsse.gov.pl
+wtc
+wtf
+wuoz.gov.pl
+wv.us
+www.ro
+wy.us
+wzmiuw.gov.pl
+x.bg
+x.se
+xbox
+xerox
+xihuan
+xin
+xj.cn
+xn--0trq7p7nn.jp
+xn--11b4c3d
+xn--12c1fe0br.xn--o3cw4h
+xn--12cfi8ixb8l.xn--o3cw4h
+xn--12co0c3b4eva.xn--o3cw4h
+xn--1ck2e1b
+xn--1ctwo.jp
+xn--1lqs03n.jp
+xn--1lqs71d.jp
+xn--1qqw23a
+xn--2m4a15e.jp
+xn--2scrj9c
+xn--30rr7y
+xn--32vp30h.jp
+xn--3bst00m
+xn--3ds443g
+xn--3e0b707e
+xn--3hcrj9c
+xn--3pxu8k
+xn--42c2d9a
+xn--45br5cyl
+xn--45brj9c
+xn--45q11c
+xn--4dbgdty6c.xn--4dbrk0ce
+xn--4dbrk0ce
+xn--4gbrim
+xn--4it168d.jp
+xn--4it797k.jp
+xn--4pvxs.jp
+xn--54b7fta0cc
+xn--55qw42g
+xn--55qx5d
+xn--55qx5d.cn
+xn--55qx5d.hk
+xn--55qx5d.xn--j6w193g
+xn--5dbhl8d.xn--4dbrk0ce
+xn--5js045d.jp
+xn--5rtp49c.jp
+xn--5rtq34k.jp
+xn--5su34j936bgsg
+xn--5tzm5g
+xn--6btw5a.jp
+xn--6frz82g
+xn--6orx2r.jp
+xn--6qq986b3xl
+xn--7t0a264c.jp
+xn--80adxhks
+xn--80ao21a
+xn--80aqecdr1a
+xn--80asehdb
+xn--80aswg
+xn--80au.xn--90a3ac
+xn--8dbq2a.xn--4dbrk0ce
+xn--8ltr62k.jp
+xn--8pvr4u.jp
+xn--8y0a063a
+xn--90a3ac
+xn--90ae
+xn--90ais
+xn--90azh.xn--90a3ac
+xn--9dbq2a
+xn--9et52u
+xn--9krt00a
+xn--andy-ira.no
+xn--aroport-bya.ci
+xn--asky-ira.no
+xn--aurskog-hland-jnb.no
+xn--avery-yua.no
+xn--b-5ga.nordland.no
+xn--b-5ga.telemark.no
+xn--b4w605ferd
+xn--balsan-sdtirol-nsb.it
+xn--bck1b9a5dre4c
+xn--bdddj-mrabd.no
+xn--bearalvhki-y4a.no
+xn--berlevg-jxa.no
+xn--bhcavuotna-s4a.no
+xn--bhccavuotna-k7a.no
+xn--bidr-5nac.no
+xn--bievt-0qa.no
+xn--bjarky-fya.no
+xn--bjddar-pta.no
+xn--blt-elab.no
+xn--bmlo-gra.no
+xn--bod-2na.no
+xn--bozen-sdtirol-2ob.it
+xn--brnny-wuac.no
+xn--brnnysund-m8ac.no
+xn--brum-voa.no
+xn--btsfjord-9za.no
+xn--bulsan-sdtirol-nsb.it
+xn--c1avg
+xn--c1avg.xn--90a3ac
+xn--c2br7g
+xn--c3s14m.jp
+xn--cck2b3b
+xn--cckwcxetd
+xn--cesena-forl-mcb.it
+xn--cesenaforl-i8a.it
+xn--cg4bki
+xn--ciqpn.hk
+xn--clchc0ea0b2g2a9gcd
+xn--czr694b
+xn--czrs0t
+xn--czru2d
+xn--d1acj3b
+xn--d1alf
+xn--d1at.xn--90a3ac
+xn--d5qv7z876c.jp
+xn--davvenjrga-y4a.no
+xn--djrs72d6uy.jp
+xn--djty4k.jp
+xn--dnna-gra.no
+xn--drbak-wua.no
+xn--dyry-ira.no
+xn--e1a4c
+xn--eckvdtc9d
+xn--efvn9s.jp
+xn--efvy88h
+xn--ehqz56n.jp
+xn--elqq16h.jp
+xn--eveni-0qa01ga.no
+xn--f6qx53a.jp
+xn--fct429k
+xn--fhbei
+xn--finny-yua.no
+xn--fiq228c5hs
+xn--fiq64b
+xn--fiqs8s
+xn--fiqz9s
+xn--fjord-lra.no
+xn--fjq720a
+xn--fl-zia.no
+xn--flor-jra.no
+xn--flw351e
+xn--forl-cesena-fcb.it
+xn--forlcesena-c8a.it
+xn--fpcrj9c3d
+xn--frde-gra.no
+xn--frna-woa.no
+xn--frya-hra.no
+xn--fzc2c9e2c
+xn--fzys8d69uvgm
+xn--g2xx48c
+xn--gckr3f0f
+xn--gecrj9c
+xn--ggaviika-8ya47h.no
+xn--gildeskl-g0a.no
+xn--givuotna-8ya.no
+xn--gjvik-wua.no
+xn--gk3at1e
+xn--gls-elac.no
+xn--gmq050i.hk
+xn--gmqw5a.hk
+xn--gmqw5a.xn--j6w193g
+xn--h-2fa.no
+xn--h2breg3eve
+xn--h2brj9c
+xn--h2brj9c8c
+xn--h3cuzk1di.xn--o3cw4h
+xn--hbmer-xqa.no
+xn--hcesuolo-7ya35b.no
+xn--hebda8b.xn--4dbrk0ce
+xn--hery-ira.nordland.no
+xn--hery-ira.xn--mre-og-romsdal-qqb.no
+xn--hgebostad-g3a.no
+xn--hmmrfeasta-s4ac.no
+xn--hnefoss-q1a.no
+xn--hobl-ira.no
+xn--holtlen-hxa.no
+xn--hpmir-xqa.no
+xn--hxt814e
+xn--hyanger-q1a.no
+xn--hylandet-54a.no
+xn--i1b6b1a6a2e
+xn--imr513n
+xn--indery-fya.no
+xn--io0a7i
+xn--io0a7i.cn
+xn--io0a7i.hk
+xn--j1aef
+xn--j1amh
+xn--j6w193g
+xn--jlq480n2rg
+xn--jlster-bya.no
+xn--jrpeland-54a.no
+xn--jvr189m
+xn--k7yn95e.jp
+xn--karmy-yua.no
+xn--kbrq7o.jp
+xn--kcrx77d1x4a
+xn--kfjord-iua.no
+xn--klbu-woa.no
+xn--klt787d.jp
+xn--kltp7d.jp
+xn--kltx9a.jp
+xn--klty5x.jp
+xn--koluokta-7ya57h.no
+xn--kprw13d
+xn--kpry57d
+xn--kput3i
+xn--krager-gya.no
+xn--kranghke-b0a.no
+xn--krdsherad-m8a.no
+xn--krehamn-dxa.no
+xn--krjohka-hwab49j.no
+xn--ksnes-uua.no
+xn--kvfjord-nxa.no
+xn--kvitsy-fya.no
+xn--kvnangen-k0a.no
+xn--l-1fa.no
+xn--l1acc
+xn--laheadju-7ya.no
+xn--langevg-jxa.no
+xn--lcvr32d.hk
+xn--ldingen-q1a.no
+xn--leagaviika-52b.no
+xn--lesund-hua.no
+xn--lgbbat1ad8j
+xn--lgrd-poac.no
+xn--lhppi-xqa.no
+xn--linds-pra.no
+xn--loabt-0qa.no
+xn--lrdal-sra.no
+xn--lrenskog-54a.no
+xn--lt-liac.no
+xn--lten-gra.no
+xn--lury-ira.no
+xn--m3ch0j3a.xn--o3cw4h
+xn--mely-ira.no
+xn--merker-kua.no
+xn--mgb2ddes
+xn--mgb9awbf
+xn--mgba3a3ejt
+xn--mgba3a4f16a
+xn--mgba3a4f16a.ir
+xn--mgba3a4fra
+xn--mgba3a4fra.ir
+xn--mgba7c0bbn0a
+xn--mgbaam7a8h
+xn--mgbab2bd
+xn--mgbah1a3hjkrd
+xn--mgbai9a5eva00b
+xn--mgbai9azgqp6j
+xn--mgbayh7gpa
+xn--mgbbh1a
+xn--mgbbh1a71e
+xn--mgbc0a9azcg
+xn--mgbca7dzdo
+xn--mgbcpq6gpa1a
+xn--mgberp4a5d4a87g
+xn--mgberp4a5d4ar
+xn--mgbgu82a
+xn--mgbi4ecexp
+xn--mgbpl2fh
+xn--mgbqly7c0a67fbc
+xn--mgbqly7cvafr
+xn--mgbt3dhd
+xn--mgbtf8fl
+xn--mgbtx2b
+xn--mgbx4cd0ab
+xn--mix082f
+xn--mix891f
+xn--mjndalen-64a.no
+xn--mk0axi.hk
+xn--mk1bu44c
+xn--mkru45i.jp
+xn--mlatvuopmi-s4a.no
+xn--mli-tla.no
+xn--mlselv-iua.no
+xn--moreke-jua.no
+xn--mori-qsa.nz
+xn--mosjen-eya.no
+xn--mot-tla.no
+xn--msy-ula0h.no
+xn--mtta-vrjjat-k7af.no
+xn--muost-0qa.no
+xn--mxtq1m
+xn--mxtq1m.hk
+xn--mxtq1m.xn--j6w193g
+xn--ngbc5azd
+xn--ngbe9e0a
+xn--ngbrx
+xn--nit225k.jp
+xn--nmesjevuemie-tcba.no
+xn--nnx388a
+xn--node
+xn--nqv7f
+xn--nqv7fs00ema
+xn--nry-yla5g.no
+xn--ntso0iqx3a.jp
+xn--ntsq17g.jp
+xn--nttery-byae.no
+xn--nvuotna-hwa.no
+xn--nyqy26a
+xn--o1ac.xn--90a3ac
+xn--o1ach.xn--90a3ac
+xn--o3cw4h
+xn--o3cyx2a.xn--o3cw4h
+xn--od0alg.cn
+xn--od0alg.hk
+xn--od0alg.xn--j6w193g
+xn--od0aq3b.hk
+xn--ogbpf8fl
+xn--oppegrd-ixa.no
+xn--ostery-fya.no
+xn--osyro-wua.no
+xn--otu796d
+xn--p1acf
+xn--p1ai
+xn--pgbs0dh
+xn--porsgu-sta26f.no
+xn--pssu33l.jp
+xn--pssy2u
+xn--q7ce6a
+xn--q9jyb4c
+xn--qcka1pmc
+xn--qqqt11m.jp
+xn--qxa6a
+xn--qxam
+xn--rady-ira.no
+xn--rdal-poa.no
+xn--rde-ula.no
+xn--rdy-0nab.no
+xn--rennesy-v1a.no
+xn--rhkkervju-01af.no
+xn--rholt-mra.no
+xn--rhqv96g
+xn--rht27z.jp
+xn--rht3d.jp
+xn--rht61e.jp
+xn--risa-5na.no
+xn--risr-ira.no
+xn--rland-uua.no
+xn--rlingen-mxa.no
+xn--rmskog-bya.no
+xn--rny31h.jp
+xn--rovu88b
+xn--rros-gra.no
+xn--rskog-uua.no
+xn--rst-0na.no
+xn--rsta-fra.no
+xn--rvc1e0am3e
+xn--ryken-vua.no
+xn--ryrvik-bya.no
+xn--s-1fa.no
+xn--s9brj9c
+xn--sandnessjen-ogb.no
+xn--sandy-yua.no
+xn--sdtirol-n2a.it
+xn--seral-lra.no
+xn--ses554g
+xn--sgne-gra.no
+xn--skierv-uta.no
+xn--skjervy-v1a.no
+xn--skjk-soa.no
+xn--sknit-yqa.no
+xn--sknland-fxa.no
+xn--slat-5na.no
+xn--slt-elab.no
+xn--smla-hra.no
+xn--smna-gra.no
+xn--snase-nra.no
+xn--sndre-land-0cb.no
+xn--snes-poa.no
+xn--snsa-roa.no
+xn--sr-aurdal-l8a.no
+xn--sr-fron-q1a.no
+xn--sr-odal-q1a.no
+xn--sr-varanger-ggb.no
+xn--srfold-bya.no
+xn--srreisa-q1a.no
+xn--srum-gra.no
+xn--stjrdal-s1a.no
+xn--stjrdalshalsen-sqb.no
+xn--stre-toten-zcb.no
+xn--t60b56a
+xn--tckwe
+xn--tiq49xqyj
+xn--tjme-hra.no
+xn--tn0ag.hk
+xn--tnsberg-q1a.no
+xn--tor131o.jp
+xn--trany-yua.no
+xn--trentin-sd-tirol-rzb.it
+xn--trentin-sdtirol-7vb.it
+xn--trentino-sd-tirol-c3b.it
+xn--trentino-sdtirol-szb.it
+xn--trentinosd-tirol-rzb.it
+xn--trentinosdtirol-7vb.it
+xn--trentinsd-tirol-6vb.it
+xn--trentinsdtirol-nsb.it
+xn--trgstad-r1a.no
+xn--trna-woa.no
+xn--troms-zua.no
+xn--tysvr-vra.no
+xn--uc0atv.hk
+xn--uc0atv.xn--j6w193g
+xn--uc0ay4a.hk
+xn--uist22h.jp
+xn--uisz3g.jp
+xn--unjrga-rta.no
+xn--unup4y
+xn--uuwu58a.jp
+xn--vads-jra.no
+xn--valle-aoste-ebb.it
+xn--valle-d-aoste-ehb.it
+xn--valleaoste-e7a.it
+xn--valledaoste-ebb.it
+xn--vard-jra.no
+xn--vegrshei-c0a.no
+xn--vermgensberater-ctb
+xn--vermgensberatung-pwb
+xn--vestvgy-ixa6o.no
+xn--vg-yiab.no
+xn--vgan-qoa.no
+xn--vgsy-qoa0j.no
+xn--vgu402c.jp
+xn--vhquv
+xn--vler-qoa.hedmark.no
+xn--vler-qoa.xn--stfold-9xa.no
+xn--vre-eiker-k8a.no
+xn--vrggt-xqad.no
+xn--vry-yla5g.no
+xn--vuq861b
+xn--w4r85el8fhu5dnra
+xn--w4rs40l
+xn--wcvs22d.hk
+xn--wcvs22d.xn--j6w193g
+xn--wgbh1c
+xn--wgbl6a
+xn--xhq521b
+xn--xkc2al3hye2a
+xn--xkc2dl3a5ee0h
+xn--y9a3aq
+xn--yer-zna.no
+xn--yfro4i67o
+xn--ygarden-p1a.no
+xn--ygbi2ammx
+xn--ystre-slidre-ujb.no
+xn--zbx025d.jp
+xn--zf0avx.hk
+xn--zfr164b
+xxx
+xyz
+xz.cn
+y.bg
+y.se
+yabu.hyogo.jp
+yabuki.fukushima.jp
+yachimata.chiba.jp
+yachiyo.chiba.jp
+yachiyo.ibaraki.jp
+yachts
+yaese.okinawa.jp
+yahaba.iwate.jp
+yahiko.niigata.jp
+yahoo
+yaita.tochigi.jp
+yaizu.shizuoka.jp
+yakage.okayama.jp
+yakumo.hokkaido.jp
+yakumo.shimane.jp
+yalta.ua
+yamada.fukuoka.jp
+yamada.iwate.jp
+yamada.toyama.jp
+yamaga.kumamoto.jp
+yamagata.gifu.jp
+yamagata.ibaraki.jp
+yamagata.jp
+yamagata.nagano.jp
+yamagata.yamagata.jp
+yamaguchi.jp
+yamakita.kanagawa.jp
+yamamoto.miyagi.jp
+yamanakako.yamanashi.jp
+yamanashi.jp
+yamanashi.yamanashi.jp
+yamanobe.yamagata.jp
+yamanouchi.nagano.jp
+yamashina.kyoto.jp
+yamato.fukushima.jp
+yamato.kanagawa.jp
+yamato.kumamoto.jp
+yamatokoriyama.nara.jp
+yamatotakada.nara.jp
+yamatsuri.fukushima.jp
+yamaxun
+yamazoe.nara.jp
+yame.fukuoka.jp
+yanagawa.fukuoka.jp
+yanaizu.fukushima.jp
+yandex
+yao.osaka.jp
+yaotsu.gifu.jp
+yasaka.nagano.jp
+yashio.saitama.jp
+yashiro.hyogo.jp
+yasu.shiga.jp
+yasuda.kochi.jp
+yasugi.shimane.jp
+yasuoka.nagano.jp
+yatomi.aichi.jp
+yatsuka.shimane.jp
+yatsushiro.kumamoto.jp
+yawara.ibaraki.jp
+yawata.kyoto.jp
+yawatahama.ehime.jp
+yazu.tottori.jp
+ye
+yenbai.vn
+yk.ca
+yn.cn
+yodobashi
+yoga
+yoichi.hokkaido.jp
+yoita.niigata.jp
+yoka.hyogo.jp
+yokaichiba.chiba.jp
+yokawa.hyogo.jp
+yokkaichi.mie.jp
+yokohama
+yokoshibahikari.chiba.jp
+yokosuka.kanagawa.jp
+yokote.akita.jp
+yokoze.saitama.jp
+yomitan.okinawa.jp
+yonabaru.okinawa.jp
+yonago.tottori.jp
+yonaguni.okinawa.jp
+yonezawa.yamagata.jp
+yono.saitama.jp
+yorii.saitama.jp
+yoro.gifu.jp
+yoshida.saitama.jp
+yoshida.shizuoka.jp
+yoshikawa.saitama.jp
+yoshimi.saitama.jp
+yoshino.nara.jp
+yoshinogari.saga.jp
+yoshioka.gunma.jp
+yotsukaido.chiba.jp
+you
+youtube
+yt
+yuasa.wakayama.jp
+yufu.oita.jp
+yugawa.fukushima.jp
+yugawara.kanagawa.jp
+yuki.ibaraki.jp
+yukuhashi.fukuoka.jp
+yun
+yura.wakayama.jp
+yurihonjo.akita.jp
+yusuhara.kochi.jp
+yusui.kagoshima.jp
+yuu.yamaguchi.jp
+yuza.yamagata.jp
+yuzawa.niigata.jp
+z.bg
+z.se
+zachpomor.pl
+zagan.pl
+zakarpattia.ua
+zama.kanagawa.jp
+zamami.okinawa.jp
+zao.miyagi.jp
+zaporizhzhe.ua
+zaporizhzhia.ua
+zappos
+zara
+zarow.pl
+zentsuji.kagawa.jp
+zero
+zgora.pl
+zgorzelec.pl
+zhitomir.ua
+zhytomyr.ua
+zip
+zj.cn
+zlg.br
+zm
+zone
+zp.gov.pl
+zp.ua
+zpisdn.gov.pl
+zt.ua
+zuerich
+zushi.kanagawa.jp
+zw
+ákŋoluokta.no
+álaheadju.no
+áltá.no
+åfjord.no
+åkrehamn.no
+ål.no
+ålesund.no
+ålgård.no
+åmli.no
+åmot.no
+årdal.no
+ås.no
+åseral.no
+åsnes.no
+øksnes.no
+ørland.no
+ørskog.no
+ørsta.no
+østre-toten.no
+øvre-eiker.no
+øyer.no
+øygarden.no
+øystre-slidre.no
+čáhcesuolo.no
+ελ
+ευ
+ак.срб
+бг
+бел
+дети
+ею
+католик
+ком
+мкд
+мон
+москва
+обр.срб
+од.срб
+онлайн
+орг
+орг.срб
+пр.срб
+рус
+рф
+сайт
+срб
+укр
+упр.срб
+қаз
+հայ
+אקדמיה.ישראל
+ישוב.ישראל
+ישראל
+ממשל.ישראל
+צהל.ישראל
+קום
+ابوظبي
+ارامكو
+الاردن
+البحرين
+الجزائر
+السعودية
+السعوديه
+السعودیة
+السعودیۃ
+العليان
+المغرب
+اليمن
+امارات
+ايران
+ايران.ir
+ایران
+ایران.ir
+بارت
+بازار
+بيتك
+بھارت
+تونس
+سودان
+سوريا
+سورية
+شبكة
+عراق
+عرب
+عمان
+فلسطين
+قطر
+كاثوليك
+كوم
+مصر
+مليسيا
+موريتانيا
+موقع
+همراه
+پاكستان
+پاکستان
+ڀارت
+कॉम
+नेट
+भारत
+भारतम्
+भारोत
+संगठन
+বাংলা
+ভারত
+ভাৰত
+ਭਾਰਤ
+ભારત
+ଭାରତ
+இந்தியா
+இலங்கை
+சிங்கப்பூர்
+భారత్
+ಭಾರತ
+ഭാരതം
+ලංකා
+คอม
+ทหาร.ไทย
+ธุรกิจ.ไทย
+รัฐบาล.ไทย
+ศึกษา.ไทย
+องค์กร.ไทย
+เน็ต.ไทย
+ไทย
+ລາວ
+გე
+みんな
+アマゾン
+クラウド
+グーグル
+コム
+ストア
+セール
+ファッション
+ポイント
+三重.jp
+世界
+个人.hk
+中信
+中国
+中國
+中文网
+亚马逊
+京都.jp
+企业
+佐賀.jp
+佛山
+信息
+個人.hk
+個人.香港
+健康
+八卦
+公司
+公司.cn
+公司.hk
+公司.香港
+公益
+兵庫.jp
+北海道.jp
+千葉.jp
+台湾
+台灣
+和歌山.jp
+商城
+商店
+商标
+嘉里
+嘉里大酒店
+在线
+埼玉.jp
+大分.jp
+大拿
+大阪.jp
+天主教
+奈良.jp
+娱乐
+宮城.jp
+宮崎.jp
+家電
+富山.jp
+山口.jp
+山形.jp
+山梨.jp
+岐阜.jp
+岡山.jp
+岩手.jp
+島根.jp
+广东
+広島.jp
+微博
+徳島.jp
+愛媛.jp
+愛知.jp
+慈善
+我爱你
+手机
+招聘
+政务
+政府
+政府.hk
+政府.香港
+敎育.hk
+教育.hk
+教育.香港
+新加坡
+新潟.jp
+新闻
+时尚
+書籍
+机构
+東京.jp
+栃木.jp
+沖縄.jp
+淡马锡
+游戏
+滋賀.jp
+澳門
+澳门
+点看
+熊本.jp
+石川.jp
+神奈川.jp
+福井.jp
+福岡.jp
+福島.jp
+秋田.jp
+移动
+箇人.hk
+組織.hk
+組織.香港
+組织.hk
+網絡.cn
+網絡.hk
+網絡.香港
+網络.hk
+组織.hk
+组织.hk
+组织机构
+网址
+网店
+网站
+网絡.hk
+网络
+网络.cn
+网络.hk
+群馬.jp
+联通
+臺灣
+茨城.jp
+谷歌
+购物
+通販
+長崎.jp
+長野.jp
+集团
+電訊盈科
+青森.jp
+静岡.jp
+飞利浦
+食品
+餐厅
+香川.jp
+香格里拉
+香港
+高知.jp
+鳥取.jp
+鹿児島.jp
+닷넷
+닷컴
+삼성
+한국
+"""
 
-WILDCARDS = frozenset(
-    (
-        'bd', 'ck', 'er', 'fk', 'jm', 'kawasaki.jp', 'kh', 'kitakyushu.jp', 'kobe.jp', 'mm', 'nagoya.jp', 'nom.br',
-        'np', 'pg', 'sapporo.jp', 'sch.uk', 'sendai.jp', 'yokohama.jp',
-    )
-)
+WILDCARDS = """
+bd
+ck
+er
+fk
+jm
+kawasaki.jp
+kh
+kitakyushu.jp
+kobe.jp
+mm
+nagoya.jp
+nom.br
+np
+pg
+sapporo.jp
+sch.uk
+sendai.jp
+yokohama.jp
+"""
 
-EXCEPTIONS = frozenset(
-    (
-        'city.kawasaki.jp', 'city.kitakyushu.jp', 'city.kobe.jp', 'city.nagoya.jp', 'city.sapporo.jp',
-        'city.sendai.jp', 'city.yokohama.jp', 'www.ck',
-    )
-)
+EXCEPTIONS = """
+city.kawasaki.jp
+city.kitakyushu.jp
+city.kobe.jp
+city.nagoya.jp
+city.sapporo.jp
+city.sendai.jp
+city.yokohama.jp
+www.ck
+"""
 
-TLDS = frozenset(
-    (
-        'aaa', 'aarp', 'abb', 'abbott', 'abbvie', 'abc', 'able', 'abogado', 'abudhabi', 'ac', 'academy',
-        'accenture', 'accountant', 'accountants', 'aco', 'actor', 'ad', 'ads', 'adult', 'ae', 'aeg', 'aero',
-        'aetna', 'af', 'afl', 'africa', 'ag', 'agakhan', 'agency', 'ai', 'aig', 'airbus', 'airforce', 'airtel',
-        'akdn', 'al', 'alibaba', 'alipay', 'allfinanz', 'allstate', 'ally', 'alsace', 'alstom', 'am', 'amazon',
-        'americanexpress', 'americanfamily', 'amex', 'amfam', 'amica', 'amsterdam', 'analytics', 'android',
-        'anquan', 'anz', 'ao', 'aol', 'apartments', 'app', 'apple', 'aq', 'aquarelle', 'ar', 'arab', 'aramco',
-        'archi', 'army', 'arpa', 'art', 'arte', 'as', 'asda', 'asia', 'associates', 'at', 'athleta', 'attorney',
-        'au', 'auction', 'audi', 'audible', 'audio', 'auspost', 'author', 'auto', 'autos', 'aw', 'aws', 'ax', 'axa',
-        'az', 'azure', 'ba', 'baby', 'baidu', 'banamex', 'band', 'bank', 'bar', 'barcelona', 'barclaycard',
-        'barclays', 'barefoot', 'bargains', 'baseball', 'basketball', 'bauhaus', 'bayern', 'bb', 'bbc', 'bbt',
-        'bbva', 'bcg', 'bcn', 'bd', 'be', 'beats', 'beauty', 'beer', 'bentley', 'berlin', 'best', 'bestbuy', 'bet',
-        'bf', 'bg', 'bh', 'bharti', 'bi', 'bible', 'bid', 'bike', 'bing', 'bingo', 'bio', 'biz', 'bj', 'black',
-        'blackfriday', 'blockbuster', 'blog', 'bloomberg', 'blue', 'bm', 'bms', 'bmw', 'bn', 'bnpparibas', 'bo',
-        'boats', 'boehringer', 'bofa', 'bom', 'bond', 'boo', 'book', 'booking', 'bosch', 'bostik', 'boston', 'bot',
-        'boutique', 'box', 'br', 'bradesco', 'bridgestone', 'broadway', 'broker', 'brother', 'brussels', 'bs', 'bt',
-        'build', 'builders', 'business', 'buy', 'buzz', 'bv', 'bw', 'by', 'bz', 'bzh', 'ca', 'cab', 'cafe', 'cal',
-        'call', 'calvinklein', 'cam', 'camera', 'camp', 'canon', 'capetown', 'capital', 'capitalone', 'car',
-        'caravan', 'cards', 'care', 'career', 'careers', 'cars', 'casa', 'case', 'cash', 'casino', 'cat',
-        'catering', 'catholic', 'cba', 'cbn', 'cbre', 'cc', 'cd', 'center', 'ceo', 'cern', 'cf', 'cfa', 'cfd', 'cg',
-        'ch', 'chanel', 'channel', 'charity', 'chase', 'chat', 'cheap', 'chintai', 'christmas', 'chrome', 'church',
-        'ci', 'cipriani', 'circle', 'cisco', 'citadel', 'citi', 'citic', 'city', 'ck', 'cl', 'claims', 'cleaning',
-        'click', 'clinic', 'clinique', 'clothing', 'cloud', 'club', 'clubmed', 'cm', 'cn', 'co', 'coach', 'codes',
-        'coffee', 'college', 'cologne', 'com', 'commbank', 'community', 'company', 'compare', 'computer', 'comsec',
-        'condos', 'construction', 'consulting', 'contact', 'contractors', 'cooking', 'cool', 'coop', 'corsica',
-        'country', 'coupon', 'coupons', 'courses', 'cpa', 'cr', 'credit', 'creditcard', 'creditunion', 'cricket',
-        'crown', 'crs', 'cruise', 'cruises', 'cu', 'cuisinella', 'cv', 'cw', 'cx', 'cy', 'cymru', 'cyou', 'cz',
-        'dad', 'dance', 'data', 'date', 'dating', 'datsun', 'day', 'dclk', 'dds', 'de', 'deal', 'dealer', 'deals',
-        'degree', 'delivery', 'dell', 'deloitte', 'delta', 'democrat', 'dental', 'dentist', 'desi', 'design', 'dev',
-        'dhl', 'diamonds', 'diet', 'digital', 'direct', 'directory', 'discount', 'discover', 'dish', 'diy', 'dj',
-        'dk', 'dm', 'dnp', 'do', 'docs', 'doctor', 'dog', 'domains', 'dot', 'download', 'drive', 'dtv', 'dubai',
-        'dunlop', 'dupont', 'durban', 'dvag', 'dvr', 'dz', 'earth', 'eat', 'ec', 'eco', 'edeka', 'edu', 'education',
-        'ee', 'eg', 'email', 'emerck', 'energy', 'engineer', 'engineering', 'enterprises', 'epson', 'equipment',
-        'er', 'ericsson', 'erni', 'es', 'esq', 'estate', 'et', 'eu', 'eurovision', 'eus', 'events', 'exchange',
-        'expert', 'exposed', 'express', 'extraspace', 'fage', 'fail', 'fairwinds', 'faith', 'family', 'fan', 'fans',
-        'farm', 'farmers', 'fashion', 'fast', 'fedex', 'feedback', 'ferrari', 'ferrero', 'fi', 'fidelity', 'fido',
-        'film', 'final', 'finance', 'financial', 'fire', 'firestone', 'firmdale', 'fish', 'fishing', 'fit',
-        'fitness', 'fj', 'fk', 'flickr', 'flights', 'flir', 'florist', 'flowers', 'fly', 'fm', 'fo', 'foo', 'food',
-        'football', 'ford', 'forex', 'forsale', 'forum', 'foundation', 'fox', 'fr', 'free', 'fresenius', 'frl',
-        'frogans', 'frontier', 'ftr', 'fujitsu', 'fun', 'fund', 'furniture', 'futbol', 'fyi', 'ga', 'gal',
-        'gallery', 'gallo', 'gallup', 'game', 'games', 'gap', 'garden', 'gay', 'gb', 'gbiz', 'gd', 'gdn', 'ge',
-        'gea', 'gent', 'genting', 'george', 'gf', 'gg', 'ggee', 'gh', 'gi', 'gift', 'gifts', 'gives', 'giving',
-        'gl', 'glass', 'gle', 'global', 'globo', 'gm', 'gmail', 'gmbh', 'gmo', 'gmx', 'gn', 'godaddy', 'gold',
-        'goldpoint', 'golf', 'goo', 'goodyear', 'goog', 'google', 'gop', 'got', 'gov', 'gp', 'gq', 'gr', 'grainger',
-        'graphics', 'gratis', 'green', 'gripe', 'grocery', 'group', 'gs', 'gt', 'gu', 'gucci', 'guge', 'guide',
-        'guitars', 'guru', 'gw', 'gy', 'hair', 'hamburg', 'hangout', 'haus', 'hbo', 'hdfc', 'hdfcbank', 'health',
-        'healthcare', 'help', 'helsinki', 'here', 'hermes', 'hiphop', 'hisamitsu', 'hitachi', 'hiv', 'hk', 'hkt',
-        'hm', 'hn', 'hockey', 'holdings', 'holiday', 'homedepot', 'homegoods', 'homes', 'homesense', 'honda',
-        'horse', 'hospital', 'host', 'hosting', 'hot', 'hotels', 'hotmail', 'house', 'how', 'hr', 'hsbc', 'ht',
-        'hu', 'hughes', 'hyatt', 'hyundai', 'ibm', 'icbc', 'ice', 'icu', 'id', 'ie', 'ieee', 'ifm', 'ikano', 'il',
-        'im', 'imamat', 'imdb', 'immo', 'immobilien', 'in', 'inc', 'industries', 'infiniti', 'info', 'ing', 'ink',
-        'institute', 'insurance', 'insure', 'int', 'international', 'intuit', 'investments', 'io', 'ipiranga', 'iq',
-        'ir', 'irish', 'is', 'ismaili', 'ist', 'istanbul', 'it', 'itau', 'itv', 'jaguar', 'java', 'jcb', 'je',
-        'jeep', 'jetzt', 'jewelry', 'jio', 'jll', 'jm', 'jmp', 'jnj', 'jo', 'jobs', 'joburg', 'jot', 'joy', 'jp',
-        'jpmorgan', 'jprs', 'juegos', 'juniper', 'kaufen', 'kddi', 'ke', 'kerryhotels', 'kerryproperties', 'kfh',
-        'kg', 'kh', 'ki', 'kia', 'kids', 'kim', 'kindle', 'kitchen', 'kiwi', 'km', 'kn', 'koeln', 'komatsu',
-        'kosher', 'kp', 'kpmg', 'kpn', 'kr', 'krd', 'kred', 'kuokgroup', 'kw', 'ky', 'kyoto', 'kz', 'la', 'lacaixa',
-        'lamborghini', 'lamer', 'lancaster', 'land', 'landrover', 'lanxess', 'lasalle', 'lat', 'latino', 'latrobe',
-        'law', 'lawyer', 'lb', 'lc', 'lds', 'lease', 'leclerc', 'lefrak', 'legal', 'lego', 'lexus', 'lgbt', 'li',
-        'lidl', 'life', 'lifeinsurance', 'lifestyle', 'lighting', 'like', 'lilly', 'limited', 'limo', 'lincoln',
-        'link', 'live', 'living', 'lk', 'llc', 'llp', 'loan', 'loans', 'locker', 'locus', 'lol', 'london', 'lotte',
-        'lotto', 'love', 'lpl', 'lplfinancial', 'lr', 'ls', 'lt', 'ltd', 'ltda', 'lu', 'lundbeck', 'luxe', 'luxury',
-        'lv', 'ly', 'ma', 'madrid', 'maif', 'maison', 'makeup', 'man', 'management', 'mango', 'map', 'market',
-        'marketing', 'markets', 'marriott', 'marshalls', 'mattel', 'mba', 'mc', 'mckinsey', 'md', 'me', 'med',
-        'media', 'meet', 'melbourne', 'meme', 'memorial', 'men', 'menu', 'merck', 'merckmsd', 'mg', 'mh', 'miami',
-        'microsoft', 'mil', 'mini', 'mint', 'mit', 'mitsubishi', 'mk', 'ml', 'mlb', 'mls', 'mm', 'mma', 'mn', 'mo',
-        'mobi', 'mobile', 'moda', 'moe', 'moi', 'mom', 'monash', 'money', 'monster', 'mormon', 'mortgage', 'moscow',
-        'moto', 'motorcycles', 'mov', 'movie', 'mp', 'mq', 'mr', 'ms', 'msd', 'mt', 'mtn', 'mtr', 'mu', 'museum',
-        'music', 'mv', 'mw', 'mx', 'my', 'mz', 'na', 'nab', 'nagoya', 'name', 'navy', 'nba', 'nc', 'ne', 'nec',
-        'net', 'netbank', 'netflix', 'network', 'neustar', 'new', 'news', 'next', 'nextdirect', 'nexus', 'nf',
-        'nfl', 'ng', 'ngo', 'nhk', 'ni', 'nico', 'nike', 'nikon', 'ninja', 'nissan', 'nissay', 'nl', 'no', 'nokia',
-        'norton', 'now', 'nowruz', 'nowtv', 'np', 'nr', 'nra', 'nrw', 'ntt', 'nu', 'nyc', 'nz', 'obi', 'observer',
-        'office', 'okinawa', 'olayan', 'olayangroup', 'ollo', 'om', 'omega', 'one', 'ong', 'onion', 'onl', 'online',
-        'ooo', 'open', 'oracle', 'orange', 'org', 'organic', 'origins', 'osaka', 'otsuka', 'ott', 'ovh', 'pa',
-        'page', 'panasonic', 'paris', 'pars', 'partners', 'parts', 'party', 'pay', 'pccw', 'pe', 'pet', 'pf',
-        'pfizer', 'pg', 'ph', 'pharmacy', 'phd', 'philips', 'phone', 'photo', 'photography', 'photos', 'physio',
-        'pics', 'pictet', 'pictures', 'pid', 'pin', 'ping', 'pink', 'pioneer', 'pizza', 'pk', 'pl', 'place', 'play',
-        'playstation', 'plumbing', 'plus', 'pm', 'pn', 'pnc', 'pohl', 'poker', 'politie', 'porn', 'post', 'pr',
-        'pramerica', 'praxi', 'press', 'prime', 'pro', 'prod', 'productions', 'prof', 'progressive', 'promo',
-        'properties', 'property', 'protection', 'pru', 'prudential', 'ps', 'pt', 'pub', 'pw', 'pwc', 'py', 'qa',
-        'qpon', 'quebec', 'quest', 'racing', 'radio', 're', 'read', 'realestate', 'realtor', 'realty', 'recipes',
-        'red', 'redstone', 'redumbrella', 'rehab', 'reise', 'reisen', 'reit', 'reliance', 'ren', 'rent', 'rentals',
-        'repair', 'report', 'republican', 'rest', 'restaurant', 'review', 'reviews', 'rexroth', 'rich', 'richardli',
-        'ricoh', 'ril', 'rio', 'rip', 'ro', 'rocks', 'rodeo', 'rogers', 'room', 'rs', 'rsvp', 'ru', 'rugby', 'ruhr',
-        'run', 'rw', 'rwe', 'ryukyu', 'sa', 'saarland', 'safe', 'safety', 'sakura', 'sale', 'salon', 'samsclub',
-        'samsung', 'sandvik', 'sandvikcoromant', 'sanofi', 'sap', 'sarl', 'sas', 'save', 'saxo', 'sb', 'sbi', 'sbs',
-        'sc', 'scb', 'schaeffler', 'schmidt', 'scholarships', 'school', 'schule', 'schwarz', 'science', 'scot',
-        'sd', 'se', 'search', 'seat', 'secure', 'security', 'seek', 'select', 'sener', 'services', 'seven', 'sew',
-        'sex', 'sexy', 'sfr', 'sg', 'sh', 'shangrila', 'sharp', 'shell', 'shia', 'shiksha', 'shoes', 'shop',
-        'shopping', 'shouji', 'show', 'si', 'silk', 'sina', 'singles', 'site', 'sj', 'sk', 'ski', 'skin', 'sky',
-        'skype', 'sl', 'sling', 'sm', 'smart', 'smile', 'sn', 'sncf', 'so', 'soccer', 'social', 'softbank',
-        'software', 'sohu', 'solar', 'solutions', 'song', 'sony', 'soy', 'spa', 'space', 'sport', 'spot', 'sr',
-        'srl', 'ss', 'st', 'stada', 'staples', 'star', 'statebank', 'statefarm', 'stc', 'stcgroup', 'stockholm',
-        'storage', 'store', 'stream', 'studio', 'study', 'style', 'su', 'sucks', 'supplies', 'supply', 'support',
-        'surf', 'surgery', 'suzuki', 'sv', 'swatch', 'swiss', 'sx', 'sy', 'sydney', 'systems', 'sz', 'tab',
-        'taipei', 'talk', 'taobao', 'target', 'tatamotors', 'tatar', 'tattoo', 'tax', 'taxi', 'tc', 'tci', 'td',
-        'tdk', 'team', 'tech', 'technology', 'tel', 'temasek', 'tennis', 'teva', 'tf', 'tg', 'th', 'thd', 'theater',
-        'theatre', 'tiaa', 'tickets', 'tienda', 'tips', 'tires', 'tirol', 'tj', 'tjmaxx', 'tjx', 'tk', 'tkmaxx',
-        'tl', 'tm', 'tmall', 'tn', 'to', 'today', 'tokyo', 'tools', 'top', 'toray', 'toshiba', 'total', 'tours',
-        'town', 'toyota', 'toys', 'tr', 'trade', 'trading', 'training', 'travel', 'travelers', 'travelersinsurance',
-        'trust', 'trv', 'tt', 'tube', 'tui', 'tunes', 'tushu', 'tv', 'tvs', 'tw', 'tz', 'ua', 'ubank', 'ubs', 'ug',
-        'uk', 'unicom', 'university', 'uno', 'uol', 'ups', 'us', 'uy', 'uz', 'va', 'vacations', 'vana', 'vanguard',
-        'vc', 've', 'vegas', 'ventures', 'verisign', 'vermögensberater', 'vermögensberatung', 'versicherung', 'vet',
-        'vg', 'vi', 'viajes', 'video', 'vig', 'viking', 'villas', 'vin', 'vip', 'virgin', 'visa', 'vision', 'viva',
-        'vivo', 'vlaanderen', 'vn', 'vodka', 'volvo', 'vote', 'voting', 'voto', 'voyage', 'vu', 'wales', 'walmart',
-        'walter', 'wang', 'wanggou', 'watch', 'watches', 'weather', 'weatherchannel', 'webcam', 'weber', 'website',
-        'wed', 'wedding', 'weibo', 'weir', 'wf', 'whoswho', 'wien', 'wiki', 'williamhill', 'win', 'windows', 'wine',
-        'winners', 'wme', 'wolterskluwer', 'woodside', 'work', 'works', 'world', 'wow', 'ws', 'wtc', 'wtf', 'xbox',
-        'xerox', 'xihuan', 'xin', 'xn--11b4c3d', 'xn--1ck2e1b', 'xn--1qqw23a', 'xn--2scrj9c', 'xn--30rr7y',
-        'xn--3bst00m', 'xn--3ds443g', 'xn--3e0b707e', 'xn--3hcrj9c', 'xn--3pxu8k', 'xn--42c2d9a', 'xn--45br5cyl',
-        'xn--45brj9c', 'xn--45q11c', 'xn--4dbrk0ce', 'xn--4gbrim', 'xn--54b7fta0cc', 'xn--55qw42g', 'xn--55qx5d',
-        'xn--5su34j936bgsg', 'xn--5tzm5g', 'xn--6frz82g', 'xn--6qq986b3xl', 'xn--80adxhks', 'xn--80ao21a',
-        'xn--80aqecdr1a', 'xn--80asehdb', 'xn--80aswg', 'xn--8y0a063a', 'xn--90a3ac', 'xn--90ae', 'xn--90ais',
-        'xn--9dbq2a', 'xn--9et52u', 'xn--9krt00a', 'xn--b4w605ferd', 'xn--bck1b9a5dre4c', 'xn--c1avg', 'xn--c2br7g',
-        'xn--cck2b3b', 'xn--cckwcxetd', 'xn--cg4bki', 'xn--clchc0ea0b2g2a9gcd', 'xn--czr694b', 'xn--czrs0t',
-        'xn--czru2d', 'xn--d1acj3b', 'xn--d1alf', 'xn--e1a4c', 'xn--eckvdtc9d', 'xn--efvy88h', 'xn--fct429k',
-        'xn--fhbei', 'xn--fiq228c5hs', 'xn--fiq64b', 'xn--fiqs8s', 'xn--fiqz9s', 'xn--fjq720a', 'xn--flw351e',
-        'xn--fpcrj9c3d', 'xn--fzc2c9e2c', 'xn--fzys8d69uvgm', 'xn--g2xx48c', 'xn--gckr3f0f', 'xn--gecrj9c',
-        'xn--gk3at1e', 'xn--h2breg3eve', 'xn--h2brj9c', 'xn--h2brj9c8c', 'xn--hxt814e', 'xn--i1b6b1a6a2e',
-        'xn--imr513n', 'xn--io0a7i', 'xn--j1aef', 'xn--j1amh', 'xn--j6w193g', 'xn--jlq480n2rg', 'xn--jvr189m',
-        'xn--kcrx77d1x4a', 'xn--kprw13d', 'xn--kpry57d', 'xn--kput3i', 'xn--l1acc', 'xn--lgbbat1ad8j',
-        'xn--mgb2ddes', 'xn--mgb9awbf', 'xn--mgba3a3ejt', 'xn--mgba3a4f16a', 'xn--mgba3a4fra', 'xn--mgba7c0bbn0a',
-        'xn--mgbaam7a8h', 'xn--mgbab2bd', 'xn--mgbah1a3hjkrd', 'xn--mgbai9a5eva00b', 'xn--mgbai9azgqp6j',
-        'xn--mgbayh7gpa', 'xn--mgbbh1a', 'xn--mgbbh1a71e', 'xn--mgbc0a9azcg', 'xn--mgbca7dzdo', 'xn--mgbcpq6gpa1a',
-        'xn--mgberp4a5d4a87g', 'xn--mgberp4a5d4ar', 'xn--mgbgu82a', 'xn--mgbi4ecexp', 'xn--mgbpl2fh',
-        'xn--mgbqly7c0a67fbc', 'xn--mgbqly7cvafr', 'xn--mgbt3dhd', 'xn--mgbtf8fl', 'xn--mgbtx2b', 'xn--mgbx4cd0ab',
-        'xn--mix082f', 'xn--mix891f', 'xn--mk1bu44c', 'xn--mxtq1m', 'xn--ngbc5azd', 'xn--ngbe9e0a', 'xn--ngbrx',
-        'xn--nnx388a', 'xn--node', 'xn--nqv7f', 'xn--nqv7fs00ema', 'xn--nyqy26a', 'xn--o3cw4h', 'xn--ogbpf8fl',
-        'xn--otu796d', 'xn--p1acf', 'xn--p1ai', 'xn--pgbs0dh', 'xn--pssy2u', 'xn--q7ce6a', 'xn--q9jyb4c',
-        'xn--qcka1pmc', 'xn--qxa6a', 'xn--qxam', 'xn--rhqv96g', 'xn--rovu88b', 'xn--rvc1e0am3e', 'xn--s9brj9c',
-        'xn--ses554g', 'xn--t60b56a', 'xn--tckwe', 'xn--tiq49xqyj', 'xn--unup4y', 'xn--vermgensberater-ctb',
-        'xn--vermgensberatung-pwb', 'xn--vhquv', 'xn--vuq861b', 'xn--w4r85el8fhu5dnra', 'xn--w4rs40l', 'xn--wgbh1c',
-        'xn--wgbl6a', 'xn--xhq521b', 'xn--xkc2al3hye2a', 'xn--xkc2dl3a5ee0h', 'xn--y9a3aq', 'xn--yfro4i67o',
-        'xn--ygbi2ammx', 'xn--zfr164b', 'xxx', 'xyz', 'yachts', 'yahoo', 'yamaxun', 'yandex', 'ye', 'yodobashi',
-        'yoga', 'yokohama', 'you', 'youtube', 'yt', 'yun', 'za', 'zappos', 'zara', 'zero', 'zip', 'zm', 'zone',
-        'zuerich', 'zw', 'ελ', 'ευ', 'бг', 'бел', 'дети', 'ею', 'католик', 'ком', 'мкд', 'мон', 'москва', 'онлайн',
-        'орг', 'рус', 'рф', 'сайт', 'срб', 'укр', 'қаз', 'հայ', 'ישראל', 'קום', 'ابوظبي', 'ارامكو', 'الاردن',
-        'البحرين', 'الجزائر', 'السعودية', 'السعوديه', 'السعودیة', 'السعودیۃ', 'العليان', 'المغرب', 'اليمن',
-        'امارات', 'ايران', 'ایران', 'بارت', 'بازار', 'بيتك', 'بھارت', 'تونس', 'سودان', 'سوريا', 'سورية', 'شبكة',
-        'عراق', 'عرب', 'عمان', 'فلسطين', 'قطر', 'كاثوليك', 'كوم', 'مصر', 'مليسيا', 'موريتانيا', 'موقع', 'همراه',
-        'پاكستان', 'پاکستان', 'ڀارت', 'कॉम', 'नेट', 'भारत', 'भारतम्', 'भारोत', 'संगठन', 'বাংলা', 'ভারত', 'ভাৰত',
-        'ਭਾਰਤ', 'ભારત', 'ଭାରତ', 'இந்தியா', 'இலங்கை', 'சிங்கப்பூர்', 'భారత్', 'ಭಾರತ', 'ഭാരതം', 'ලංකා', 'คอม', 'ไทย',
-        'ລາວ', 'გე', 'みんな', 'アマゾン', 'クラウド', 'グーグル', 'コム', 'ストア', 'セール', 'ファッション', 'ポイント', '世界', '中信', '中国', '中國',
-        '中文网', '亚马逊', '企业', '佛山', '信息', '健康', '八卦', '公司', '公益', '台湾', '台灣', '商城', '商店', '商标', '嘉里', '嘉里大酒店', '在线',
-        '大拿', '天主教', '娱乐', '家電', '广东', '微博', '慈善', '我爱你', '手机', '招聘', '政务', '政府', '新加坡', '新闻', '时尚', '書籍', '机构',
-        '淡马锡', '游戏', '澳門', '澳门', '点看', '移动', '组织机构', '网址', '网店', '网站', '网络', '联通', '臺灣', '谷歌', '购物', '通販', '集团',
-        '電訊盈科', '飞利浦', '食品', '餐厅', '香格里拉', '香港', '닷넷', '닷컴', '삼성', '한국',
-    )
-)
+TLDS = """
+aaa
+aarp
+abb
+abbott
+abbvie
+abc
+able
+abogado
+abudhabi
+ac
+academy
+accenture
+accountant
+accountants
+aco
+actor
+ad
+ads
+adult
+ae
+aeg
+aero
+aetna
+af
+afl
+africa
+ag
+agakhan
+agency
+ai
+aig
+airbus
+airforce
+airtel
+akdn
+al
+alibaba
+alipay
+allfinanz
+allstate
+ally
+alsace
+alstom
+am
+amazon
+americanexpress
+americanfamily
+amex
+amfam
+amica
+amsterdam
+analytics
+android
+anquan
+anz
+ao
+aol
+apartments
+app
+apple
+aq
+aquarelle
+ar
+arab
+aramco
+archi
+army
+arpa
+art
+arte
+as
+asda
+asia
+associates
+at
+athleta
+attorney
+au
+auction
+audi
+audible
+audio
+auspost
+author
+auto
+autos
+aw
+aws
+ax
+axa
+az
+azure
+ba
+baby
+baidu
+banamex
+band
+bank
+bar
+barcelona
+barclaycard
+barclays
+barefoot
+bargains
+baseball
+basketball
+bauhaus
+bayern
+bb
+bbc
+bbt
+bbva
+bcg
+bcn
+bd
+be
+beats
+beauty
+beer
+bentley
+berlin
+best
+bestbuy
+bet
+bf
+bg
+bh
+bharti
+bi
+bible
+bid
+bike
+bing
+bingo
+bio
+biz
+bj
+black
+blackfriday
+blockbuster
+blog
+bloomberg
+blue
+bm
+bms
+bmw
+bn
+bnpparibas
+bo
+boats
+boehringer
+bofa
+bom
+bond
+boo
+book
+booking
+bosch
+bostik
+boston
+bot
+boutique
+box
+br
+bradesco
+bridgestone
+broadway
+broker
+brother
+brussels
+bs
+bt
+build
+builders
+business
+buy
+buzz
+bv
+bw
+by
+bz
+bzh
+ca
+cab
+cafe
+cal
+call
+calvinklein
+cam
+camera
+camp
+canon
+capetown
+capital
+capitalone
+car
+caravan
+cards
+care
+career
+careers
+cars
+casa
+case
+cash
+casino
+cat
+catering
+catholic
+cba
+cbn
+cbre
+cc
+cd
+center
+ceo
+cern
+cf
+cfa
+cfd
+cg
+ch
+chanel
+channel
+charity
+chase
+chat
+cheap
+chintai
+christmas
+chrome
+church
+ci
+cipriani
+circle
+cisco
+citadel
+citi
+citic
+city
+ck
+cl
+claims
+cleaning
+click
+clinic
+clinique
+clothing
+cloud
+club
+clubmed
+cm
+cn
+co
+coach
+codes
+coffee
+college
+cologne
+com
+commbank
+community
+company
+compare
+computer
+comsec
+condos
+construction
+consulting
+contact
+contractors
+cooking
+cool
+coop
+corsica
+country
+coupon
+coupons
+courses
+cpa
+cr
+credit
+creditcard
+creditunion
+cricket
+crown
+crs
+cruise
+cruises
+cu
+cuisinella
+cv
+cw
+cx
+cy
+cymru
+cyou
+cz
+dad
+dance
+data
+date
+dating
+datsun
+day
+dclk
+dds
+de
+deal
+dealer
+deals
+degree
+delivery
+dell
+deloitte
+delta
+democrat
+dental
+dentist
+desi
+design
+dev
+dhl
+diamonds
+diet
+digital
+direct
+directory
+discount
+discover
+dish
+diy
+dj
+dk
+dm
+dnp
+do
+docs
+doctor
+dog
+domains
+dot
+download
+drive
+dtv
+dubai
+dunlop
+dupont
+durban
+dvag
+dvr
+dz
+earth
+eat
+ec
+eco
+edeka
+edu
+education
+ee
+eg
+email
+emerck
+energy
+engineer
+engineering
+enterprises
+epson
+equipment
+er
+ericsson
+erni
+es
+esq
+estate
+et
+eu
+eurovision
+eus
+events
+exchange
+expert
+exposed
+express
+extraspace
+fage
+fail
+fairwinds
+faith
+family
+fan
+fans
+farm
+farmers
+fashion
+fast
+fedex
+feedback
+ferrari
+ferrero
+fi
+fidelity
+fido
+film
+final
+finance
+financial
+fire
+firestone
+firmdale
+fish
+fishing
+fit
+fitness
+fj
+fk
+flickr
+flights
+flir
+florist
+flowers
+fly
+fm
+fo
+foo
+food
+football
+ford
+forex
+forsale
+forum
+foundation
+fox
+fr
+free
+fresenius
+frl
+frogans
+frontier
+ftr
+fujitsu
+fun
+fund
+furniture
+futbol
+fyi
+ga
+gal
+gallery
+gallo
+gallup
+game
+games
+gap
+garden
+gay
+gb
+gbiz
+gd
+gdn
+ge
+gea
+gent
+genting
+george
+gf
+gg
+ggee
+gh
+gi
+gift
+gifts
+gives
+giving
+gl
+glass
+gle
+global
+globo
+gm
+gmail
+gmbh
+gmo
+gmx
+gn
+godaddy
+gold
+goldpoint
+golf
+goo
+goodyear
+goog
+google
+gop
+got
+gov
+gp
+gq
+gr
+grainger
+graphics
+gratis
+green
+gripe
+grocery
+group
+gs
+gt
+gu
+gucci
+guge
+guide
+guitars
+guru
+gw
+gy
+hair
+hamburg
+hangout
+haus
+hbo
+hdfc
+hdfcbank
+health
+healthcare
+help
+helsinki
+here
+hermes
+hiphop
+hisamitsu
+hitachi
+hiv
+hk
+hkt
+hm
+hn
+hockey
+holdings
+holiday
+homedepot
+homegoods
+homes
+homesense
+honda
+horse
+hospital
+host
+hosting
+hot
+hotels
+hotmail
+house
+how
+hr
+hsbc
+ht
+hu
+hughes
+hyatt
+hyundai
+ibm
+icbc
+ice
+icu
+id
+ie
+ieee
+ifm
+ikano
+il
+im
+imamat
+imdb
+immo
+immobilien
+in
+inc
+industries
+infiniti
+info
+ing
+ink
+institute
+insurance
+insure
+int
+international
+intuit
+investments
+io
+ipiranga
+iq
+ir
+irish
+is
+ismaili
+ist
+istanbul
+it
+itau
+itv
+jaguar
+java
+jcb
+je
+jeep
+jetzt
+jewelry
+jio
+jll
+jm
+jmp
+jnj
+jo
+jobs
+joburg
+jot
+joy
+jp
+jpmorgan
+jprs
+juegos
+juniper
+kaufen
+kddi
+ke
+kerryhotels
+kerryproperties
+kfh
+kg
+kh
+ki
+kia
+kids
+kim
+kindle
+kitchen
+kiwi
+km
+kn
+koeln
+komatsu
+kosher
+kp
+kpmg
+kpn
+kr
+krd
+kred
+kuokgroup
+kw
+ky
+kyoto
+kz
+la
+lacaixa
+lamborghini
+lamer
+lancaster
+land
+landrover
+lanxess
+lasalle
+lat
+latino
+latrobe
+law
+lawyer
+lb
+lc
+lds
+lease
+leclerc
+lefrak
+legal
+lego
+lexus
+lgbt
+li
+lidl
+life
+lifeinsurance
+lifestyle
+lighting
+like
+lilly
+limited
+limo
+lincoln
+link
+live
+living
+lk
+llc
+llp
+loan
+loans
+locker
+locus
+lol
+london
+lotte
+lotto
+love
+lpl
+lplfinancial
+lr
+ls
+lt
+ltd
+ltda
+lu
+lundbeck
+luxe
+luxury
+lv
+ly
+ma
+madrid
+maif
+maison
+makeup
+man
+management
+mango
+map
+market
+marketing
+markets
+marriott
+marshalls
+mattel
+mba
+mc
+mckinsey
+md
+me
+med
+media
+meet
+melbourne
+meme
+memorial
+men
+menu
+merck
+merckmsd
+mg
+mh
+miami
+microsoft
+mil
+mini
+mint
+mit
+mitsubishi
+mk
+ml
+mlb
+mls
+mm
+mma
+mn
+mo
+mobi
+mobile
+moda
+moe
+moi
+mom
+monash
+money
+monster
+mormon
+mortgage
+moscow
+moto
+motorcycles
+mov
+movie
+mp
+mq
+mr
+ms
+msd
+mt
+mtn
+mtr
+mu
+museum
+music
+mv
+mw
+mx
+my
+mz
+na
+nab
+nagoya
+name
+navy
+nba
+nc
+ne
+nec
+net
+netbank
+netflix
+network
+neustar
+new
+news
+next
+nextdirect
+nexus
+nf
+nfl
+ng
+ngo
+nhk
+ni
+nico
+nike
+nikon
+ninja
+nissan
+nissay
+nl
+no
+nokia
+norton
+now
+nowruz
+nowtv
+np
+nr
+nra
+nrw
+ntt
+nu
+nyc
+nz
+obi
+observer
+office
+okinawa
+olayan
+olayangroup
+ollo
+om
+omega
+one
+ong
+onion
+onl
+online
+ooo
+open
+oracle
+orange
+org
+organic
+origins
+osaka
+otsuka
+ott
+ovh
+pa
+page
+panasonic
+paris
+pars
+partners
+parts
+party
+pay
+pccw
+pe
+pet
+pf
+pfizer
+pg
+ph
+pharmacy
+phd
+philips
+phone
+photo
+photography
+photos
+physio
+pics
+pictet
+pictures
+pid
+pin
+ping
+pink
+pioneer
+pizza
+pk
+pl
+place
+play
+playstation
+plumbing
+plus
+pm
+pn
+pnc
+pohl
+poker
+politie
+porn
+post
+pr
+pramerica
+praxi
+press
+prime
+pro
+prod
+productions
+prof
+progressive
+promo
+properties
+property
+protection
+pru
+prudential
+ps
+pt
+pub
+pw
+pwc
+py
+qa
+qpon
+quebec
+quest
+racing
+radio
+re
+read
+realestate
+realtor
+realty
+recipes
+red
+redstone
+redumbrella
+rehab
+reise
+reisen
+reit
+reliance
+ren
+rent
+rentals
+repair
+report
+republican
+rest
+restaurant
+review
+reviews
+rexroth
+rich
+richardli
+ricoh
+ril
+rio
+rip
+ro
+rocks
+rodeo
+rogers
+room
+rs
+rsvp
+ru
+rugby
+ruhr
+run
+rw
+rwe
+ryukyu
+sa
+saarland
+safe
+safety
+sakura
+sale
+salon
+samsclub
+samsung
+sandvik
+sandvikcoromant
+sanofi
+sap
+sarl
+sas
+save
+saxo
+sb
+sbi
+sbs
+sc
+scb
+schaeffler
+schmidt
+scholarships
+school
+schule
+schwarz
+science
+scot
+sd
+se
+search
+seat
+secure
+security
+seek
+select
+sener
+services
+seven
+sew
+sex
+sexy
+sfr
+sg
+sh
+shangrila
+sharp
+shell
+shia
+shiksha
+shoes
+shop
+shopping
+shouji
+show
+si
+silk
+sina
+singles
+site
+sj
+sk
+ski
+skin
+sky
+skype
+sl
+sling
+sm
+smart
+smile
+sn
+sncf
+so
+soccer
+social
+softbank
+software
+sohu
+solar
+solutions
+song
+sony
+soy
+spa
+space
+sport
+spot
+sr
+srl
+ss
+st
+stada
+staples
+star
+statebank
+statefarm
+stc
+stcgroup
+stockholm
+storage
+store
+stream
+studio
+study
+style
+su
+sucks
+supplies
+supply
+support
+surf
+surgery
+suzuki
+sv
+swatch
+swiss
+sx
+sy
+sydney
+systems
+sz
+tab
+taipei
+talk
+taobao
+target
+tatamotors
+tatar
+tattoo
+tax
+taxi
+tc
+tci
+td
+tdk
+team
+tech
+technology
+tel
+temasek
+tennis
+teva
+tf
+tg
+th
+thd
+theater
+theatre
+tiaa
+tickets
+tienda
+tips
+tires
+tirol
+tj
+tjmaxx
+tjx
+tk
+tkmaxx
+tl
+tm
+tmall
+tn
+to
+today
+tokyo
+tools
+top
+toray
+toshiba
+total
+tours
+town
+toyota
+toys
+tr
+trade
+trading
+training
+travel
+travelers
+travelersinsurance
+trust
+trv
+tt
+tube
+tui
+tunes
+tushu
+tv
+tvs
+tw
+tz
+ua
+ubank
+ubs
+ug
+uk
+unicom
+university
+uno
+uol
+ups
+us
+uy
+uz
+va
+vacations
+vana
+vanguard
+vc
+ve
+vegas
+ventures
+verisign
+vermögensberater
+vermögensberatung
+versicherung
+vet
+vg
+vi
+viajes
+video
+vig
+viking
+villas
+vin
+vip
+virgin
+visa
+vision
+viva
+vivo
+vlaanderen
+vn
+vodka
+volvo
+vote
+voting
+voto
+voyage
+vu
+wales
+walmart
+walter
+wang
+wanggou
+watch
+watches
+weather
+weatherchannel
+webcam
+weber
+website
+wed
+wedding
+weibo
+weir
+wf
+whoswho
+wien
+wiki
+williamhill
+win
+windows
+wine
+winners
+wme
+wolterskluwer
+woodside
+work
+works
+world
+wow
+ws
+wtc
+wtf
+xbox
+xerox
+xihuan
+xin
+xn--11b4c3d
+xn--1ck2e1b
+xn--1qqw23a
+xn--2scrj9c
+xn--30rr7y
+xn--3bst00m
+xn--3ds443g
+xn--3e0b707e
+xn--3hcrj9c
+xn--3pxu8k
+xn--42c2d9a
+xn--45br5cyl
+xn--45brj9c
+xn--45q11c
+xn--4dbrk0ce
+xn--4gbrim
+xn--54b7fta0cc
+xn--55qw42g
+xn--55qx5d
+xn--5su34j936bgsg
+xn--5tzm5g
+xn--6frz82g
+xn--6qq986b3xl
+xn--80adxhks
+xn--80ao21a
+xn--80aqecdr1a
+xn--80asehdb
+xn--80aswg
+xn--8y0a063a
+xn--90a3ac
+xn--90ae
+xn--90ais
+xn--9dbq2a
+xn--9et52u
+xn--9krt00a
+xn--b4w605ferd
+xn--bck1b9a5dre4c
+xn--c1avg
+xn--c2br7g
+xn--cck2b3b
+xn--cckwcxetd
+xn--cg4bki
+xn--clchc0ea0b2g2a9gcd
+xn--czr694b
+xn--czrs0t
+xn--czru2d
+xn--d1acj3b
+xn--d1alf
+xn--e1a4c
+xn--eckvdtc9d
+xn--efvy88h
+xn--fct429k
+xn--fhbei
+xn--fiq228c5hs
+xn--fiq64b
+xn--fiqs8s
+xn--fiqz9s
+xn--fjq720a
+xn--flw351e
+xn--fpcrj9c3d
+xn--fzc2c9e2c
+xn--fzys8d69uvgm
+xn--g2xx48c
+xn--gckr3f0f
+xn--gecrj9c
+xn--gk3at1e
+xn--h2breg3eve
+xn--h2brj9c
+xn--h2brj9c8c
+xn--hxt814e
+xn--i1b6b1a6a2e
+xn--imr513n
+xn--io0a7i
+xn--j1aef
+xn--j1amh
+xn--j6w193g
+xn--jlq480n2rg
+xn--jvr189m
+xn--kcrx77d1x4a
+xn--kprw13d
+xn--kpry57d
+xn--kput3i
+xn--l1acc
+xn--lgbbat1ad8j
+xn--mgb2ddes
+xn--mgb9awbf
+xn--mgba3a3ejt
+xn--mgba3a4f16a
+xn--mgba3a4fra
+xn--mgba7c0bbn0a
+xn--mgbaam7a8h
+xn--mgbab2bd
+xn--mgbah1a3hjkrd
+xn--mgbai9a5eva00b
+xn--mgbai9azgqp6j
+xn--mgbayh7gpa
+xn--mgbbh1a
+xn--mgbbh1a71e
+xn--mgbc0a9azcg
+xn--mgbca7dzdo
+xn--mgbcpq6gpa1a
+xn--mgberp4a5d4a87g
+xn--mgberp4a5d4ar
+xn--mgbgu82a
+xn--mgbi4ecexp
+xn--mgbpl2fh
+xn--mgbqly7c0a67fbc
+xn--mgbqly7cvafr
+xn--mgbt3dhd
+xn--mgbtf8fl
+xn--mgbtx2b
+xn--mgbx4cd0ab
+xn--mix082f
+xn--mix891f
+xn--mk1bu44c
+xn--mxtq1m
+xn--ngbc5azd
+xn--ngbe9e0a
+xn--ngbrx
+xn--nnx388a
+xn--node
+xn--nqv7f
+xn--nqv7fs00ema
+xn--nyqy26a
+xn--o3cw4h
+xn--ogbpf8fl
+xn--otu796d
+xn--p1acf
+xn--p1ai
+xn--pgbs0dh
+xn--pssy2u
+xn--q7ce6a
+xn--q9jyb4c
+xn--qcka1pmc
+xn--qxa6a
+xn--qxam
+xn--rhqv96g
+xn--rovu88b
+xn--rvc1e0am3e
+xn--s9brj9c
+xn--ses554g
+xn--t60b56a
+xn--tckwe
+xn--tiq49xqyj
+xn--unup4y
+xn--vermgensberater-ctb
+xn--vermgensberatung-pwb
+xn--vhquv
+xn--vuq861b
+xn--w4r85el8fhu5dnra
+xn--w4rs40l
+xn--wgbh1c
+xn--wgbl6a
+xn--xhq521b
+xn--xkc2al3hye2a
+xn--xkc2dl3a5ee0h
+xn--y9a3aq
+xn--yfro4i67o
+xn--ygbi2ammx
+xn--zfr164b
+xxx
+xyz
+yachts
+yahoo
+yamaxun
+yandex
+ye
+yodobashi
+yoga
+yokohama
+you
+youtube
+yt
+yun
+za
+zappos
+zara
+zero
+zip
+zm
+zone
+zuerich
+zw
+ελ
+ευ
+бг
+бел
+дети
+ею
+католик
+ком
+мкд
+мон
+москва
+онлайн
+орг
+рус
+рф
+сайт
+срб
+укр
+қаз
+հայ
+ישראל
+קום
+ابوظبي
+ارامكو
+الاردن
+البحرين
+الجزائر
+السعودية
+السعوديه
+السعودیة
+السعودیۃ
+العليان
+المغرب
+اليمن
+امارات
+ايران
+ایران
+بارت
+بازار
+بيتك
+بھارت
+تونس
+سودان
+سوريا
+سورية
+شبكة
+عراق
+عرب
+عمان
+فلسطين
+قطر
+كاثوليك
+كوم
+مصر
+مليسيا
+موريتانيا
+موقع
+همراه
+پاكستان
+پاکستان
+ڀارت
+कॉम
+नेट
+भारत
+भारतम्
+भारोत
+संगठन
+বাংলা
+ভারত
+ভাৰত
+ਭਾਰਤ
+ભારત
+ଭାରତ
+இந்தியா
+இலங்கை
+சிங்கப்பூர்
+భారత్
+ಭಾರತ
+ഭാരതം
+ලංකා
+คอม
+ไทย
+ລາວ
+გე
+みんな
+アマゾン
+クラウド
+グーグル
+コム
+ストア
+セール
+ファッション
+ポイント
+世界
+中信
+中国
+中國
+中文网
+亚马逊
+企业
+佛山
+信息
+健康
+八卦
+公司
+公益
+台湾
+台灣
+商城
+商店
+商标
+嘉里
+嘉里大酒店
+在线
+大拿
+天主教
+娱乐
+家電
+广东
+微博
+慈善
+我爱你
+手机
+招聘
+政务
+政府
+新加坡
+新闻
+时尚
+書籍
+机构
+淡马锡
+游戏
+澳門
+澳门
+点看
+移动
+组织机构
+网址
+网店
+网站
+网络
+联通
+臺灣
+谷歌
+购物
+通販
+集团
+電訊盈科
+飞利浦
+食品
+餐厅
+香格里拉
+香港
+닷넷
+닷컴
+삼성
+한국
+"""
 
 TLD_PATTERN = (
     '(?:a(?:a(?:a|rp)|b(?:b(?:ott|vie)?|c|le|ogado|udhabi)|c(?:ademy|c(?:enture|ountant(?:s)?)|o|tor)?|d(?:s|ult)?|'

@@ -129,7 +129,12 @@ def icann_suffixes() -> IcannSuffixes:
     """The ICANN suffixes of the bundled snapshot (from the generated ``_tld_data``, built once)."""
     from . import _tld_data
 
-    return IcannSuffixes.from_sets(_tld_data.RULES, _tld_data.WILDCARDS, _tld_data.EXCEPTIONS, _tld_data.TLDS)
+    return IcannSuffixes.from_sets(
+        frozenset(_tld_data.RULES.split()),
+        frozenset(_tld_data.WILDCARDS.split()),
+        frozenset(_tld_data.EXCEPTIONS.split()),
+        frozenset(_tld_data.TLDS.split()),
+    )
 
 
 def icann_tlds() -> frozenset[str]:
