@@ -10,12 +10,13 @@ linked after a scheme, which linkify-it finds anyway).
 
 from __future__ import annotations
 
+import re
 import threading
 
 from linkify_it import LinkifyIt
 
-from ._tlds import tld_pattern
-from ._windows import WINDOW, windows
+from ._tlds import icann_tlds, tld_pattern
+from ._windows import anchored_windows
 from .base import RawLink
 
 __all__ = ["LinkifyItBackend"]
@@ -31,6 +32,10 @@ class LinkifyItBackend:
         # One entry that is a trie-shaped pattern of every TLD: linkify-it joins its TLD
         # entries into a regex unescaped, and a flat 3,000-word alternation is slow.
         self._linkify.tlds([tld_pattern()], False)
+        # Every link holds "//", "@" or a dot before the first letter of a TLD (with the
+        # list replaced, linkify-it adds only ``xn--…`` names to it).
+        firsts = "".join(sorted({tld[0] for tld in icann_tlds()} | {"x"}))
+        self._anchor = re.compile(f"//|@|\\.[{re.escape(firsts)}]", re.IGNORECASE)
         # LinkifyIt keeps the state of its last test() on the instance: one caller at a time.
         self._lock = threading.Lock()
 
@@ -40,25 +45,34 @@ class LinkifyItBackend:
             return self._spans(text, 0)
 
     def candidates(self, text: str) -> list[RawLink]:
-        """``find``, with long texts given to linkify-it in windows, for refinement.
+        """The links of ``find``, from less text: for refinement (``detect(refine=True)``).
 
-        linkify-it-py's path regex rescans the rest of a run without white space for every
-        fuzzy link in it, so one call on ``x.co/(x.co/(…`` costs time quadratic in the
-        run's length.  A text longer than ``WINDOW`` is given to it in the windows of
-        ``_windows.windows``: exactly the links of one call where the windows are cut at
-        white space (the only case outside runs of over ``WINDOW // 2`` code points without
-        white space; see tests/test_linkify_it_windows.py).
+        linkify-it is given only the white-space-delimited tokens that hold an *anchor*,
+        something every one of its links contains: ``//`` (``http:``, ``https:``,
+        ``ftp:`` and ``//`` links), ``@`` (emails, ``mailto:``) or a dot before the first
+        letter of a TLD (fuzzy links: its host pattern ends with ``.`` and a TLD of the
+        list).  Tokens are joined into windows of at most ``WINDOW`` code points
+        (``_windows.anchored_windows``), and linkify-it treats white space like the ends
+        of the text, so the links are exactly those of one call
+        (tests/test_fast_path.py), for a fraction of its time on ordinary text.
+
+        The windows also bound the text of one call: linkify-it-py's path regex rescans
+        the rest of a run without white space for every fuzzy link in it, so one call on
+        ``x.co/(x.co/(…`` costs time quadratic in the run's length.  Only a run of over
+        ``WINDOW // 2`` code points without white space is cut inside (the windows then
+        overlap), and there the links can differ from those of one call.
         """
+        found: list[RawLink] = []
+        overlapped = False
+        end = 0
         with self._lock:
-            if len(text) <= WINDOW:
-                return self._spans(text, 0)
-            found: list[RawLink] = []
-            for lo, hi in windows(text):
-                found += self._spans(text[lo:hi], lo)
-        if not found:
-            return found
-        # Overlapping windows (inside a long run without white space) can report a link twice.
-        return sorted(set(found), key=lambda r: (r.start, r.end))
+            for lo, hi in anchored_windows(text, self._anchor):
+                overlapped |= lo < end
+                end = hi
+                found += self._spans(text[lo:hi] if hi - lo < len(text) else text, lo)
+        if overlapped:  # overlapping windows can report a link twice
+            return sorted(set(found), key=lambda r: (r.start, r.end))
+        return found
 
     def _spans(self, text: str, shift: int) -> list[RawLink]:
         """linkify-it's matches in ``text`` as RawLinks, offsets plus ``shift``; the caller holds the lock."""
