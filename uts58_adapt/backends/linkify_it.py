@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import Literal
 
 from linkify_it import LinkifyIt
 
@@ -78,6 +79,7 @@ class LinkifyItBackend:
         """linkify-it's matches in ``text`` as RawLinks, offsets plus ``shift``; the caller holds the lock."""
         out = []
         for m in self._linkify.match(text) or ():
-            kind = "email" if m.schema == "mailto:" or (not m.schema and "@" in m.raw and "/" not in m.raw) else "url"
+            email = m.schema == "mailto:" or (not m.schema and "@" in m.raw and "/" not in m.raw)
+            kind: Literal["url", "email"] = "email" if email else "url"
             out.append(RawLink(m.index + shift, m.last_index + shift, kind))
         return out
