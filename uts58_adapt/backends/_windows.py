@@ -33,9 +33,9 @@ __all__ = ["ANY_SPACE", "ASCII_SPACE", "GAP", "OVERLAP", "WINDOW", "Space", "anc
 #: windows cut inside a run without white space.
 WINDOW = 1024
 OVERLAP = 320
-#: Two anchored tokens at most this far apart go to the backend in one window (one call
-#: costs about as much as scanning a few hundred more characters).
-GAP = 160
+#: Two anchored tokens at most this far apart go to the backend in one window: one call
+#: less against more text to scan (32 was the fastest of 0-160 on the Debian corpus).
+GAP = 32
 
 
 @dataclass(frozen=True)
