@@ -69,11 +69,12 @@ def _ratios(fn: Callable[[str], object], build: Builder, n: int, repeats: int) -
 def doubling_ratio(fn: Callable[[str], object], build: Builder, min_chars: int = 0) -> tuple[int, float]:
     """Return ``(n, ratio)``: the calibrated size and the median doubling ratio around it.
 
-    ``min_chars`` is the shortest text measured: code that is linear only beyond a bound
-    (a backend run on windows of bounded length) is measured beyond it.
+    ``min_chars`` is the shortest text measured (the smallest of the four sizes): code
+    that is linear only beyond a bound (a backend run on windows of bounded length) is
+    measured beyond it.
     """
     fn(build(4))  # warm-up: lazily built tables and compiled patterns
-    n = 16
+    n = 12  # (sizes 12 * 2**k: less overshoot above min_chars than 16 * 2**k for most shapes)
     while len(build(n // 4)) < min_chars and len(build(2 * n)) <= MAX_CHARS:
         n *= 2
     while len(build(4 * n)) <= MAX_CHARS and _time(fn, build(n)) < TARGET / 2:
@@ -114,8 +115,9 @@ DETECT_SHAPES: dict[str, Builder] = {
 # fuzzy-link regex, whose path part (``src_path``) looks for the closing bracket to the
 # end of the run at every link (issue 13, point 5).  The adapter gives both backends long
 # texts in bounded windows (backends/_windows.py), which makes detection linear; these
-# shapes check that, on texts of several windows (below one window the run is handed to
-# the backend whole, and its cost grows quadratically up to that bound).
+# shapes check that, on texts of at least two windows (below one window the run is handed
+# to the backend whole, and its cost grows quadratically up to that bound; from two on,
+# the number of windows doubles with the text).
 BACKEND_QUADRATIC_SHAPES: dict[str, Builder] = {
     "a@b.co.x.com@ * n (no space)": lambda n: "a@b.co.x.com@" * n,
     "a.com, * n (comma list, no space)": lambda n: "a.com," * n,
@@ -143,7 +145,7 @@ def test_detect_linear(backend: str, shape: str) -> None:
 def test_detect_linear_on_long_tokens(backend: str, shape: str) -> None:
     from uts58_adapt.backends._windows import WINDOW
 
-    check_linear(_detect(backend, True), BACKEND_QUADRATIC_SHAPES[shape], min_chars=4 * WINDOW)
+    check_linear(_detect(backend, True), BACKEND_QUADRATIC_SHAPES[shape], min_chars=2 * WINDOW)
 
 
 # The HTML and markdown-it entry points on the same shapes, plus the one the wrapper's
@@ -162,7 +164,7 @@ def test_linkify_html_linear(shape: str) -> None:
     from uts58_adapt import linkify
     from uts58_adapt.backends._windows import WINDOW
 
-    check_linear(linkify, RENDER_SHAPES[shape], min_chars=4 * WINDOW)
+    check_linear(linkify, RENDER_SHAPES[shape], min_chars=2 * WINDOW)
 
 
 def _markdown_it_render() -> Callable[[str], object]:
@@ -199,7 +201,7 @@ def test_markdown_it_render_linear(shape: str) -> None:
     # (No lower bound for the unwindowed shapes: quadratic from the start, they would take
     # minutes at the sizes where windows are measured.)
     quadratic = shape in _UNWINDOWED_SHAPES
-    check_linear(_markdown_it_render(), RENDER_SHAPES[shape], min_chars=0 if quadratic else 4 * WINDOW)
+    check_linear(_markdown_it_render(), RENDER_SHAPES[shape], min_chars=0 if quadratic else 2 * WINDOW)
 
 
 TERMINATE_SHAPES: dict[str, Builder] = {
