@@ -6,6 +6,11 @@ Unicode and ``xn--`` forms (given as one trie-shaped pattern, which linkify-it i
 into its regexes as it does with its own entries), so fuzzy links like ``foo.accountants`` or ``foo.香港`` are
 found.  Fuzzy links and fuzzy emails are on; fuzzy IPs are off (an IPv4 host is only
 linked after a scheme, which linkify-it finds anyway).
+
+``find`` is one linkify-it call on the whole text (the "before" view); ``candidates``,
+which ``detect(refine=True)`` uses, gives it only the white-space-delimited tokens that
+can hold one of its links, in windows of bounded length (``_windows.py``): the same
+links, in less time, and linear time on runs where one call is quadratic.
 """
 
 from __future__ import annotations
