@@ -23,6 +23,13 @@ Targets:
   (c) minimal_escape <= 3 x urllib.parse.unquote, on the corpus URLs fully
       percent-encoded first
   (d) property lookups per second: link_term(ch) and FLAGS[ord(ch)] (information)
+  (e) detection speed: detect() <= 0.6 x the raw backend on the same text, per
+      paragraph (blank-line separated) and on the whole corpus as one text.  linkify-it:
+      against LinkifyIt(same options and TLD list).match, and (information) a default
+      LinkifyIt().match.  urlextract: against URLExtract(same TLD list).find_urls, and
+      (information) a stock URLExtract().find_urls.  MB/s of each are printed.
+  (f) start-up, in fresh processes (best of --startup-runs, CPU time of the child): the
+      first detect() after the import <= 120 ms, `echo line | uts58-adapt detect` <= 250 ms
 """
 
 from __future__ import annotations
@@ -155,6 +162,12 @@ class Report:
         if verdict == "FAIL":
             self.failed.append(label)
         return ratio
+
+    def value(self, label: str, value: float, target: float) -> None:
+        verdict = "PASS" if value <= target else "FAIL"
+        print(f"  {label:58} {value:6.0f}  (target <= {target:g}) {verdict:>5}")
+        if verdict == "FAIL":
+            self.failed.append(label)
 
 
 def each(fn: Callable[[T], object]) -> Callable[[list[T]], None]:
@@ -292,6 +305,127 @@ def bench_properties(lines: list[str], repeat: int) -> None:
         )
 
 
+def paragraphs(lines: list[str]) -> list[str]:
+    """The corpus cut at blank lines, each paragraph one text."""
+    out: list[str] = []
+    block: list[str] = []
+    for line in lines:
+        if line.strip():
+            block.append(line)
+        elif block:
+            out.append("\n".join(block))
+            block = []
+    if block:
+        out.append("\n".join(block))
+    return out
+
+
+def stock_urlextract() -> object:
+    """urlextract as shipped: its own TLD list file, emails on, no URL limit (offline: no update)."""
+    from urlextract import URLExtract
+
+    return URLExtract(extract_email=True, cache_dns=False, limit=None)
+
+
+def bench_detection(lines: list[str], repeat: int, report: Report) -> None:
+    from linkify_it import LinkifyIt
+
+    print("(e) detection speed: detect() / the raw backend on the same text")
+    paras = paragraphs(lines)
+    whole = "\n".join(lines)
+    chars = sum(map(len, paras))
+    print(f"  {len(paras):,} paragraphs ({chars:,} chars); whole text {len(whole):,} chars")
+    same = raw_linkify_it()
+    default = LinkifyIt()
+    backend = get_backend("urlextract")
+    same_ux = backend._extractor  # type: ignore[attr-defined]  # URLExtract with the backend's TLD trie
+    stock_ux = stock_urlextract()
+    cases: list[tuple[str, dict[str, Callable[[list[str]], object]], list[str], str, str]] = [
+        (
+            "linkify-it",
+            {
+                "detect": each(lambda s: detect(s, backend="linkify-it")),
+                "raw": each(same.match),  # type: ignore[attr-defined]
+                "default": each(default.match),
+            },
+            paras,
+            "LinkifyIt(same TLDs).match",
+            "LinkifyIt().match",
+        ),
+        (
+            "urlextract",
+            {
+                "detect": each(lambda s: detect(s, backend="urlextract")),
+                "raw": each(same_ux.find_urls),
+                "default": each(stock_ux.find_urls),  # type: ignore[attr-defined]
+            },
+            paras,
+            "URLExtract(same TLDs).find_urls",
+            "URLExtract().find_urls",
+        ),
+    ]
+    for name, variants, _items, raw_label, default_label in cases:
+        for scope, items in (("per paragraph", paras), ("whole text", [whole])):
+            times = measure(variants, items, repeat)
+            size = sum(map(len, items)) / 1e6
+            print(
+                f"  {name}, {scope}: detect {size / times['detect']:.2f} MB/s, {raw_label} "
+                f"{size / times['raw']:.2f} MB/s, {default_label} {size / times['default']:.2f} MB/s"
+            )
+            report.ratio(f"{name} {scope}: detect / {raw_label}", times["detect"], times["raw"], 0.6)
+            report.ratio(
+                f"{name} {scope}: detect / {default_label} (information)", times["detect"], times["default"], None
+            )
+
+
+STARTUP_DETECT = """\\
+import time
+c0, t0 = time.process_time(), time.perf_counter()
+from uts58_adapt import detect
+c1, t1 = time.process_time(), time.perf_counter()
+detect("see https://example.com/a(b) and jane@example.org.")
+c2, t2 = time.process_time(), time.perf_counter()
+print(c1 - c0, c2 - c1, t2 - t1)
+"""
+
+
+def _child_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bench_startup(runs: int, report: Report) -> None:
+    """Start-up in fresh processes.  The checked figures are CPU times (user + system, of the
+    child), which other processes on a shared machine barely change; wall-clock times
+    are printed for information (on a quiet machine they are about the same)."""
+    import os
+    import subprocess
+
+    flag = os.environ.get("PYTHONDONTWRITEBYTECODE", "")
+    print(f"(f) start-up in fresh processes, best of {runs} (CPU time; PYTHONDONTWRITEBYTECODE={flag!r})")
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    imports, firsts, first_walls, clis, cli_walls = [], [], [], [], []
+    line = "see https://example.com/a(b) and jane@example.org.\\n"
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", STARTUP_DETECT], capture_output=True, text=True, check=True, env=env
+        ).stdout.split()
+        imports.append(float(out[0]))
+        firsts.append(float(out[1]))
+        first_walls.append(float(out[2]))
+        c0, t0 = _child_cpu(), time.perf_counter()
+        command = [sys.executable, "-m", "uts58_adapt.cli", "detect"]
+        subprocess.run(command, input=line, capture_output=True, text=True, check=True, env=env)
+        clis.append(_child_cpu() - c0)
+        cli_walls.append(time.perf_counter() - t0)
+    print(f"  import uts58_adapt: {min(imports) * 1e3:.0f} ms CPU (information)")
+    print(f"  wall clock (information): first detect() {min(first_walls) * 1e3:.0f} ms, CLI {min(cli_walls) * 1e3:.0f} ms")
+    report.value("first detect() in a fresh process (ms CPU)", min(firsts) * 1e3, 120)
+    report.value("echo line | uts58-adapt detect (ms CPU, whole process)", min(clis) * 1e3, 250)
+
+
 def profile_adapter(lines: list[str]) -> None:
     print("\ncProfile: detect(backend='linkify-it') over the corpus, by internal time")
     profiler = cProfile.Profile()
@@ -310,13 +444,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500_000, help="corpus size in characters (default 500000)")
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per block, min taken (default 5)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the adapter over the corpus")
-    parser.add_argument("--only", choices=["a", "b", "c", "d"], action="append", help="run only these figures")
+    parser.add_argument("--only", choices=list("abcdef"), action="append", help="run only these figures")
+    parser.add_argument("--startup-runs", type=int, default=7, help="fresh processes for (f) (default 7)")
     args = parser.parse_args(argv)
 
     lines, description = load_corpus(args.size)
     print(f"Python {sys.version.split()[0]}; corpus: {description}; min of {args.repeat} interleaved runs\n")
     report = Report()
-    only = set(args.only or "abcd")
+    only = set(args.only or "abcdef")
     if "a" in only:
         bench_refinement(lines, args.repeat, report)
     if "b" in only:
@@ -325,6 +460,10 @@ def main(argv: list[str] | None = None) -> int:
         bench_escaping(lines, args.repeat, report)
     if "d" in only:
         bench_properties(lines, args.repeat)
+    if "e" in only:
+        bench_detection(lines, args.repeat, report)
+    if "f" in only:
+        bench_startup(args.startup_runs, report)
     if args.profile:
         profile_adapter(lines)
     print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))

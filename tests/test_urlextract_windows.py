@@ -67,3 +67,25 @@ def test_windows_cover_the_text():
         assert hi1 - lo1 <= _WINDOW
         assert lo2 == hi1 or hi1 - lo2 == _OVERLAP  # cut at white space, or overlapping
         assert lo2 > lo1
+
+
+def test_urlextract_windows_cut_only_at_ascii_white_space(monkeypatch):
+    """urlextract stops only at ASCII white space (``string.whitespace``): a cut after
+    U+3000 or U+00A0 could split one of its spans, so the backend's windows never end there."""
+    from uts58_adapt.backends.urlextract import UrlExtractBackend
+
+    text = ("x.com/a\u3000b.org\u00a0" * 300) + " " + ("c.net/d\u2028" * 300)
+    seen = []
+    spans = UrlExtractBackend._spans
+
+    def spy(extractor, window):
+        seen.append(window)
+        return spans(extractor, window)
+
+    monkeypatch.setattr(UrlExtractBackend, "_spans", staticmethod(spy))
+    get_backend("urlextract").candidates(text)
+    assert len(seen) > 3
+    assert any(w.endswith(" ") for w in seen[:-1])  # the one ASCII space is used for a cut
+    for window, following in zip(seen, seen[1:]):
+        if window[-1] in "\u3000\u00a0\u2028":  # not a cut there: the windows overlap
+            assert len(window) == _WINDOW and following.startswith(window[-_OVERLAP:])

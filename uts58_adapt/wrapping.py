@@ -122,17 +122,37 @@ class _Wrapper:
         return f"wrap({self._wrapped!r})"
 
 
+#: How far past the backend's end ``_window_end`` looks for a Hard character (code points).
+_WINDOW_REACH = 4096
+_NOT_HARD_RUN: re.Pattern[str] | None = None
+
+
 def _window_end(text: str, pos: int) -> int:
-    """Return the offset of the first Link_Term=Hard character at or after ``pos`` (else ``len(text)``).
+    """Return the offset of the first Link_Term=Hard character at or after ``pos``, looking at
+    most ``_WINDOW_REACH`` code points ahead (else ``min(len(text), pos + _WINDOW_REACH)``).
 
     No link crosses a Hard character (§3.5.1), so refining a link that ends at or
     before ``pos`` only needs the text up to there; ``match_at_start`` uses this to
-    avoid rescanning the rest of a long paragraph for every link in it.
+    avoid rescanning the rest of a long paragraph for every link in it.  The reach is
+    bounded because markdown-it calls ``match_at_start`` with the rest of the paragraph
+    at every ``://``: an unbounded search (even at C speed) would make a paragraph
+    without Hard characters (``http://a.co/x>http://a.co/x>…``) cost quadratic time.
+    Only a link running on for more than ``_WINDOW_REACH`` code points past the backend's
+    end, with no Hard character, is cut at the reach.
     """
-    n = len(text)
-    while pos < n and FLAGS[ord(text[pos])] & TERM_MASK != HARD:
-        pos += 1
-    return pos
+    global _NOT_HARD_RUN
+    if _NOT_HARD_RUN is None:  # built on first use (a class of every non-Hard range)
+        from .properties import class_body, flag_runs, largest_astral
+
+        ranges = largest_astral(flag_runs(lambda b: b & TERM_MASK != HARD), 32)
+        _NOT_HARD_RUN = re.compile(f"[{class_body(ranges)}]*")
+    n = min(len(text), pos + _WINDOW_REACH)
+    while pos < n:
+        pos = _NOT_HARD_RUN.match(text, pos, n).end()  # type: ignore[union-attr]  # ``*`` always matches
+        if pos == n or FLAGS[ord(text[pos])] & TERM_MASK == HARD:
+            return pos
+        pos += 1  # a non-Hard astral code point the class leaves out
+    return n
 
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:)//")

@@ -1,11 +1,17 @@
 """Top-level domains and public suffixes from tldextract's bundled Public Suffix List snapshot.
 
-Offline only: the snapshot file shipped inside the ``tldextract`` package is read
-through its own parser (``tldextract.suffix_list.extract_tlds_from_suffix_list``);
-nothing is fetched and no cache is written.  Only the ICANN section is used, so
+Offline only: the snapshot file shipped inside the ``tldextract`` package is parsed
+by its own parser (``tldextract.suffix_list.extract_tlds_from_suffix_list``); nothing
+is fetched and no cache is written.  Only the ICANN section is used, so
 ``blogspot.com`` (a private-section suffix) stays an ordinary registrable domain.
 
 Every name is given in both Unicode and ``xn--`` (A-label) form, lower case.
+
+At run time the parsed sets and the TLD trie pattern come from ``_tld_data.py``,
+generated from the snapshot by ``tools/generate_tlds.py`` (``tests/test_tld_data.py``
+checks that it is current): importing tldextract (which imports ``requests``), parsing
+the list and converting every name to both forms took most of a fresh process's
+start-up.  :func:`parse_snapshot` and :func:`build_tld_pattern` are what the generator runs.
 """
 
 from __future__ import annotations
@@ -13,13 +19,24 @@ from __future__ import annotations
 import pkgutil
 import re
 from functools import lru_cache
+from typing import Any
 
-__all__ = ["IcannSuffixes", "icann_suffixes", "icann_tlds", "snapshot_version", "tld_pattern"]
+__all__ = [
+    "IcannSuffixes",
+    "build_tld_pattern",
+    "icann_suffixes",
+    "icann_tlds",
+    "parse_snapshot",
+    "read_snapshot",
+    "snapshot_version",
+    "tld_pattern",
+]
 
 _SNAPSHOT = ".tld_set_snapshot"
 
 
-def _read_snapshot() -> str:
+def read_snapshot() -> str:
+    """The text of tldextract's bundled snapshot (imports tldextract: for the generator and tests)."""
     data = pkgutil.get_data("tldextract", _SNAPSHOT)
     if data is None:  # pragma: no cover - the package guarantees the file
         raise RuntimeError("tldextract's bundled Public Suffix List snapshot is missing")
@@ -72,6 +89,15 @@ class IcannSuffixes:
         self.exceptions = frozenset(exceptions)
         self.tlds = frozenset(tlds)
 
+    @classmethod
+    def from_sets(
+        cls, rules: frozenset[str], wildcards: frozenset[str], exceptions: frozenset[str], tlds: frozenset[str]
+    ) -> IcannSuffixes:
+        """An instance from already parsed sets (both forms, lower case), as ``_tld_data`` holds them."""
+        self = cls([])
+        self.rules, self.wildcards, self.exceptions, self.tlds = rules, wildcards, exceptions, tlds
+        return self
+
     def is_public_suffix(self, host: str) -> bool:
         """Whether the lower-case ``host`` (no trailing dot) is itself a public suffix."""
         if host in self.exceptions:
@@ -82,13 +108,33 @@ class IcannSuffixes:
         return bool(parent) and parent in self.wildcards
 
 
-@lru_cache(maxsize=1)
-def icann_suffixes() -> IcannSuffixes:
-    """The ICANN suffixes of the bundled snapshot (parsed once)."""
+def parse_snapshot(text: str) -> IcannSuffixes:
+    """The ICANN suffixes of a Public Suffix List text, parsed by tldextract's own parser."""
     from tldextract.suffix_list import extract_tlds_from_suffix_list
 
-    public, _private = extract_tlds_from_suffix_list(_read_snapshot())
+    public, _private = extract_tlds_from_suffix_list(text)
     return IcannSuffixes(public)
+
+
+def parse_version(text: str) -> str:
+    """The ``// VERSION:`` line of a Public Suffix List text."""
+    for line in text.splitlines()[:40]:
+        if line.startswith("// VERSION:"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+@lru_cache(maxsize=1)
+def icann_suffixes() -> IcannSuffixes:
+    """The ICANN suffixes of the bundled snapshot (from the generated ``_tld_data``, built once)."""
+    from . import _tld_data
+
+    return IcannSuffixes.from_sets(
+        frozenset(_tld_data.RULES.split()),
+        frozenset(_tld_data.WILDCARDS.split()),
+        frozenset(_tld_data.EXCEPTIONS.split()),
+        frozenset(_tld_data.TLDS.split()),
+    )
 
 
 def icann_tlds() -> frozenset[str]:
@@ -96,30 +142,38 @@ def icann_tlds() -> frozenset[str]:
     return icann_suffixes().tlds
 
 
-@lru_cache(maxsize=1)
 def snapshot_version() -> str:
     """The ``// VERSION:`` line of the snapshot, for reports."""
-    for line in _read_snapshot().splitlines()[:40]:
-        if line.startswith("// VERSION:"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
+    from . import _tld_data
+
+    return _tld_data.SNAPSHOT_VERSION
 
 
 def tld_pattern(tlds: frozenset[str] | None = None) -> str:
+    """A regular expression (no group captures) matching any of ``tlds`` (default: every ICANN TLD),
+    as a trie; the default one is precomputed in ``_tld_data``."""
+    if tlds is None:
+        from . import _tld_data
+
+        return _tld_data.TLD_PATTERN
+    return build_tld_pattern(tlds)
+
+
+def build_tld_pattern(tlds: frozenset[str]) -> str:
     """A regular expression (no group captures) matching any of ``tlds``, as a trie.
 
     Python's ``re`` tries a flat alternation of 3,000 words one by one; the trie form
     (``c(?:o(?:m(?:m(?:unity)?)?...``) tries each character once, and still prefers the
     longest name at every step, as a length-sorted alternation does.
     """
-    trie: dict = {}
-    for tld in sorted(icann_tlds() if tlds is None else tlds):
+    trie: dict[str, Any] = {}
+    for tld in sorted(tlds):
         node = trie
         for ch in tld:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def build(node: dict) -> str:
+    def build(node: dict[str, Any]) -> str:
         alts = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
         if not alts:
             return ""

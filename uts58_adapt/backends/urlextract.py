@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator
-
 from urlextract import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_pattern
+from ._windows import ASCII_SPACE
+from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
+from ._windows import WINDOW as _WINDOW
+from ._windows import windows as _windows
 from .base import RawLink
 
 __all__ = ["UrlExtractBackend"]
@@ -172,8 +174,9 @@ class UrlExtractBackend:
         urlextract walks from every TLD hit to the ends of its run of non-stop characters,
         so a long run with many hits (``a.com,b.com,…`` without spaces) costs time
         quadratic in its length.  Long texts are therefore given to it in windows of at
-        most ``_WINDOW`` code points, cut after white space where there is some (exact:
-        urlextract's spans never cross white space), else overlapping by ``_OVERLAP``
+        most ``_WINDOW`` code points, cut after ASCII white space where there is some
+        (exact: urlextract's spans never cross its stop characters, ``string.whitespace``
+        among them), else overlapping by ``_OVERLAP``
         (more than a host and its scheme).  Only a run of over ``_WINDOW // 2`` code
         points without white space is cut inside, and there the refined links can differ
         from those of one whole pass (a single urlextract span can swallow the rest of
@@ -185,7 +188,7 @@ class UrlExtractBackend:
         if len(text) <= _WINDOW:
             return self._spans(self._candidate_extractor, text)
         seen: set[RawLink] = set()
-        for lo, hi in _windows(text):
+        for lo, hi in _windows(text, space=ASCII_SPACE):
             for r in self._spans(self._candidate_extractor, text[lo:hi]):
                 seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
         return sorted(seen, key=lambda r: (r.start, r.end))
@@ -206,28 +209,3 @@ class UrlExtractBackend:
             out.append(RawLink(start, end, kind))
         out.sort(key=lambda r: (r.start, r.end))
         return out
-
-
-#: Window length and overlap for ``candidates`` on long texts (code points).
-_WINDOW = 1024
-_OVERLAP = 320
-_SPACE = re.compile(r"\s")
-
-
-def _windows(text: str) -> Iterator[tuple[int, int]]:
-    """Yield ``(lo, hi)`` windows covering ``text``: at most ``_WINDOW`` long, cut after white
-    space in the window's second half when there is some, else overlapping by ``_OVERLAP``."""
-    n = len(text)
-    lo = 0
-    while n - lo > _WINDOW:
-        hi = lo + _WINDOW
-        cut = None
-        for m in _SPACE.finditer(text, lo + _WINDOW // 2, hi):
-            cut = m.end()
-        if cut is not None:
-            yield lo, cut
-            lo = cut
-        else:
-            yield lo, hi
-            lo = hi - _OVERLAP
-    yield lo, n
