@@ -177,31 +177,14 @@ def _markdown_it_render() -> Callable[[str], object]:
     return md.render
 
 
-# markdown-it's core linkify rule hands each text token to the wrapper's test() and
-# match(), which give the whole text to linkify-it in one call (wrapping.py,
-# LinkifyItWrapper._match): on these shapes that is linkify-it's own quadratic regex.
-_WRAPPER_UNWINDOWED = pytest.mark.xfail(
-    strict=True, reason="LinkifyItWrapper._match gives linkify-it the whole text (not windowed yet)"
-)
-
-
-_UNWINDOWED_SHAPES = ("x.co/( * n", "x.com/αβ(γ * n")
-
-
-@pytest.mark.parametrize(
-    "shape",
-    [
-        pytest.param(shape, marks=_WRAPPER_UNWINDOWED) if shape in _UNWINDOWED_SHAPES else shape
-        for shape in RENDER_SHAPES
-    ],
-)
+# markdown-it's core linkify rule hands each text token (a whole paragraph) to the
+# wrapper's test() and match(): LinkifyItWrapper._windowed_matches bounds what linkify-it
+# is given in one call, so its own quadratic path regex cannot show here.
+@pytest.mark.parametrize("shape", list(RENDER_SHAPES))
 def test_markdown_it_render_linear(shape: str) -> None:
     from uts58_adapt.backends._windows import WINDOW
 
-    # (No lower bound for the unwindowed shapes: quadratic from the start, they would take
-    # minutes at the sizes where windows are measured.)
-    quadratic = shape in _UNWINDOWED_SHAPES
-    check_linear(_markdown_it_render(), RENDER_SHAPES[shape], min_chars=0 if quadratic else 2 * WINDOW)
+    check_linear(_markdown_it_render(), RENDER_SHAPES[shape], min_chars=2 * WINDOW)
 
 
 TERMINATE_SHAPES: dict[str, Builder] = {

@@ -268,3 +268,19 @@ def test_urlextract_delegation(extractor):
     wrapped = wrap(extractor)
     assert wrap(wrapped) is wrapped
     assert wrapped.get_stop_chars_right() == extractor.get_stop_chars_right()
+
+
+def test_windowed_matches_equal_one_call_on_long_text() -> None:
+    """The wrapper gives linkify-it long texts in windows cut at white space (linear time,
+    issue 13.5); the matches are those of one call, offsets into the whole text."""
+    from uts58_adapt.backends._windows import WINDOW
+
+    words = ["see", "example.com/αβ(γ/δ)ρς", "http://a.co/x>y", "mail", "jane@example.org.", "x.co/((", "www.a.com"]
+    text = "\n".join(" ".join(words[(i + j) % len(words)] for j in range(9)) for i in range(200))
+    assert len(text) > 8 * WINDOW
+    plain = LinkifyIt()
+    wrapped = wrap(LinkifyIt())
+    got = [(m.index, m.last_index, m.schema, m.raw) for m in wrapped._windowed_matches(text)]
+    want = [(m.index, m.last_index, m.schema, m.raw) for m in plain.match(text) or []]
+    assert len(want) > 1000
+    assert got == want

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from linkify_it.main import LinkifyIt, Match
 from urlextract.urlextract_core import URLExtract, URLExtractError
 
+from .backends._windows import WINDOW, windows
 from .backends.base import RawLink
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
@@ -318,7 +319,28 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
     def _match(self, text: str) -> list[Match]:
         backend_text = candidate_text(text)
-        return self._refined_matches(text, self._wrapped.match(backend_text) or [], backend_text)
+        return self._refined_matches(text, self._windowed_matches(backend_text), backend_text)
+
+    def _windowed_matches(self, text: str) -> list[Match]:
+        """The wrapped instance's matches in ``text``, given to it in bounded windows.
+
+        linkify-it-py's path regex rescans the rest of a run without white space for every
+        fuzzy link in it, so one call on ``x.co/(x.co/(…`` costs time quadratic in the run
+        (markdown-it's core rule hands the wrapper whole paragraphs).  The windows are cut
+        after white space (``backends._windows.windows``), which linkify-it treats like the
+        ends of the text, so the matches are those of one call; only inside a run of over
+        ``WINDOW // 2`` code points without white space do the windows overlap, and there
+        a match may differ (overlaps are resolved by the refinement, as for ``detect()``).
+        """
+        if len(text) <= WINDOW:
+            return self._wrapped.match(text) or []
+        seen: dict[tuple[int, int, str], Match] = {}
+        for lo, hi in windows(text):
+            for m in self._wrapped.match(text[lo:hi]) or ():
+                key = (m.index + lo, m.last_index + lo, m.schema)
+                if key not in seen:
+                    seen[key] = m if lo == 0 else self._make_match(text, m.schema, key[0], key[1])
+        return [seen[key] for key in sorted(seen, key=lambda k: (k[0], -k[1]))]
 
     def _refined_matches(self, text: str, matches: Sequence[Match], backend_text: str) -> list[Match]:
         """Refine the URL and email matches the backend found in ``backend_text``; keep the others.

@@ -21,7 +21,8 @@ from typing import Any
 
 from ._tlds import tld_pattern
 from .base import RawLink
-from .urlextract import _WINDOW, _windows
+from ._windows import WINDOW as _WINDOW
+from ._windows import windows as _windows
 
 __all__ = ["BleachBackend", "bleach_find", "bleach_spans", "build_url_re"]
 
