@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from conftest import require_data
 from uts58_adapt.cli import main
+
+from conftest import require_data
 
 
 def test_help_lists_every_command(capsys):
@@ -48,7 +49,7 @@ def test_conformance_without_data_dir(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize("fmt", ["marked", "json", "html"])
 def test_detect_max_length_applies_to_every_format(fmt, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("see example.com/abcdef and x.co\n".encode())))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"see example.com/abcdef and x.co\n")))
     assert main(["detect", "--format", fmt, "--max-length", "10"]) == 0
     out = capsys.readouterr().out
     if fmt == "marked":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -10,17 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CLOSE_MARK, OPEN_MARK, REPO
 from uts58_adapt.backends import BACKENDS, get_backend
 from uts58_adapt.backends.base import Backend, RawLink
 from uts58_adapt.cli import main
 from uts58_adapt.detection import detect
 from uts58_adapt.refine.migration import refine_links
 
+from conftest import CLOSE_MARK, OPEN_MARK, REPO
+
 ALL = pytest.mark.parametrize("backend", tuple(BACKENDS))
 #: The backends whose libraries start every link UTS #58 finds (the others miss some by
 #: design, e.g. mistune has no bare domains; see tests/test_newlib_backends.py and README).
-FULL_RECALL = pytest.mark.parametrize("backend", ("linkify-it", "urlextract", "bleach"))
+FULL_RECALL = pytest.mark.parametrize("backend", ["linkify-it", "urlextract", "bleach"])
 
 
 def spans(text: str, backend: str = "linkify-it") -> list[str]:
@@ -150,9 +152,9 @@ def test_type_errors_and_unknown_backend():
         detect(b"example.com")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="text"):
         detect(None)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="linkify-it.*urlextract"):
+    with pytest.raises(ValueError, match=r"linkify-it.*urlextract"):
         detect("example.com", "nope")
-    with pytest.raises(TypeError, match="backend.*linkify-it"):
+    with pytest.raises(TypeError, match=r"backend.*linkify-it"):
         detect("example.com", 42)  # type: ignore[arg-type]
 
 
@@ -187,7 +189,7 @@ def test_sorted_non_overlapping(backend):
     )
     links = detect(text, backend)
     assert [link.start for link in links] == sorted(link.start for link in links)
-    for a, b in zip(links, links[1:]):
+    for a, b in itertools.pairwise(links):
         assert a.end <= b.start
     for link in links:
         assert text[link.start : link.end] == link.text

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
 from uts58_adapt.detection import detect
+
+from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
 
 BACKENDS = ("linkify-it", "urlextract")
 CASES = detection_cases()

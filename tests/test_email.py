@@ -57,9 +57,9 @@ def test_fails(text):
 
 
 def test_argument_errors():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"text\[1\] is not an '@'"):
         email_start("abc", 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"text\[5\] is not an '@'"):
         email_start("a@b", 5)
     with pytest.raises(TypeError, match="text"):
         email_start(None, 0)  # type: ignore[arg-type]

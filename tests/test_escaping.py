@@ -18,7 +18,6 @@ from uts58_adapt.commands import escape as escape_command
 from uts58_adapt.refine.escaping import format_url, minimal_escape, minimal_escape_part, percent_escape
 from uts58_adapt.refine.termination import DIRECTIVE, FRAGMENT, PATH, QUERY, STACK_LIMIT
 
-
 # --- §4 examples -----------------------------------------------------------
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import REPO, detection_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +25,8 @@ from uts58_adapt import detect
 from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import GAP, WINDOW
 from uts58_adapt.refine.migration import refine_links
+
+from conftest import REPO, detection_cases
 
 
 def _check(text: str) -> None:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import _find_data_dir, require_data
 from uts58_adapt.refine.escaping import format_url, minimal_escape
+
+from conftest import _find_data_dir, require_data
 
 CORRECTED = ("dev", "linkification", "LinkFormattingTest.txt")
 RELEASED = ("17.0.0", "linkification", "LinkFormattingTest.txt")

@@ -12,7 +12,6 @@ import pytest
 import uts58_adapt.html as html_mod
 from uts58_adapt.html import linkify, render
 from uts58_adapt.link import Link
-from uts58_adapt.link import Link
 
 BACKENDS = ["linkify-it", "urlextract"]
 

@@ -10,6 +10,7 @@ measurement does see it reversed, so the measurement can fail.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from collections.abc import Iterator
@@ -71,14 +72,14 @@ def _lefts(page: Any, body: str) -> list[float]:
 
 
 def _left_to_right(xs: list[float]) -> bool:
-    return all(a < b for a, b in zip(xs, xs[1:]))
+    return all(a < b for a, b in itertools.pairwise(xs))
 
 
 def test_measurement_sees_the_old_markup_reversed(page: Any) -> None:
     old = 'Pay here: \u202e (<a href="https://evil.com/moc.knab">evil.com/moc.knab</a>)'
     xs = _lefts(page, old)
     assert len(xs) == len("evil.com/moc.knab")
-    assert all(a > b for a, b in zip(xs, xs[1:])), xs  # displayed right to left: bank.com/moc.live
+    assert all(a > b for a, b in itertools.pairwise(xs)), xs  # displayed right to left: bank.com/moc.live
 
 
 def test_linkify_anchor_reads_left_to_right(page: Any) -> None:
@@ -102,4 +103,4 @@ def test_linkify_matches_a_reference_rendering(page: Any) -> None:
     safe = _lefts(page, linkify("Pay here: (evil.com/moc.knab)"))
     spoof = _lefts(page, linkify(SPOOF, escape_bidi=False))
     # Same glyph advances in the same order (the offset differs by the control's width, if any).
-    assert [round(b - a, 1) for a, b in zip(safe, safe[1:])] == [round(b - a, 1) for a, b in zip(spoof, spoof[1:])]
+    assert [round(b - a, 1) for a, b in itertools.pairwise(safe)] == [round(b - a, 1) for a, b in itertools.pairwise(spoof)]

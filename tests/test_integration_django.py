@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("django")
 
-from uts58_adapt.integrations.django import urlize, urlizetrunc  # noqa: E402
+from uts58_adapt.integrations.django import urlize, urlizetrunc
 
 
 def test_acceptance_url() -> None:

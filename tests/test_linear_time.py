@@ -23,6 +23,7 @@ guards against it.
 from __future__ import annotations
 
 import gc
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -63,7 +64,7 @@ def _ratios(fn: Callable[[str], object], build: Builder, n: int, repeats: int) -
     # Below the floor a time is clock noise: a function that is still that fast at the cap
     # (e.g. one that stops early) counts as constant time.
     floored = [max(t, FLOOR) for t in best]
-    return [b / a for a, b in zip(floored, floored[1:])]
+    return [b / a for a, b in itertools.pairwise(floored)]
 
 
 def doubling_ratio(fn: Callable[[str], object], build: Builder, min_chars: int = 0) -> tuple[int, float]:

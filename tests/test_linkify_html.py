@@ -45,7 +45,7 @@ def test_options_apply() -> None:
     assert linkify_html("<pre>q.com</pre>", skip_tags=()) == '<pre><a href="https://q.com" dir="ltr">q.com</a></pre>'
     assert linkify_html("a@b.com", schemes=("https",)) == "a@b.com"
     assert linkify_html("<b>x.com</b>", backend="bleach") == '<b><a href="https://x.com" dir="ltr">x.com</a></b>'
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="schemes must not include 'javascript'"):
         linkify_html("x.com", schemes=("javascript",))
     with pytest.raises(TypeError):
         linkify_html(b"x.com")  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ required.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -71,7 +72,7 @@ def test_windows_cover_the_text_and_cut_at_white_space() -> None:
     text = ("x" * 3000) + " " + ("y z " * 700) + "\u3000" * 5 + "w" * 2000
     ws = list(windows(text))
     assert ws[0][0] == 0 and ws[-1][1] == len(text)
-    for (lo1, hi1), (lo2, hi2) in zip(ws, ws[1:]):
+    for (lo1, hi1), (lo2, _hi2) in itertools.pairwise(ws):
         assert hi1 - lo1 <= WINDOW and lo2 > lo1
         if lo2 == hi1:  # cut after white space, in the window's second half
             assert text[hi1 - 1].isspace() and hi1 - lo1 > WINDOW // 2

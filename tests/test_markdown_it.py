@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("markdown_it")
 pytest.importorskip("linkify_it")
 
-from markdown_it import MarkdownIt  # noqa: E402
+from markdown_it import MarkdownIt
 
-from uts58_adapt.wrapping import LinkifyItWrapper, wrap  # noqa: E402
+from uts58_adapt.wrapping import LinkifyItWrapper, wrap
 
 
 def make_md(upgrade: bool) -> MarkdownIt:

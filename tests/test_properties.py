@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, require_data
 from uts58_adapt import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
+
+from conftest import REPO, require_data
 
 MAX = 0x110000
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CLOSE_MARK, OPEN_MARK, require_data
 from uts58_adapt.cli import main
+
+from conftest import CLOSE_MARK, OPEN_MARK, require_data
 
 CASE_LINE = "See example.com/αβ(γ/δ)ρς?α=θ&β=κ#λμν:~:text=φχψ on…"
 

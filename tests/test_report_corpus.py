@@ -7,9 +7,10 @@ from importlib import resources
 
 import pytest
 
-from conftest import CLOSE_MARK, OPEN_MARK, _find_data_dir
 from uts58_adapt.report import merge
 from uts58_adapt.report.runner import iter_tasks, map_local, sample_inputs
+
+from conftest import CLOSE_MARK, OPEN_MARK, _find_data_dir
 
 
 def sample_lines() -> list[str]:

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
 from uts58_adapt import terminate
+
+from conftest import CLOSE_MARK, OPEN_MARK, detection_cases, require_data
 
 # A link that starts with an optional scheme and a plain ASCII host (and port): the
 # host end is found by this independent pattern, then ``terminate`` must find the end.
@@ -119,9 +120,9 @@ def test_end_of_text_drops_trailing_soft_run():
 def test_bounds_and_types():
     assert terminate("", 0) == 0
     assert terminate("abc", 3) == 3
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"start=4 is outside the text \(length 3\)"):
         terminate("abc", 4)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"start=-1 is outside the text \(length 3\)"):
         terminate("abc", -1)
     with pytest.raises(TypeError, match="text"):
         terminate(b"x.com/a", 5)  # type: ignore[arg-type]

@@ -8,7 +8,6 @@ Sections follow the public modules; ``wrap()`` has its own section, for its over
 from __future__ import annotations
 
 import sys
-from typing import Literal
 
 if sys.version_info >= (3, 11):
     from typing import assert_type

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -52,7 +53,7 @@ def test_dense_space_free_text_gives_valid_links():
     whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
     windowed = refine_links(text, backend.candidates(text))
     assert all(0 <= a.start < a.end <= len(text) for a in windowed)
-    assert all(a.end <= b.start for a, b in zip(windowed, windowed[1:]))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(windowed))
     for k in whole:
         if not any(k.start < w.end and w.start < k.end for w in windowed):
             pytest.fail(f"one-pass link {k.text!r} at {k.start} lost by the windows")
@@ -63,7 +64,7 @@ def test_windows_cover_the_text():
     text = ("x" * 3000) + " " + ("y z " * 700)
     windows = list(_windows(text))
     assert windows[0][0] == 0 and windows[-1][1] == len(text)
-    for (lo1, hi1), (lo2, hi2) in zip(windows, windows[1:]):
+    for (lo1, hi1), (lo2, _hi2) in itertools.pairwise(windows):
         assert hi1 - lo1 <= _WINDOW
         assert lo2 == hi1 or hi1 - lo2 == _OVERLAP  # cut at white space, or overlapping
         assert lo2 > lo1
@@ -86,6 +87,6 @@ def test_urlextract_windows_cut_only_at_ascii_white_space(monkeypatch):
     get_backend("urlextract").candidates(text)
     assert len(seen) > 3
     assert any(w.endswith(" ") for w in seen[:-1])  # the one ASCII space is used for a cut
-    for window, following in zip(seen, seen[1:]):
+    for window, following in itertools.pairwise(seen):
         if window[-1] in "\u3000\u00a0\u2028":  # not a cut there: the windows overlap
             assert len(window) == _WINDOW and following.startswith(window[-_OVERLAP:])

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
-from uts58_adapt.backends._tlds import build_tld_pattern, parse_snapshot, parse_version, read_snapshot
+from uts58_adapt.backends._tlds import build_tld_pattern, parse_snapshot, parse_version, read_snapshot  # noqa: E402
 
 OUTPUT = REPO / "uts58_adapt" / "backends" / "_tld_data.py"
 WIDTH = 116

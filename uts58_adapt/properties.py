@@ -17,6 +17,7 @@ from . import _tables
 from ._tables import CLOSE, HARD, INCLUDE, OPEN, SOFT, UNICODE_VERSION
 
 __all__ = [
+    "BRACKET",
     "CLOSE",
     "EMAIL_BIT",
     "FLAGS",
@@ -26,7 +27,6 @@ __all__ = [
     "SOFT",
     "TERM_MASK",
     "UNICODE_VERSION",
-    "BRACKET",
     "LinkTerm",
     "class_body",
     "flag_runs",

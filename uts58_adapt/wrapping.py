@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["LinkifyItWrapper", "URLExtractWrapper", "wrap"]
 
 _MAILTO = "mailto:"
-_SEP_TABLE = str.maketrans({ch: "." for ch in SEPARATORS[1:]})
+_SEP_TABLE = str.maketrans(dict.fromkeys(SEPARATORS[1:], "."))
 
 
 class _Wrapper:

@@ -20,9 +20,9 @@ from functools import lru_cache
 from typing import Any
 
 from ._tlds import tld_pattern
-from .base import RawLink
 from ._windows import WINDOW as _WINDOW
 from ._windows import windows as _windows
+from .base import RawLink
 
 __all__ = ["BleachBackend", "bleach_find", "bleach_spans", "build_url_re"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+
 from urlextract import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char

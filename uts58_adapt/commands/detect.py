@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -112,10 +113,8 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     # Output may contain lone surrogates (--errors surrogateescape): never crash on them.
     if hasattr(out, "reconfigure"):
-        try:
+        with contextlib.suppress(ValueError, OSError):  # exotic streams: keep their error handler
             out.reconfigure(errors="surrogateescape" if args.errors == "surrogateescape" else "backslashreplace")
-        except (ValueError, OSError):  # pragma: no cover - exotic streams
-            pass
 
     for name in expand_paths(args.files or ["-"], errors):
         source = "<stdin>" if name == "-" else name

@@ -59,9 +59,9 @@ def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list
     extra = []
     for r in raw:
         span = text[r.start : r.end]
-        if r.kind == "url" and span[:7].lower() != _MAILTO and _HOSTLESS.match(span) and safe_scheme(span):
-            if not any(link.start < r.end and r.start < link.end for link in links):
-                extra.append(Link(r.start, r.end, span, "url", span, (r.start, r.end)))
+        hostless = r.kind == "url" and span[:7].lower() != _MAILTO and _HOSTLESS.match(span) and safe_scheme(span)
+        if hostless and not any(link.start < r.end and r.start < link.end for link in links):
+            extra.append(Link(r.start, r.end, span, "url", span, (r.start, r.end)))
     return sorted(links + extra, key=lambda link: link.start) if extra else links
 
 

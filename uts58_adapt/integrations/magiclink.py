@@ -43,7 +43,7 @@ _LOCAL_MAX = 256
 class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
     """magiclink's bare-link pattern, its spans refined to UTS #58."""
 
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:  # noqa: N802
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         el, start, end = super().handleMatch(m, data)
         if el is None or start is None or end is None:
             return el, start, end
@@ -76,7 +76,7 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         """magiclink's email pattern on the address (it links what follows a ``mailto:``)."""
         return _MAIL_RE.fullmatch(probe[len(MAILTO) :] if probe[: len(MAILTO)].lower() == MAILTO else probe) is not None
 
-    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:  # noqa: N802
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         at = m.start()
         lo = max(0, at - _LOCAL_MAX)
         for space in _SPACE.finditer(data, lo, at):
@@ -120,6 +120,6 @@ class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]
         md.inlinePatterns.register(mail_pattern, "magic-mail", 84.9)
 
 
-def makeExtension(*args: Any, **kwargs: Any) -> UTS58MagiclinkExtension:  # noqa: N802
+def makeExtension(*args: Any, **kwargs: Any) -> UTS58MagiclinkExtension:
     """Return the extension (Python-Markdown's entry point for ``extensions=[module name]``)."""
     return UTS58MagiclinkExtension(*args, **kwargs)

@@ -249,16 +249,15 @@ def minimal_escape_part(text: str, part: int, last: bool = False) -> str:
         else:
             cp = ord(ch)
             lt = flags[cp] & TERM_MASK
-            if lt == SOFT or lt == INCLUDE:
+            if lt in (SOFT, INCLUDE):
                 continue
             if lt == OPEN:
                 if len(open_stack) < STACK_LIMIT:
                     open_stack.append(cp)
                     continue
-            elif lt == CLOSE:
-                if open_stack and open_stack[-1] == BRACKET.get(cp):
-                    open_stack.pop()
-                    continue
+            elif lt == CLOSE and open_stack and open_stack[-1] == BRACKET.get(cp):
+                open_stack.pop()
+                continue
             # else HARD
         output.append(text[copied_already:i])
         output.append(percent_escape(ch))

@@ -29,6 +29,7 @@ a port above 65535 is not part of the link.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -43,8 +44,8 @@ from ..backends._tlds import icann_suffixes
 from ..properties import CLOSE, FLAGS, HARD, INCLUDE, OPEN, TERM_MASK, class_body, flag_runs
 
 __all__ = [
-    "HostMatch",
     "SEPARATORS",
+    "HostMatch",
     "domain_unicode",
     "email_domain_end",
     "host_run_end",
@@ -109,7 +110,7 @@ def _uts46_mapped(
         bool(starts)
         and starts[0] == 0
         and len(starts) == len(statuses) == len(mappings)
-        and all(a < b for a, b in zip(starts, starts[1:]))
+        and all(a < b for a, b in itertools.pairwise(starts))
         and all(m is None or isinstance(m, str) for m in mappings)
     )
     if not known:
@@ -157,7 +158,7 @@ def _valid_ranges() -> list[tuple[int, int]]:
     for first, last, mapped in _uts46_mapped():
         if last < 0x80:
             continue
-        if all(ch.isascii() and (ch.isalnum() or ch == "-") or valid(ord(ch)) for ch in mapped):
+        if all((ch.isascii() and (ch.isalnum() or ch == "-")) or valid(ord(ch)) for ch in mapped):
             out.append((max(first, 0x80), last))
     out.sort()
     merged: list[tuple[int, int]] = []

@@ -25,7 +25,7 @@ from ..properties import (
     largest_astral,
 )
 
-__all__ = ["NONE", "PATH", "QUERY", "FRAGMENT", "DIRECTIVE", "STACK_LIMIT", "terminate", "initiator_at"]
+__all__ = ["DIRECTIVE", "FRAGMENT", "NONE", "PATH", "QUERY", "STACK_LIMIT", "initiator_at", "terminate"]
 
 #: URL parts of Table 3-3.
 NONE, PATH, QUERY, FRAGMENT, DIRECTIVE = range(5)
