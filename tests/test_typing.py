@@ -8,6 +8,7 @@ Sections follow the public modules; ``wrap()`` has its own section, for its over
 from __future__ import annotations
 
 import sys
+from typing import Literal
 
 if sys.version_info >= (3, 11):
     from typing import assert_type
@@ -46,7 +47,7 @@ def test_detection() -> None:
     assert_type(link.original, "tuple[int, int] | None")
     assert_type(uts58_adapt.linkify("see example.com"), str)
     raw = RawLink(0, 5, "url")
-    assert_type(raw.kind, 'Literal["url", "email"]')
+    assert_type(raw.kind, Literal["url", "email"])
 
 
 def test_report() -> None:

@@ -19,7 +19,7 @@ import re
 import threading
 from typing import Literal
 
-from linkify_it import LinkifyIt
+from linkify_it.main import LinkifyIt
 
 from ._tlds import icann_tlds, tld_pattern
 from ._windows import anchored_windows

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
+from typing import Literal, cast
 
-from urlextract import URLExtract
+from urlextract.urlextract_core import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_pattern
@@ -106,7 +108,9 @@ class _CandidateURLExtract(_OfflineURLExtract):
                 return False  # (ASCII host characters are letters, digits, "-" and ".")
         return text[tld_pos - 1] not in self._stop_chars_left
 
-    def _complete_url(self, text: str, tld_pos: int, tld: str, check_dns=False, with_schema_only=False) -> str:
+    def _complete_url(
+        self, text: str, tld_pos: int, tld: str, check_dns: bool = False, with_schema_only: bool = False
+    ) -> str:
         email = self._email_candidate(text, tld_pos, tld)
         if email is not None:
             return email
@@ -162,7 +166,7 @@ class UrlExtractBackend:
     name = "urlextract"
 
     def __init__(self) -> None:
-        self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)
+        self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]
         self._candidate_extractor: _CandidateURLExtract | None = None
 
     def find(self, text: str) -> list[RawLink]:
@@ -185,7 +189,9 @@ class UrlExtractBackend:
         link is then kept or overlapped by a windowed one (tests/test_urlextract_windows.py).
         """
         if self._candidate_extractor is None:
-            self._candidate_extractor = _CandidateURLExtract(extract_email=True, cache_dns=False, limit=None)
+            self._candidate_extractor = _CandidateURLExtract(  # type: ignore[no-untyped-call]
+                extract_email=True, cache_dns=False, limit=None
+            )
         if len(text) <= _WINDOW:
             return self._spans(self._candidate_extractor, text)
         seen: set[RawLink] = set()
@@ -198,7 +204,9 @@ class UrlExtractBackend:
     def _spans(extractor: URLExtract, text: str) -> list[RawLink]:
         out = []
         pos = 0
-        for url, (start, end) in extractor.gen_urls(text, get_indices=True):
+        # With get_indices=True, urlextract yields (url, (start, end)) pairs.
+        found_urls = cast(Iterator[tuple[str, tuple[int, int]]], extractor.gen_urls(text, get_indices=True))
+        for url, (start, end) in found_urls:
             if text[start:end] != url:
                 # urlextract's indices can be off after it trims a span; find the text itself.
                 found = text.find(url, max(0, pos - len(url)))
@@ -206,7 +214,7 @@ class UrlExtractBackend:
                     continue
                 start, end = found, found + len(url)
             pos = end
-            kind = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+            kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
             out.append(RawLink(start, end, kind))
         out.sort(key=lambda r: (r.start, r.end))
         return out
