@@ -229,6 +229,7 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
     wrapped = compat.run_suite(sys.executable, spec, source, "wrapped", work, fake_root, 120)
     assert wrapped["meta"]["uts58_adapt"] == str((fake_root / "uts58_adapt").resolve())
     assert raw["meta"]["uts58_adapt"] is None
+    assert (raw["meta"]["wraps"], wrapped["meta"]["wraps"]) == (0, 2)  # one Thing() per test that ran
     result = compat.classify("fakelib", "0", raw["tests"], wrapped["tests"], [])
     assert (result.raw_passed, result.raw_total, result.wrapped_passed) == (2, 2, 1)
     assert [(c.test, c.wrapped) for c in result.changes] == [("tests/test_thing.py::test_raw_behaviour", "failed")]

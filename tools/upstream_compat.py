@@ -342,6 +342,26 @@ def uts58_import_root() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve().parent
 
 
+def describe_checkout(import_root: Path) -> str:
+    """``import_root``, with its git commit and whether it has uncommitted changes, when it is a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(import_root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=30
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(import_root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return str(import_root / "uts58_adapt")
+    if head.returncode != 0:
+        return str(import_root / "uts58_adapt")
+    state = ", with uncommitted changes" if dirty.stdout.strip() else ""
+    return f"{import_root / 'uts58_adapt'} (git {head.stdout.strip()}{state})"
+
+
 def run_suite(
     python: str, spec: LibrarySpec, source: Path, mode: str, work: Path, import_root: Path, timeout: float
 ) -> dict[str, Any]:
@@ -384,6 +404,8 @@ def run_library(
     print(f"running the {spec.name} {version} suite raw and wrapped ...", file=sys.stderr)
     raw = run_suite(python, spec, source, "raw", work, import_root, timeout)
     wrapped = run_suite(python, spec, source, "wrapped", work, import_root, timeout)
+    if not wrapped["meta"].get("wraps"):
+        raise ToolError(f"no {spec.name} instance was wrapped: the patches {', '.join(spec.patches)} matched nothing")
     result = classify(spec.name, version, raw["tests"], wrapped["tests"], rules, spec.note)
     return result, wrapped["meta"].get("uts58_adapt")
 
@@ -534,12 +556,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("upstream_compat: interrupted", file=sys.stderr)
         return 130
+    where = describe_checkout(import_root)
     if args.json:
-        sys.stdout.write(render_json(results, expected))
+        sys.stdout.write(render_json(results, where))
     elif args.markdown:
-        sys.stdout.write(render_markdown(results, expected))
+        sys.stdout.write(render_markdown(results, where))
     else:
-        sys.stdout.write(render_text(results, expected))
+        sys.stdout.write(render_text(results, where))
     if args.check:
         found = problems(results)
         for line in found:

@@ -41,7 +41,7 @@ CONFIG_ENV = "UTS58_UPSTREAM_CONFIG"
 _MESSAGE_LIMIT = 300
 _CONFIG: dict[str, Any] = json.loads(os.environ.get(CONFIG_ENV) or "{}")
 _OUTCOMES: dict[str, dict[str, str]] = {}
-_META: dict[str, Any] = {"mode": _CONFIG.get("mode", "raw"), "modules": {}, "uts58_adapt": None}
+_META: dict[str, Any] = {"mode": _CONFIG.get("mode", "raw"), "modules": {}, "uts58_adapt": None, "wraps": 0}
 
 
 def _import_uts58(import_root: str | None) -> Any:
@@ -129,6 +129,16 @@ def apply_patch(patch: str, wrap: Callable[[Any], Any]) -> None:
         raise ValueError(f"unknown patch kind {kind!r} in {patch!r}")
 
 
+def _counting(wrap: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``wrap`` that counts its calls, so the tool can tell a patch that wrapped nothing."""
+
+    def counted(obj: Any) -> Any:
+        _META["wraps"] += 1
+        return wrap(obj)
+
+    return counted
+
+
 def _setup() -> None:
     for name in _CONFIG.get("modules", []):
         module = importlib.import_module(name)
@@ -137,8 +147,9 @@ def _setup() -> None:
         return
     uts58 = _import_uts58(_CONFIG.get("import_root"))
     _META["uts58_adapt"] = str(Path(uts58.__file__).resolve().parent)
+    wrap = _counting(uts58.wrap)
     for patch in _CONFIG.get("patches", []):
-        apply_patch(patch, uts58.wrap)
+        apply_patch(patch, wrap)
 
 
 def _first_line(report: pytest.TestReport | pytest.CollectReport) -> str:
