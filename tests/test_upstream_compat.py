@@ -234,3 +234,8 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
     assert (result.raw_passed, result.raw_total, result.wrapped_passed) == (2, 2, 1)
     assert [(c.test, c.wrapped) for c in result.changes] == [("tests/test_thing.py::test_raw_behaviour", "failed")]
     assert "assert not True" in result.changes[0].message
+
+
+def test_markdown_code_spans_survive_backticks() -> None:
+    assert compat._markdown_code("test_x[`a|b`]") == "`` test_x[`a\\|b`] ``"
+    assert compat._markdown_code("plain") == "`plain`"

@@ -421,6 +421,12 @@ def _markdown_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _markdown_code(text: str) -> str:
+    """``text`` as a code span in a table cell (a text with backticks gets a double-backtick span)."""
+    cell = _markdown_cell(text)
+    return f"`` {cell} ``" if "`" in cell else f"`{cell}`"
+
+
 def render_text(results: Sequence[LibraryResult], uts58_path: str) -> str:
     lines = [f"uts58_adapt imported from: {uts58_path}", ""]
     width = max([len(r.name) for r in results] + [7])
@@ -467,7 +473,7 @@ def render_markdown(results: Sequence[LibraryResult], uts58_path: str) -> str:
     if rows:
         lines += ["", "| library | tests | what changes, and the rule |", "| --- | --- | --- |"]
         for (name, rule), tests in rows.items():
-            shown = ", ".join(f"`{_markdown_cell(t)}`" for t in tests[:3])
+            shown = ", ".join(_markdown_code(t) for t in tests[:3])
             more = f" and {len(tests) - 3} more" if len(tests) > 3 else ""
             lines.append(f"| {name} | {len(tests)}: {shown}{more} | {_markdown_cell(rule)} |")
     return "\n".join(lines) + "\n"
