@@ -84,6 +84,12 @@ def test_a_test_missing_from_the_wrapped_run_is_a_change() -> None:
     assert [(c.test, c.wrapped) for c in result.changes] == [("t.py::a", "missing")]
 
 
+def test_a_collection_error_only_when_wrapped_is_a_change() -> None:
+    wrapped = {"t.py": {"outcome": "error", "message": "ImportError"}, **_outcomes(a="passed")}
+    result = compat.classify("lib", "1", _outcomes(a="passed"), wrapped, [])
+    assert [(c.test, c.direction, c.message) for c in result.changes] == [("t.py", "fails", "ImportError")]
+
+
 def test_the_committed_table_parses_and_cites_sections() -> None:
     rules = compat.load_rules(compat.DEFAULT_TABLE)
     names = {spec.name for spec in compat.LIBRARIES}

@@ -45,7 +45,8 @@ from typing import Any
 TOOLS = Path(__file__).resolve().parent
 PLUGIN = TOOLS / "uts58_upstream_plugin.py"
 DEFAULT_TABLE = TOOLS / "upstream_expected.toml"
-PASSING = frozenset({"passed", "xfailed"})
+PASSING = frozenset({"passed", "xfailed", "xpassed"})
+FAILING = frozenset({"failed", "error"})
 NOT_RUN = frozenset({"skipped", "missing"})
 
 
@@ -57,7 +58,8 @@ class LibrarySpec:
     ``attribute:MODULE:CLASS.ATTR``, ``replace:MODULE:ATTR=MODULE:ATTR``); ``modules`` are imported
     before the tests so that the installed library, not the sdist's copy, is the one tested.
     ``test_args`` are pytest arguments relative to the unpacked sdist (paths, ``--ignore``,
-    ``--deselect``). ``requires`` are import names the suite needs, with the pip names to install.
+    ``--deselect``). ``requires`` are import names the suite needs, with the pip names to install;
+    ``env`` are environment variables the suite needs (a settings module, say).
     """
 
     name: str
@@ -65,6 +67,7 @@ class LibrarySpec:
     patches: tuple[str, ...]
     test_args: tuple[str, ...]
     requires: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
 
 
@@ -213,15 +216,15 @@ def classify(
     for test in sorted(set(raw) | set(wrapped)):
         before = raw.get(test, {}).get("outcome", "missing")
         after = wrapped.get(test, {}).get("outcome", "missing")
-        if before not in PASSING and before not in NOT_RUN:
+        if before in FAILING:
             raw_failures.append(test)
-        if before in PASSING and after not in PASSING:
-            direction = "fails"
-        elif before not in PASSING | NOT_RUN and after in PASSING:
+        if (before in PASSING and after not in PASSING) or (before == "missing" and after in FAILING):
+            direction = "fails"  # also a test that only the wrapped run has, failing (a collection error)
+        elif before in FAILING and after in PASSING:
             direction = "passes"
         else:
             continue
-        rule = explained.get(test)
+        row = explained.get(test)
         changes.append(
             Change(
                 test=test,
@@ -229,7 +232,7 @@ def classify(
                 wrapped=after,
                 direction=direction,
                 message=wrapped.get(test, {}).get("message", "") if direction == "fails" else "",
-                rule=rule.rule if rule is not None and rule.direction == direction else None,
+                rule=row.rule if row is not None and row.direction == direction else None,
             )
         )
     changed = {c.test for c in changes if c.rule is not None}
@@ -379,6 +382,7 @@ def run_suite(
     shutil.copy2(PLUGIN, plugin_dir / PLUGIN.name)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(plugin_dir), env.get("PYTHONPATH", "")) if p)
+    env.update(spec.env)
     env["UTS58_UPSTREAM_CONFIG"] = json.dumps(config)
     env.pop("PYTEST_ADDOPTS", None)
     # -P: the sdist's own copy of the library (the working directory) must not shadow the installed one.

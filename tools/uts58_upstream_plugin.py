@@ -96,7 +96,7 @@ def standin_class(real: type, wrap: Callable[[Any], Any]) -> type:
 
 def wrap_attribute_after_init(cls: type, attr: str, wrap: Callable[[Any], Any]) -> None:
     """Make ``cls.__init__`` end with ``self.attr = wrap(self.attr)`` (when the attribute is not None)."""
-    original = cls.__init__
+    original = cls.__init__  # type: ignore[misc]
 
     @functools.wraps(original)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
