@@ -534,7 +534,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="run only this library (repeatable; default: all)",
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per pytest run")
-    parser.add_argument("--keep", type=Path, default=None, help="unpack and keep the runs' files in this directory")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="unpack the sdists and keep the runs' reports in DIR (new or empty) instead of a temporary directory",
+    )
     return parser
 
 
@@ -549,8 +555,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         used: set[str] = set()
         with tempfile.TemporaryDirectory(prefix="uts58-upstream-") as tmp:
             work = args.keep or Path(tmp)
-            if args.keep and work.exists():
-                shutil.rmtree(work)
+            if args.keep and work.exists() and (not work.is_dir() or any(work.iterdir())):
+                raise ToolError(f"--keep {work}: give a new or empty directory")
             work.mkdir(parents=True, exist_ok=True)
             for spec in specs:
                 result, path = run_library(sys.executable, spec, cache, work, import_root, rules, args.timeout)
