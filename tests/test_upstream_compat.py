@@ -213,7 +213,12 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
     (source / "tests" / "test_thing.py").write_text(
         textwrap.dedent(
             """
+            import pytest
             from fakelib import Thing
+
+            @pytest.mark.timeout(2.5)
+            def test_time_limit_is_scaled(request):
+                assert request.node.get_closest_marker("timeout").args[0] == 5.0
 
             def test_raw_behaviour():
                 assert not Thing().wrapped
@@ -222,7 +227,6 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
                 assert isinstance(Thing(), Thing)
 
             def test_skipped():
-                import pytest
                 pytest.skip("no")
             """
         )
@@ -231,13 +235,13 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.setenv("PYTHONPATH", str(lib))
-    raw = compat.run_suite(sys.executable, spec, source, "raw", work, fake_root, 120)
-    wrapped = compat.run_suite(sys.executable, spec, source, "wrapped", work, fake_root, 120)
+    raw = compat.run_suite(sys.executable, spec, source, "raw", work, fake_root, 120, timeout_scale=2.0)
+    wrapped = compat.run_suite(sys.executable, spec, source, "wrapped", work, fake_root, 120, timeout_scale=2.0)
     assert wrapped["meta"]["uts58_adapt"] == str((fake_root / "uts58_adapt").resolve())
     assert raw["meta"]["uts58_adapt"] is None
     assert (raw["meta"]["wraps"], wrapped["meta"]["wraps"]) == (0, 2)  # one Thing() per test that ran
     result = compat.classify("fakelib", "0", raw["tests"], wrapped["tests"], [])
-    assert (result.raw_passed, result.raw_total, result.wrapped_passed) == (2, 2, 1)
+    assert (result.raw_passed, result.raw_total, result.wrapped_passed) == (3, 3, 2)
     assert [(c.test, c.wrapped) for c in result.changes] == [("tests/test_thing.py::test_raw_behaviour", "failed")]
     assert "assert not True" in result.changes[0].message
 

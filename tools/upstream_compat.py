@@ -119,6 +119,7 @@ class Change:
     direction: str
     message: str = ""
     rule: str | None = None
+    seconds: tuple[str, str] = ("", "")  # the call phase's duration, raw and wrapped
 
 
 @dataclass
@@ -232,6 +233,7 @@ def classify(
                 wrapped=after,
                 direction=direction,
                 message=wrapped.get(test, {}).get("message", "") if direction == "fails" else "",
+                seconds=(raw.get(test, {}).get("seconds", ""), wrapped.get(test, {}).get("seconds", "")),
                 rule=row.rule if row is not None and row.direction == direction else None,
             )
         )
@@ -366,7 +368,14 @@ def describe_checkout(import_root: Path) -> str:
 
 
 def run_suite(
-    python: str, spec: LibrarySpec, source: Path, mode: str, work: Path, import_root: Path, timeout: float
+    python: str,
+    spec: LibrarySpec,
+    source: Path,
+    mode: str,
+    work: Path,
+    import_root: Path,
+    timeout: float,
+    timeout_scale: float = 1.0,
 ) -> dict[str, Any]:
     """Run ``spec``'s tests in ``source`` in ``mode`` ("raw" or "wrapped"); return the plugin's report."""
     report = work / f"{_normalized(spec.name)}-{mode}.json"
@@ -375,6 +384,7 @@ def run_suite(
         "modules": list(spec.modules),
         "patches": list(spec.patches),
         "import_root": str(import_root),
+        "timeout_scale": timeout_scale,
         "report": str(report),
     }
     plugin_dir = work / "plugin"
@@ -399,15 +409,22 @@ def run_suite(
 
 
 def run_library(
-    python: str, spec: LibrarySpec, cache: Path, work: Path, import_root: Path, rules: Sequence[Rule], timeout: float
+    python: str,
+    spec: LibrarySpec,
+    cache: Path,
+    work: Path,
+    import_root: Path,
+    rules: Sequence[Rule],
+    timeout: float,
+    timeout_scale: float = 1.0,
 ) -> tuple[LibraryResult, str | None]:
     version = installed_version(spec.name)
     check_requirements(spec)
     archive = fetch_sdist(python, spec.name, version, cache)
     source = unpack(archive, work / _normalized(spec.name))
     print(f"running the {spec.name} {version} suite raw and wrapped ...", file=sys.stderr)
-    raw = run_suite(python, spec, source, "raw", work, import_root, timeout)
-    wrapped = run_suite(python, spec, source, "wrapped", work, import_root, timeout)
+    raw = run_suite(python, spec, source, "raw", work, import_root, timeout, timeout_scale)
+    wrapped = run_suite(python, spec, source, "wrapped", work, import_root, timeout, timeout_scale)
     if not wrapped["meta"].get("wraps"):
         raise ToolError(f"no {spec.name} instance was wrapped: the patches {', '.join(spec.patches)} matched nothing")
     result = classify(spec.name, version, raw["tests"], wrapped["tests"], rules, spec.note)
@@ -451,6 +468,8 @@ def render_text(results: Sequence[LibraryResult], uts58_path: str) -> str:
             lines.append(f"      rule: {c.rule}" if c.rule else "      UNEXPLAINED (no row in the table)")
             if c.message:
                 lines.append(f"      error: {c.message}")
+            if "timeout" in c.message.lower() and all(c.seconds):
+                lines.append(f"      took {c.seconds[0]} s raw, {c.seconds[1]} s wrapped")
         for rule in r.stale:
             for test in rule.tests:
                 lines.append(f"  STALE row (does not change any more): {test}\n      row: {rule.rule}")
@@ -535,6 +554,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per pytest run")
     parser.add_argument(
+        "--timeout-scale",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="multiply the suites' own per-test time limits (pytest-timeout marks) by FACTOR, in both runs, "
+        "on a busy machine (default: 1)",
+    )
+    parser.add_argument(
         "--keep",
         type=Path,
         default=None,
@@ -559,7 +586,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ToolError(f"--keep {work}: give a new or empty directory")
             work.mkdir(parents=True, exist_ok=True)
             for spec in specs:
-                result, path = run_library(sys.executable, spec, cache, work, import_root, rules, args.timeout)
+                result, path = run_library(
+                    sys.executable, spec, cache, work, import_root, rules, args.timeout, args.timeout_scale
+                )
                 results.append(result)
                 if path:
                     used.add(path)

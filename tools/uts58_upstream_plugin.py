@@ -6,6 +6,7 @@ It is configured by the JSON in ``$UTS58_UPSTREAM_CONFIG``::
      "modules": ["linkify_it"],                   # imported before any test module
      "patches": ["construct:linkify_it:LinkifyIt"],
      "import_root": "/path/containing/uts58_adapt",  # or null
+     "timeout_scale": 1.0,                        # multiplies pytest-timeout's timeout marks
      "report": "/tmp/.../wrapped.json"}
 
 In ``wrapped`` mode, and before pytest imports a conftest or test module, each patch is applied:
@@ -159,8 +160,21 @@ def _first_line(report: pytest.TestReport | pytest.CollectReport) -> str:
     return line[:_MESSAGE_LIMIT]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Scale pytest-timeout's ``timeout`` marks by ``timeout_scale`` (the same in both runs)."""
+    scale = float(_CONFIG.get("timeout_scale", 1.0))
+    if scale == 1.0:
+        return
+    for item in items:
+        mark = item.get_closest_marker("timeout")
+        if mark is not None and mark.args and isinstance(mark.args[0], (int, float)):
+            item.add_marker(pytest.mark.timeout(mark.args[0] * scale, *mark.args[1:], **mark.kwargs), append=False)
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     entry = _OUTCOMES.setdefault(report.nodeid, {"outcome": "passed"})
+    if report.when == "call":
+        entry["seconds"] = f"{report.duration:.2f}"
     if entry["outcome"] != "passed":
         return  # the first non-passing phase decides (a teardown error after a failure stays a failure)
     if hasattr(report, "wasxfail"):
