@@ -193,6 +193,22 @@ def test_attribute_patch_wraps_after_init() -> None:
     assert Owner(False).helper is None
 
 
+def test_replace_and_construct_patches_act_on_the_named_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = ModuleType("fake_linkifier")
+    fake.urlize = lambda text: f"old {text}"  # type: ignore[attr-defined]
+    fake.Backend = Backend  # type: ignore[attr-defined]
+    upgrade = ModuleType("fake_upgrade")
+    upgrade.urlize = lambda text: f"new {text}"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_linkifier", fake)
+    monkeypatch.setitem(sys.modules, "fake_upgrade", upgrade)
+
+    plugin.apply_patch("replace:fake_linkifier:urlize=fake_upgrade:urlize", Wrapper)
+    plugin.apply_patch("construct:fake_linkifier:Backend", Wrapper)
+    assert fake.urlize("x") == "new x"  # type: ignore[attr-defined]
+    assert isinstance(fake.Backend(), Wrapper)  # type: ignore[attr-defined]
+    assert Backend is not fake.Backend  # type: ignore[attr-defined]  # the real class is untouched
+
+
 def test_unknown_patch_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown patch kind"):
         plugin.apply_patch("swap:os:path", lambda x: x)
