@@ -164,7 +164,7 @@ class Backend:
 
 
 class Wrapper(Backend):
-    def __init__(self, inner: Backend) -> None:  # noqa: super().__init__ not called: a proxy
+    def __init__(self, inner: Backend) -> None:  # a proxy: Backend.__init__ is not called
         self.inner = inner
 
 
