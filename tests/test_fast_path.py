@@ -1,8 +1,8 @@
 """The linkify-it backend's fast path gives exactly the links of one plain backend pass.
 
-``LinkifyItBackend.candidates`` gives linkify-it only the white-space-delimited tokens
+``LinkifyItBackend.find`` gives linkify-it only the white-space-delimited tokens
 that hold an anchor (``//``, ``@``, a dot before a TLD's first letter); the reference is
-one ``LinkifyIt.match`` call on the whole text (``find``).  Both the raw spans and the
+one ``LinkifyIt.match`` call on the whole text (``plain``).  Both the raw spans and the
 refined links must be the same, on the official test lines, the bundled sample corpus
 and generated text (dense in the characters the backend and the anchors care about, and
 in white space of every kind, since the windows are cut there).
@@ -31,8 +31,8 @@ from conftest import REPO, detection_cases
 
 def _check(text: str) -> None:
     backend = get_backend("linkify-it")
-    plain = backend.find(text)  # one call on the whole text
-    assert backend.candidates(text) == plain, text
+    plain = backend.plain(text)  # one call on the whole text
+    assert backend.find(text) == plain, text
     assert detect(text, max_length=None) == refine_links(text, plain), text
 
 

@@ -1,8 +1,8 @@
 """The linkify-it backend's windowed candidate pass gives exactly the spans of one whole call.
 
-``LinkifyItBackend.candidates`` hands a long text to linkify-it in the windows of
+``LinkifyItBackend.find`` hands a long text to linkify-it in the windows of
 ``backends/_windows.py``; where the windows are cut at white space the spans must be
-those of one ``LinkifyIt.match`` call on the whole text (``find``), which is the
+those of one ``LinkifyIt.match`` call on the whole text (``plain``), which is the
 reference here.  Where a run without white space is cut inside, only validity is
 required.
 """
@@ -43,17 +43,17 @@ def _texts() -> list[str]:
 @pytest.mark.parametrize("text", _texts(), ids=lambda t: f"len{len(t)}")
 def test_windowed_spans_are_those_of_one_call(text: str) -> None:
     backend = get_backend("linkify-it")
-    whole = backend.find(text)
+    whole = backend.plain(text)
     assert len(text) > 2 * WINDOW and len(whole) > 20
-    assert backend.candidates(text) == whole
-    assert refine_links(text, backend.candidates(text)) == refine_links(text, whole)
+    assert backend.find(text) == whole
+    assert refine_links(text, backend.find(text)) == refine_links(text, whole)
 
 
 def test_short_text_is_one_call() -> None:
     text = "see x.co/( and http://a.b/c"
     backend = get_backend("linkify-it")
-    assert backend.candidates(text) == backend.find(text)
-    assert [(r.start, r.end) for r in backend.find(text)] == [(4, 9), (15, 27)]
+    assert backend.find(text) == backend.plain(text)
+    assert [(r.start, r.end) for r in backend.plain(text)] == [(4, 9), (15, 27)]
 
 
 def test_long_run_without_space_gives_the_links_of_one_call() -> None:
@@ -64,7 +64,7 @@ def test_long_run_without_space_gives_the_links_of_one_call() -> None:
     backend = get_backend("linkify-it")
     links = detect(text, max_length=None)
     assert [(k.start, k.end) for k in links] == [(0, len(text))]
-    assert links == refine_links(text, backend.find(text))
+    assert links == refine_links(text, backend.plain(text))
     assert detect(text) == []
 
 

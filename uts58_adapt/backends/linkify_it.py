@@ -7,10 +7,10 @@ into its regexes as it does with its own entries), so fuzzy links like ``foo.acc
 found.  Fuzzy links and fuzzy emails are on; fuzzy IPs are off (an IPv4 host is only
 linked after a scheme, which linkify-it finds anyway).
 
-``find`` is one linkify-it call on the whole text (the "before" view); ``candidates``,
-which ``detect(refine=True)`` uses, gives it only the white-space-delimited tokens that
-can hold one of its links, in windows of bounded length (``_windows.py``): the same
-links, in less time, and linear time on runs where one call is quadratic.
+``find`` (both the "before" view and what ``detect(refine=True)`` refines) gives
+linkify-it only the white-space-delimited tokens that can hold one of its links, in
+windows of bounded length (``_windows.py``): the links of one call on the whole text
+(``plain``), in less time, and in linear time on runs where one call is quadratic.
 """
 
 from __future__ import annotations
@@ -45,13 +45,17 @@ class LinkifyItBackend:
         # LinkifyIt keeps the state of its last test() on the instance: one caller at a time.
         self._lock = threading.Lock()
 
-    def find(self, text: str) -> list[RawLink]:
-        """The links linkify-it finds in ``text`` in one call, sorted by start (``mailto:`` ones are emails)."""
+    def plain(self, text: str) -> list[RawLink]:
+        """The links linkify-it finds in ``text`` in one call, sorted by start (``mailto:`` ones are emails).
+
+        The reference that :meth:`find` is tested against (tests/test_fast_path.py); one
+        call costs time quadratic in a long run without white space (``x.co/(`` × n).
+        """
         with self._lock:
             return self._spans(text, 0)
 
-    def candidates(self, text: str) -> list[RawLink]:
-        """The links of ``find``, from less text: for refinement (``detect(refine=True)``).
+    def find(self, text: str) -> list[RawLink]:
+        """The links of one linkify-it call on ``text`` (:meth:`plain`), from less text.
 
         linkify-it is given only the white-space-delimited tokens that hold an *anchor*,
         something every one of its links contains: ``//`` (``http:``, ``https:``,
