@@ -149,6 +149,16 @@ def test_detect_linear_on_long_tokens(backend: str, shape: str) -> None:
     check_linear(_detect(backend, True), BACKEND_QUADRATIC_SHAPES[shape], min_chars=2 * WINDOW)
 
 
+# linkify-it's find() is the windowed pass too, so the unrefined view (detect(refine=False),
+# the audit's "before") is linear on its quadratic shapes.  urlextract's find() is the
+# library as it is (its search is not local): not covered here.
+@pytest.mark.parametrize("shape", ["x.co/( * n", "x.co/[ * n", "x.com/αβ(γ * n"])
+def test_detect_unrefined_linear_with_linkify_it(shape: str) -> None:
+    from uts58_adapt.backends._windows import WINDOW
+
+    check_linear(_detect("linkify-it", False), BACKEND_QUADRATIC_SHAPES[shape], min_chars=2 * WINDOW)
+
+
 # The HTML and markdown-it entry points on the same shapes, plus the one the wrapper's
 # ``match_at_start`` met: markdown-it calls it with the rest of the paragraph at every
 # ``://``, and ``_window_end`` used to walk to the next Hard character (none here).
