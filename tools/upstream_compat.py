@@ -55,11 +55,13 @@ class LibrarySpec:
     """How to fetch, wrap and test one linkifier's own suite.
 
     ``patches`` are the plugin's patch strings (``construct:MODULE:CLASS``,
-    ``attribute:MODULE:CLASS.ATTR``, ``replace:MODULE:ATTR=MODULE:ATTR``); ``modules`` are imported
+    ``attribute:MODULE:CLASS.ATTR``, ``replace:MODULE:ATTR=MODULE:ATTR``,
+    ``init:MODULE:CLASS=MODULE:FUNCTION``); ``modules`` are imported
     before the tests so that the installed library, not the sdist's copy, is the one tested.
     ``test_args`` are pytest arguments relative to the unpacked sdist (paths, ``--ignore``,
     ``--deselect``). ``requires`` are import names the suite needs, with the pip names to install;
-    ``env`` are environment variables the suite needs (a settings module, say).
+    ``env`` are environment variables the suite needs (a settings module, say); ``pythonpath`` are
+    directories of the sdist put on ``PYTHONPATH`` (where that settings module is).
     """
 
     name: str
@@ -68,6 +70,7 @@ class LibrarySpec:
     test_args: tuple[str, ...]
     requires: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
+    pythonpath: tuple[str, ...] = ()
     note: str = ""
 
 
@@ -93,6 +96,54 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
         test_args=("tests",),
         requires={"pytest_regressions": "pytest-regressions", "linkify_it": "linkify-it-py"},
         note="md.linkify wrapped",
+    ),
+    LibrarySpec(
+        name="bleach",
+        modules=("bleach",),
+        patches=("construct:bleach.linkifier:Linker", "construct:bleach:Linker"),
+        test_args=("tests/test_linkify.py",),
+        note="tests/test_linkify.py, every Linker wrapped",
+    ),
+    LibrarySpec(
+        name="Django",
+        modules=("django.utils.html", "django.template.defaultfilters"),
+        patches=(
+            "replace:django.utils.html:urlize=uts58_adapt.integrations.django:urlize",
+            "replace:django.template.defaultfilters:_urlize=uts58_adapt.integrations.django:urlize",
+        ),
+        test_args=(
+            "tests/utils_tests/test_html.py",
+            "tests/template_tests/filter_tests/test_urlize.py",
+            "tests/template_tests/filter_tests/test_urlizetrunc.py",
+            "-k",
+            "urlize",
+        ),
+        requires={"pytest_django": "pytest-django"},
+        env={"DJANGO_SETTINGS_MODULE": "test_sqlite"},
+        pythonpath=("tests",),
+        note="the urlize and urlizetrunc tests, urlize replaced by the upgrade",
+    ),
+    LibrarySpec(
+        name="Jinja2",
+        modules=("jinja2",),
+        patches=("init:jinja2.environment:Environment=uts58_adapt.integrations.jinja2:install",),
+        test_args=("tests/test_filters.py", "-k", "urlize"),
+        note="the urlize filter tests, install(env) on every Environment",
+    ),
+    LibrarySpec(
+        name="mistune",
+        modules=("mistune", "mistune.plugins.url"),
+        patches=("replace:mistune.plugins.url:url=uts58_adapt.integrations.mistune:url",),
+        test_args=("tests/test_plugins.py", "-k", "url"),
+        note="the url plugin's tests (tests/fixtures/url.txt)",
+    ),
+    LibrarySpec(
+        name="pymdown-extensions",
+        modules=("pymdownx.magiclink",),
+        patches=("replace:pymdownx.magiclink:makeExtension=uts58_adapt.integrations.magiclink:makeExtension",),
+        test_args=("tests/test_extensions/test_magiclink.py",),
+        requires={"markdown": "markdown"},
+        note="magiclink's tests, the extension replaced by the upgrade",
     ),
 )
 
@@ -391,8 +442,9 @@ def run_suite(
     plugin_dir.mkdir(exist_ok=True)
     shutil.copy2(PLUGIN, plugin_dir / PLUGIN.name)
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(plugin_dir), env.get("PYTHONPATH", "")) if p)
     env.update(spec.env)
+    paths = [str(plugin_dir), *(str(source / p) for p in spec.pythonpath), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     env["UTS58_UPSTREAM_CONFIG"] = json.dumps(config)
     env.pop("PYTEST_ADDOPTS", None)
     # -P: the sdist's own copy of the library (the working directory) must not shadow the installed one.
