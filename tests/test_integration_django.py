@@ -137,4 +137,6 @@ def test_safe_input_and_character_references_as_django_has_them() -> None:
     assert urlize("http://example.com?x=&amp;;", nofollow=True) == (
         '<a href="http://example.com?x=" rel="nofollow">http://example.com?x=&amp;</a>;'
     )
-    assert urlize("see http://e.com/a;", nofollow=True) == 'see <a href="http://e.com/a" rel="nofollow">http://e.com/a</a>;'
+    assert urlize("see http://e.com/a;", nofollow=True) == (
+        'see <a href="http://e.com/a" rel="nofollow">http://e.com/a</a>;'
+    )
