@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Run the linkifiers' own test suites raw and wrapped by ``uts58_adapt.wrap``, and explain each difference.
 
-For every library in ``LIBRARIES`` (linkify-it-py, urlextract, markdown-it-py), the sdist of the
+For every library in ``LIBRARIES`` (linkify-it-py, urlextract, markdown-it-py, bleach, Django, Jinja2,
+mistune, pymdown-extensions' magiclink), the sdist of the
 *installed* version is downloaded with ``pip download --no-deps --no-binary :all:`` into a cache
 directory (the only network access of the project; never at import or unit-test time), unpacked
 into a temporary directory, and its tests are run twice with pytest:
 
 * raw: the library as installed;
 * wrapped: every instance the tests build is replaced by ``uts58_adapt.wrap(instance)``
-  (for markdown-it-py, ``md.linkify``), by the plugin ``tools/uts58_upstream_plugin.py``.
+  (for markdown-it-py, ``md.linkify``), or the library's function by its upgrade (Django's
+  ``urlize``, mistune's ``url`` plugin, magiclink's ``makeExtension``; Jinja2 gets
+  ``install(env)``), by the plugin ``tools/uts58_upstream_plugin.py``.
 
 A test that passes raw and fails wrapped (or the reverse) is a *change*. Each change should be
 required by UTS #58; ``tools/upstream_expected.toml`` says which rule changes it. ``--check``
@@ -581,8 +584,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="upstream_compat.py",
         description=(
-            "Download the sdists of the installed linkify-it-py, urlextract and markdown-it-py with pip, run "
-            "each library's own tests raw and with every instance replaced by uts58_adapt.wrap(instance), and "
+            "Download the sdists of the installed linkify-it-py, urlextract, markdown-it-py, bleach, Django, "
+            "Jinja2, mistune and pymdown-extensions with pip, run each library's own (linkify) tests raw and with "
+            "every instance replaced by uts58_adapt.wrap(instance) (or the library's upgrade), and "
             "list every test whose outcome changes with the UTS #58 rule (from the explanation table) that "
             "changes it. uts58_adapt is imported as this interpreter finds it: PYTHONPATH=/other/checkout "
             "tests that checkout."
