@@ -130,3 +130,12 @@ def test_dangerous_schemes_never_linked() -> None:
     assert linker.linkify("javascript://example.com/%0aalert(1) data://example.com/x") == (
         "javascript://example.com/%0aalert(1) data://example.com/x"
     )
+
+
+def test_mailto_email_stays_linked() -> None:
+    # bleach's own test_hang (found by tools/upstream_compat.py): bleach links the address after
+    # mailto:, and UTS #58 links mailto:an@email.com whole; the upgrade must not drop it.
+    linker = uts58_adapt.wrap(Linker(parse_email=True))
+    assert linker.linkify("an@email.com<mailto:an@email.com>") == (
+        '<a href="mailto:an@email.com">an@email.com</a>&lt;<a href="mailto:an@email.com">mailto:an@email.com</a>&gt;'
+    )

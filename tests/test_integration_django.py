@@ -123,3 +123,20 @@ def test_a_urlizer_of_the_users_decides_bare_hosts(monkeypatch: pytest.MonkeyPat
     assert urlize("see wiki.lan/αβ(γ/δ)ρς.") == (
         'see <a href="http://wiki.lan/%CE%B1%CE%B2(%CE%B3/%CE%B4">wiki.lan/αβ(γ/δ</a>)ρς.'
     )
+
+
+def test_safe_input_and_character_references_as_django_has_them() -> None:
+    # Django's own urlize01, urlize02, urlize09 and test_trailing_semicolon (found by
+    # tools/upstream_compat.py): a SafeData input is not escaped again, and the ';' of a
+    # character reference (&amp; &gt;) stays with it instead of being dropped as a Soft character.
+    from django.utils.safestring import mark_safe
+
+    assert urlize(mark_safe("http://example.com?x=&amp;y=&lt;2&gt;"), nofollow=True, autoescape=True) == (
+        '<a href="http://example.com?x=&amp;y=%3C2%3E" rel="nofollow">http://example.com?x=&amp;y=&lt;2&gt;</a>'
+    )
+    assert urlize("http://example.com?x=&amp;;", nofollow=True) == (
+        '<a href="http://example.com?x=" rel="nofollow">http://example.com?x=&amp;</a>;'
+    )
+    assert urlize("see http://e.com/a;", nofollow=True) == (
+        'see <a href="http://e.com/a" rel="nofollow">http://e.com/a</a>;'
+    )

@@ -116,3 +116,10 @@ def test_dangerous_extra_schemes_never_linked() -> None:
     assert render('{{ v|urlize(extra_schemes=["javascript:"]) }}', "javascript://example.com/%0aalert(1)") == (
         "javascript://example.com/%0aalert(1)"
     )
+
+
+def test_mailto_email_stays_linked() -> None:
+    # Jinja2's own test_filters.py::test_urlize (found by tools/upstream_compat.py): Jinja2 links
+    # mailto:… showing the address only, and UTS #58 links mailto:email@example.com as an email.
+    out = _env().from_string('{{ "foo mailto:email@example.com bar"|urlize }}').render()
+    assert out == 'foo <a href="mailto:email@example.com">email@example.com</a> bar'

@@ -61,3 +61,10 @@ def test_mistunes_own_hosts_stay_linked() -> None:
     assert strict("see http://localhost:8000/x and https://x.com/") == (
         '<p>see http://localhost:8000/x and <a href="https://x.com/">https://x.com/</a></p>\n'
     )
+
+
+def test_url_inside_an_inline_html_link_leaves_the_closing_tag() -> None:
+    # mistune's own fixture (tests/fixtures/url.txt): no link is made inside a link, and the
+    # ``</a>`` after the URL stays markup (regression found by tools/upstream_compat.py).
+    text = 'visit <a href="/foo">https://lepture.com/</a>'
+    assert md(text, escape=False) == '<p>visit <a href="/foo">https://lepture.com/</a></p>\n'

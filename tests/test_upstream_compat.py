@@ -209,6 +209,30 @@ def test_replace_and_construct_patches_act_on_the_named_module(monkeypatch: pyte
     assert Backend is not fake.Backend  # type: ignore[attr-defined]  # the real class is untouched
 
 
+def test_replace_counts_each_call_and_init_calls_the_installer(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Environment:
+        def __init__(self) -> None:
+            self.filters = {"urlize": "old"}
+
+    fake = ModuleType("fake_templates")
+    fake.Environment = Environment  # type: ignore[attr-defined]
+    fake.urlize = lambda text: f"old {text}"  # type: ignore[attr-defined]
+    upgrade = ModuleType("fake_upgrade")
+    upgrade.urlize = lambda text: f"new {text}"  # type: ignore[attr-defined]
+    upgrade.install = lambda env: env.filters.update(urlize="new")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_templates", fake)
+    monkeypatch.setitem(sys.modules, "fake_upgrade", upgrade)
+    uses: list[int] = []
+
+    plugin.apply_patch("replace:fake_templates:urlize=fake_upgrade:urlize", Wrapper, lambda: uses.append(1))
+    plugin.apply_patch("init:fake_templates:Environment=fake_upgrade:install", Wrapper, lambda: uses.append(2))
+    assert uses == []  # patching alone uses nothing
+    assert fake.urlize("x") == "new x"  # type: ignore[attr-defined]
+    assert fake.Environment().filters == {"urlize": "new"}  # type: ignore[attr-defined]
+    assert Environment().filters == {"urlize": "new"}  # the class itself is patched (subclasses too)
+    assert uses == [1, 2, 2]
+
+
 def test_unknown_patch_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown patch kind"):
         plugin.apply_patch("swap:os:path", lambda x: x)

@@ -17,7 +17,9 @@ In ``wrapped`` mode, and before pytest imports a conftest or test module, each p
 * ``attribute:MODULE:CLASS.ATTR``: after ``CLASS.__init__`` runs, ``self.ATTR`` is replaced by
   ``uts58_adapt.wrap(self.ATTR)`` (markdown-it-py's ``md.linkify``).
 * ``replace:MODULE:ATTR=OTHER_MODULE:OTHER_ATTR``: ``MODULE.ATTR`` becomes ``OTHER_MODULE.OTHER_ATTR``
-  (for upgrades that are functions, such as a ``urlize`` filter).
+  (for upgrades that are functions, such as a ``urlize`` filter); each call of it counts as a wrap.
+* ``init:MODULE:CLASS=OTHER_MODULE:FUNCTION``: after ``CLASS.__init__`` runs, ``FUNCTION(self)`` is
+  called (Jinja2's ``install(env)`` on every ``Environment``).
 
 Each test's outcome (passed, failed, error, skipped, xfailed, xpassed) and, for a failure, the
 first line of its error, are written to ``report`` as JSON when the session ends, with the paths
@@ -109,8 +111,35 @@ def wrap_attribute_after_init(cls: type, attr: str, wrap: Callable[[Any], Any]) 
     cls.__init__ = __init__  # type: ignore[misc]
 
 
-def apply_patch(patch: str, wrap: Callable[[Any], Any]) -> None:
-    """Apply one ``KIND:...`` patch (see the module docstring)."""
+def call_after_init(cls: type, function: Callable[[Any], Any], count: Callable[[], None] | None = None) -> None:
+    """Make ``cls.__init__`` end with ``function(self)`` (and ``count()``)."""
+    original = cls.__init__  # type: ignore[misc]
+
+    @functools.wraps(original)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        function(self)
+        if count is not None:
+            count()
+
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+def counted_function(function: Callable[..., Any], count: Callable[[], None] | None) -> Callable[..., Any]:
+    """``function``, calling ``count()`` on each call (so the tool can tell a replacement never used)."""
+    if count is None:
+        return function
+
+    @functools.wraps(function)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count()
+        return function(*args, **kwargs)
+
+    return counted
+
+
+def apply_patch(patch: str, wrap: Callable[[Any], Any], count: Callable[[], None] | None = None) -> None:
+    """Apply one ``KIND:...`` patch (see the module docstring); ``count`` is called on each use of an upgrade."""
     kind, _, target = patch.partition(":")
     if kind == "construct":
         module, name = _split_target(target)
@@ -125,9 +154,18 @@ def apply_patch(patch: str, wrap: Callable[[Any], Any]) -> None:
         left, _, right = target.partition("=")
         module, name = _split_target(left)
         source, source_name = _split_target(right)
-        setattr(module, name, getattr(source, source_name))
+        setattr(module, name, counted_function(getattr(source, source_name), count))
+    elif kind == "init":
+        left, _, right = target.partition("=")
+        module, name = _split_target(left)
+        source, source_name = _split_target(right)
+        call_after_init(getattr(module, name), getattr(source, source_name), count)
     else:
         raise ValueError(f"unknown patch kind {kind!r} in {patch!r}")
+
+
+def _count() -> None:
+    _META["wraps"] += 1
 
 
 def _counting(wrap: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -150,7 +188,7 @@ def _setup() -> None:
     _META["uts58_adapt"] = str(Path(uts58.__file__).resolve().parent)
     wrap = _counting(uts58.wrap)
     for patch in _CONFIG.get("patches", []):
-        apply_patch(patch, wrap)
+        apply_patch(patch, wrap, _count)
 
 
 def _first_line(report: pytest.TestReport | pytest.CollectReport) -> str:

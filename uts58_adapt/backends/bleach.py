@@ -65,8 +65,11 @@ def bleach_spans(linkify_filter: Any, text: str, parse_email: bool) -> list[RawL
         pos = 0
         for m in linkify_filter.email_re.finditer(text):
             if m.end() > m.start():
-                out.append(RawLink(m.start(), m.end(), "email"))
-                pieces.append((pos, m.start()))
+                start = m.start()
+                if start - 7 >= pos and text[start - 7 : start].lower() == "mailto:":
+                    start -= 7  # bleach links the address after ``mailto:``; the link is ``mailto:…`` (§5)
+                out.append(RawLink(start, m.end(), "email"))
+                pieces.append((pos, start))
                 pos = m.end()
         pieces.append((pos, len(text)))
     for lo, hi in pieces:

@@ -20,7 +20,14 @@ def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[
     from jinja2.utils import urlize
 
     clean = without_surrogates(text)
-    return anchor_spans(clean, urlize(clean, extra_schemes=extra_schemes))
+    spans = anchor_spans(clean, urlize(clean, extra_schemes=extra_schemes))
+    # Jinja2 links ``mailto:a@b.com`` and shows only ``a@b.com``: the span it linked starts at ``mailto:``.
+    return [
+        RawLink(link.start - 7, link.end, link.kind, link.scheme_length)
+        if link.kind == "email" and clean[max(0, link.start - 7) : link.start].lower() == "mailto:"
+        else link
+        for link in spans
+    ]
 
 
 class Jinja2Backend:

@@ -11,9 +11,11 @@ href and text.  Text between links is escaped as the library escapes it.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Callable, Sequence
+from html.entities import html5 as _HTML5_ENTITIES
 
 from ..backends._html_spans import anchor_spans
 from ..backends.base import RawLink
@@ -28,6 +30,22 @@ _PROBE_EMAIL = "@example.com"
 _ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
+_ENTITY_START = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*)\Z")
+
+
+def _with_entity_end(text: str, link: Link) -> Link:
+    """``link`` with the ``;`` that ends an HTML character reference in it (``…&amp`` + ``;``).
+
+    In HTML input (Django's urlize unescapes entities) ``&amp;`` is one character: the ``;``
+    that completes it is not a trailing Soft character of the link (§3.5.1 applies to ``&``).
+    """
+    m = _ENTITY_START.search(link.text)
+    if m is None or text[link.end : link.end + 1] != ";":
+        return link
+    name = m.group(1)
+    if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
+        return link
+    return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")
 
 
 def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
@@ -92,6 +110,7 @@ def urlize_refined(
     escape_text: Callable[[str], str],
     default_scheme: str,
     strict_hosts: bool = False,
+    html_entities: bool = False,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -101,6 +120,7 @@ def urlize_refined(
     as the library does; ``default_scheme`` is what the library puts before a schemeless
     link (``"http://"`` for Django, ``"https://"`` for Jinja2).  The library decides
     scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule.
+    ``html_entities``: the text holds character references (``&amp;``), kept whole in a link.
     """
     out: list[str] = []
     pos = 0
@@ -112,6 +132,8 @@ def urlize_refined(
         scheme_probe=_library_accepts_scheme(render_escaped),
     )
     for link in links:
+        if html_entities:
+            link = _with_entity_end(text, link)
         anchor = _render_link(link, render_one, default_scheme)
         if anchor is None:
             continue

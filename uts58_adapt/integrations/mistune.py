@@ -32,6 +32,16 @@ __all__ = ["url", "url_plugin"]
 
 def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False) -> int:
     """mistune's ``parse_url_link`` on the refined span of the match ``m``."""
+    if state.in_link or state.depth >= inline.max_nested_level:
+        # No link is made here (inside a link, or too deep): the text is mistune's own match, so
+        # that markup after it, such as the ``</a>`` of an inline HTML link, stays markup.
+        text = m.group(0)
+        pos = m.end()
+        if state.brackets and "]" in text:
+            pos = m.start() + text.index("]")
+            text = text[: text.index("]")]
+        inline.process_text(text, state)
+        return pos
     link = refine_at(state.src, m.start(), m.end(), "url", strict_hosts=strict_hosts)
     if link is None:
         inline.process_text(m.group(0), state)

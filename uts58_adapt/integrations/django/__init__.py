@@ -32,7 +32,7 @@ def urlize(
     adds §1.4's registrable-domain rule, as ``detect()`` applies it.
     """
     from django.utils import html as django_html
-    from django.utils.safestring import SafeData
+    from django.utils.safestring import SafeData, mark_safe
 
     from ...backends.django import django_spans
     from .._urlize import urlize_refined
@@ -42,7 +42,9 @@ def urlize(
     plain = str(text)
 
     def render_one(word: str) -> str:
-        return str(urlizer(word, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
+        # Django's own rendering of the word, with the input's safety (a SafeData word is not escaped again).
+        piece = mark_safe(word) if safe_input else word
+        return str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
 
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
@@ -55,6 +57,7 @@ def urlize(
         escape_text=escape_text,
         default_scheme="http://",
         strict_hosts=strict_hosts,
+        html_entities=True,
     )
 
 
