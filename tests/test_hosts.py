@@ -284,3 +284,18 @@ def test_url_host_moves_a_start_forward_within_the_span():
 def test_contexto_characters_end_a_host_where_their_rule_fails(text, start, link_start):
     hm = hosts.url_host(text, start)
     assert hm is not None and hm.start == link_start
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_bracketed_ipv6_after_a_scheme(strict: bool) -> None:
+    """WHATWG URL accepts ``scheme://[IPv6]`` (as an IPv4 address, only after a scheme);
+    the href has the address compressed and in lower case, and a port follows as usual."""
+    url_host = hosts.url_host
+    hm = url_host("http://[2001:DB8:0::2]:8080/x", 0, strict=strict)
+    assert hm is not None
+    assert (hm.start, hm.host_start, hm.host_end, hm.end) == (0, 7, 22, 27)
+    assert (hm.scheme, hm.host) == ("http://", "[2001:db8::2]")
+    assert url_host("http://[::1]/a", 0, strict=strict) == hosts.HostMatch(0, 7, 12, 12, "http://", "[::1]")
+    assert url_host("http://[zz::1]/x", 0, strict=strict) is None  # not an IPv6 address
+    assert url_host("http://[2001:db8::2/x", 0, strict=strict) is None  # no closing bracket
+    assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict).end == 20  # type: ignore[union-attr]

@@ -140,3 +140,11 @@ def test_safe_input_and_character_references_as_django_has_them() -> None:
     assert urlize("see http://e.com/a;", nofollow=True) == (
         'see <a href="http://e.com/a" rel="nofollow">http://e.com/a</a>;'
     )
+
+
+def test_bracketed_ipv6_host_stays_linked() -> None:
+    """Django links ``http://[2001:db8:cafe::2]/api/9`` (its own test_ipv6); the upgrade keeps it,
+    and still ends the link by §3.5.1 (the unmatched ``)`` and the trailing ``.`` are left out)."""
+    assert urlize("(see http://[2001:db8:cafe::2]/api/9).") == (
+        '(see <a href="http://[2001:db8:cafe::2]/api/9">http://[2001:db8:cafe::2]/api/9</a>).'
+    )

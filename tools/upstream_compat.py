@@ -123,14 +123,12 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
             # These two mock Urlizer.handle_word and assert its calls: Django's internals, not its links.
             "--deselect=tests/template_tests/filter_tests/test_urlize.py::FunctionTests::test_caching_repeated_words",
             "--deselect=tests/template_tests/filter_tests/test_urlize.py::FunctionTests::test_caching_repeated_calls",
-            # A known regression of the upgrade, not fixed yet: a bracketed IPv6 host is dropped.
-            "--deselect=tests/template_tests/filter_tests/test_urlize.py::FunctionTests::test_ipv6",
         ),
         requires={"pytest_django": "pytest-django"},
         env={"DJANGO_SETTINGS_MODULE": "test_sqlite"},
         pythonpath=("tests",),
         note="the urlize and urlizetrunc tests, urlize replaced by the upgrade; two tests of Urlizer's internal "
-        "calls (mocked handle_word) and test_ipv6 (a known regression: IPv6 hosts dropped) left out",
+        "calls (mocked handle_word) left out",
     ),
     LibrarySpec(
         name="Jinja2",

@@ -623,6 +623,8 @@ def url_host(
             return None
     elif hs > 0 and text[hs - 1] == "@":
         return None
+    if scheme and text.startswith("[", hs):
+        return _ipv6_host(text, link_start, hs, scheme, reported, scheme_ok)
     he = host_run_end(text, hs)
     if not strict:
         # The backend's own host may hold characters UTS #46 allows and IDNA2008 does not.
@@ -659,6 +661,37 @@ def url_host(
     end = host_end
     if host_end == he and after == ":":
         pm = _PORT.match(text, he)
+        if pm and int(pm.group(1)) <= 65535:
+            end = pm.end()
+    return HostMatch(link_start, hs, host_end, end, scheme, host)
+
+
+#: A bracketed IPv6 address (WHATWG URL "IPv6 parser" input; at most 45 characters with an
+#: embedded IPv4 address).
+_IPV6_LITERAL = re.compile(r"\[([0-9A-Fa-f:.]{2,45})\]")
+
+
+def _ipv6_host(
+    text: str, link_start: int, hs: int, scheme: str, reported: bool, scheme_ok: SchemeCheck
+) -> HostMatch | None:
+    """The host stage for ``scheme://[IPv6]``: WHATWG URL accepts an IPv6 address in brackets
+    after a scheme (as an IPv4 address, never in a schemeless link); the href has it in its
+    WHATWG serialization (compressed, lower case).  Then an optional port, as for a domain."""
+    import ipaddress
+
+    m = _IPV6_LITERAL.match(text, hs)
+    if m is None:
+        return None
+    try:
+        address = ipaddress.IPv6Address(m.group(1))
+    except ValueError:
+        return None
+    host = f"[{address.compressed}]"
+    if scheme != "//" and not scheme_ok(scheme[:-2].lower(), host, reported):
+        return None
+    host_end = end = m.end()
+    if text.startswith(":", host_end):
+        pm = _PORT.match(text, host_end)
         if pm and int(pm.group(1)) <= 65535:
             end = pm.end()
     return HostMatch(link_start, hs, host_end, end, scheme, host)
