@@ -71,3 +71,12 @@ def test_magiclinks_own_hosts_stay_linked() -> None:
     address = "σωκράτης@printer.lan"
     assert _anchors(md(f"to {address}")) == [(f"mailto:{address}", address)]
     assert md("to σωκράτης@printer.lan", strict_hosts=True) == "<p>to σωκράτης@printer.lan</p>"
+
+
+def test_host_with_underscore_stays_whole() -> None:
+    """magiclink links ``www.foo_bar.baz.com``; WHATWG URL accepts ``_`` in a host (its UTS #46
+    step runs without STD3 rules), so the upgrade keeps the library's host instead of cutting
+    it to ``www.foo``, a host the library never proposed."""
+    assert md("see www.foo_bar.baz.com ok") == (
+        '<p>see <a href="http://www.foo_bar.baz.com">www.foo_bar.baz.com</a> ok</p>'
+    )

@@ -354,10 +354,14 @@ def _lenient_label(label: str) -> str | None:
     hyphen.  WHATWG URL does not check hyphens (CheckHyphens=false); a label that starts
     or ends with one is still rejected here, as LinkDetectionTest.txt rejects
     ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
-    not applied: ``✪df.ws`` is a host that browsers open.
+    not applied: ``✪df.ws`` is a host that browsers open.  ``_`` is kept: WHATWG URL runs
+    UTS #46 without STD3 rules, which map ``_`` to itself (``www.foo_bar.baz.com`` is a host).
     """
     try:
-        mapped = idna.uts46_remap(label, std3_rules=True, transitional=False)
+        # "_" is the one ASCII character beyond STD3's that a backend's host holds in practice;
+        # UTS #46 maps each character on its own, so the pieces around it are mapped alone.
+        mapped = "_".join(idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else ""
+                          for piece in label.split("_"))
         if not mapped or "." in mapped:
             return None
         if mapped[:4] == "xn--":
@@ -434,8 +438,10 @@ def lenient_domain(host: str, single_label: bool = False) -> str | None:
 
 @lru_cache(maxsize=1 << 12)
 def _lenient_char(ch: str) -> bool:
-    """A non-ASCII Include character that UTS #46 does not disallow (``✪``, ``★``): a host
-    character for ``strict_hosts=False``, but only inside the backend's own span."""
+    """``_`` or a non-ASCII Include character that UTS #46 does not disallow (``✪``, ``★``):
+    a host character for ``strict_hosts=False``, but only inside the backend's own span."""
+    if ch == "_":
+        return True
     if ch.isascii() or FLAGS[ord(ch)] & TERM_MASK != INCLUDE:
         return False
     try:
