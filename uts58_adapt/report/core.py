@@ -27,6 +27,7 @@ __all__ = [
     "ChunkTask",
     "audit_chunk",
     "audit_line",
+    "change_row",
     "detect_pair",
     "pair_links",
     "merge",
@@ -283,29 +284,46 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None) -> dict[st
     return {
         "backend": backends.pop() if backends else None,
         "unicode_version": UNICODE_VERSION,
-        "summary": {
-            "documents": len({r.source for r in results}),
-            "lines": sum(r.lines for r in results),
-            "links_before": sum(r.links_before for r in results),
-            "links_after": sum(r.links_after for r in results),
-            "unchanged": sum(r.unchanged for r in results),
-            "changed": len(changes),
-            "by_kind": _ordered_counts(by_kind, KINDS),
-            "by_reason": _ordered_counts(by_reason, REASONS),
-        },
-        "changes": [
-            {
-                "source": c.source,
-                "line": c.line,
-                "column": c.column,
-                "before": list(c.before) if c.before else None,
-                "after": list(c.after) if c.after else None,
-                "before_text": c.before_text,
-                "after_text": c.after_text,
-                "kind": c.kind,
-                "reason": c.reason,
-                "line_text": c.line_text,
-            }
-            for c in changes
-        ],
+        "summary": summary(
+            len({r.source for r in results}),
+            sum(r.lines for r in results),
+            sum(r.links_before for r in results),
+            sum(r.links_after for r in results),
+            sum(r.unchanged for r in results),
+            by_kind,
+            by_reason,
+        ),
+        "changes": [change_row(c) for c in changes],
+    }
+
+
+def change_row(c: Change) -> dict[str, Any]:
+    """One change as the report lists it (a JSON-able dict, keys in report order)."""
+    return {
+        "source": c.source,
+        "line": c.line,
+        "column": c.column,
+        "before": list(c.before) if c.before else None,
+        "after": list(c.after) if c.after else None,
+        "before_text": c.before_text,
+        "after_text": c.after_text,
+        "kind": c.kind,
+        "reason": c.reason,
+        "line_text": c.line_text,
+    }
+
+
+def summary(
+    sources: int, lines: int, before: int, after: int, unchanged: int, by_kind: Counter[str], by_reason: Counter[str]
+) -> dict[str, Any]:
+    """The report's ``summary`` from its totals (``changed`` is the sum of ``by_kind``)."""
+    return {
+        "documents": sources,
+        "lines": lines,
+        "links_before": before,
+        "links_after": after,
+        "unchanged": unchanged,
+        "changed": sum(by_kind.values()),
+        "by_kind": _ordered_counts(by_kind, KINDS),
+        "by_reason": _ordered_counts(by_reason, REASONS),
     }
