@@ -80,6 +80,7 @@ def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iter
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        scheduler_kwargs={"dashboard": False},  # no HTTP server: nothing listens but the scheduler
         silence_logs=logging.ERROR,
     ) as cluster, Client(cluster, set_as_default=False) as client:
         yield from _iter_client(client, _chain(first, tasks))
