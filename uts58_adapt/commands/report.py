@@ -31,10 +31,13 @@ engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
          directory is given, else 1; never more than the chunks of 500 lines, nor
          than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
-  dask   a Dask cluster (--scheduler ADDRESS, else a local one); needs
+  dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
+         processes started for the run, default one per core); needs
          pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
          --connect-timeout seconds, or is not Dask, is an error (exit status 2)
   The report is the same whatever the engine and the number of jobs.
+  Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
+  and the JSON report written in pieces (md and html are rendered whole).
 
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
@@ -82,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs",
         type=_jobs,
         metavar="N",
-        help=f"worker processes for the local engine, 1 to {MAX_JOBS} (default: see below)",
+        help=f"worker processes (local engine, or the local Dask cluster), 1 to {MAX_JOBS} (default: see below)",
     )
     parser.add_argument("--engine", choices=("local", "dask"), default="local", help="default: %(default)s")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --engine dask)")
