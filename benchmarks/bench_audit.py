@@ -110,7 +110,9 @@ def _slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den if den else float("nan")
 
 
-def bench_audit_memory(sizes_mb: Sequence[float], lines: list[str], report: _Report, backend: str = "linkify-it") -> None:
+def bench_audit_memory(
+    sizes_mb: Sequence[float], lines: list[str], report: _Report, backend: str = "linkify-it"
+) -> None:
     """Peak RSS of ``report FILE --jobs 1 --format json -o OUT`` for corpora of each size."""
     print(f"(audit-memory) peak RSS of report --jobs 1 --format json, {backend}, one generated file per size")
     xs: list[float] = []
@@ -151,7 +153,8 @@ def bench_audit_scale(size_mb: float, lines: list[str], report: _Report, backend
             seconds, rss, status = run_cli([*common, *extra])
             times[label] = seconds
             print(f"  {label}: {seconds:7.1f} s, {mb / seconds:5.2f} MB/s, peak RSS {rss:.0f} MB, exit {status}")
-        print(f"  (cores: {os.cpu_count()}; load average {os.getloadavg()[0]:.2f}: other work on the machine slows both)")
+        load = os.getloadavg()[0]
+        print(f"  (cores: {os.cpu_count()}; load average {load:.2f}: other work on the machine slows both)")
         report.ratio("speed-up of --jobs 2 over --jobs 1 (inverse: target >= 1.8x)", times["jobs1"] / 1.8,
                      times["jobs2"], 1.0)
         report.ratio("--engine dask (2 processes) / --jobs 2", times["dask2"], times["jobs2"], 1.15)

@@ -28,7 +28,8 @@ def _generated_lines(n: int = 300) -> list[str]:
     rng = random.Random(58)
     parts = [
         "see", "https://example.com/a_(b)", "www.example.org.", "x@y.org", "(http://a.b/c)", "deΩ.uk", "example.com!",
-        "普遍适用测试。我爱你", "mailto:a@b.c", "a.com,b.com", "user@host.com/path", "http://[::1]/", "é", "¿", "»",
+        "普遍适用测试。我爱你", "mailto:a@b.c", "a.com,b.com", "user@host.com/path", "http://[::1]/",
+        "é", "¿", "»",
         "https://例子.测试/路径?q=1#f", ":~:text=a", "ftp://x.y/z?", "\u00a0", "\u200b", "…", "foo.bar.baz",
     ]
     return [" ".join(rng.choice(parts) for _ in range(rng.randint(0, 12))) for _ in range(n)]
