@@ -105,3 +105,17 @@ def test_input_failing_after_many_chunks_contributes_nothing(tmp_path: Path, job
     assert report["summary"] == expected["summary"] and report["summary"]["documents"] == 1
     assert len(report["changes"]) == len(expected["changes"]) > 0
     assert {c["source"] for c in report["changes"]} == {str(tmp_path / "in" / "b_good.txt")}
+
+
+def test_spill_failure_is_a_clear_error(monkeypatch, tmp_path: Path, capsys) -> None:
+    from uts58_adapt.report import stream
+
+    def full(self: StreamingMerge, result: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(stream.StreamingMerge, "add", full)
+    out = tmp_path / "r.json"
+    assert main(["report", "--sample", "-q", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "temporary file" in err and "Traceback" not in err
+    assert not out.exists()

@@ -209,7 +209,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 results = iter_local(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
             for result in results:
-                merged.add(result)
+                try:
+                    merged.add(result)
+                except OSError as exc:  # the spill file: a full or read-only $TMPDIR
+                    return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
                 failures.extend((result.source, message) for message in result.failures)
                 on_result(result)
         except DaskUnavailable as exc:
