@@ -79,8 +79,10 @@ def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iter
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard": False},  # no HTTP server: nothing listens but the scheduler
+        # The scheduler always serves a few HTTP routes (health, metrics): on loopback, any
+        # free port (not 8787 on every interface); the dashboard itself is off.
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
         silence_logs=logging.ERROR,
     ) as cluster, Client(cluster, set_as_default=False) as client:
         yield from _iter_client(client, _chain(first, tasks))
