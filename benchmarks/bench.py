@@ -30,6 +30,10 @@ Targets:
       (information) a stock URLExtract().find_urls.  MB/s of each are printed.
   (f) start-up, in fresh processes (best of --startup-runs, CPU time of the child): the
       first detect() after the import <= 120 ms, `echo line | uts58-adapt detect` <= 250 ms
+  audit, audit-memory, audit-scale: see benchmarks/bench_audit.py (report cost <= 1.3 x
+      one refined detection pass; RSS slope <= 1 MB per MB of input, 1 GB under 500 MB;
+      --jobs 2 >= 1.8 x --jobs 1; --engine dask <= 1.15 x --jobs 2).  The last two
+      generate corpora of --corpus-size MB and run only when named with --only.
 """
 
 from __future__ import annotations
@@ -55,6 +59,18 @@ from uts58_adapt.backends import get_backend  # noqa: E402
 from uts58_adapt.backends._tlds import icann_tlds  # noqa: E402
 from uts58_adapt.properties import FLAGS  # noqa: E402
 from uts58_adapt.refine.migration import refine_links  # noqa: E402
+
+# --- Audit (issue 11.2-11.4) ---
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_audit import (  # noqa: E402
+    bench_audit_cost,
+    bench_audit_memory,
+    bench_audit_scale,
+    parse_sizes,
+)
+
+AUDIT_FIGURES = ["audit", "audit-memory", "audit-scale"]
+# --- end audit ---
 
 DOC_DIR = Path("/usr/share/doc")
 BACKENDS = ("linkify-it", "urlextract")
@@ -444,8 +460,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500_000, help="corpus size in characters (default 500000)")
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per block, min taken (default 5)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the adapter over the corpus")
-    parser.add_argument("--only", choices=list("abcdef"), action="append", help="run only these figures")
+    parser.add_argument("--only", choices=[*"abcdef", *AUDIT_FIGURES], action="append",
+                        help="run only these figures")
     parser.add_argument("--startup-runs", type=int, default=7, help="fresh processes for (f) (default 7)")
+    # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py) ---
+    parser.add_argument("--corpus-size", type=parse_sizes, default=[50.0, 100.0, 200.0], metavar="MB[,MB...]",
+                        help="generated corpora for audit-memory (each) and audit-scale (the largest)")
+    # --- end audit ---
     args = parser.parse_args(argv)
 
     lines, description = load_corpus(args.size)
@@ -464,6 +485,14 @@ def main(argv: list[str] | None = None) -> int:
         bench_detection(lines, args.repeat, report)
     if "f" in only:
         bench_startup(args.startup_runs, report)
+    # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py): audit-memory/-scale only when asked (minutes) ---
+    if "audit" in only or not args.only:
+        bench_audit_cost(lines, args.repeat, report, measure, each)
+    if "audit-memory" in only:
+        bench_audit_memory(args.corpus_size, lines, report)
+    if "audit-scale" in only:
+        bench_audit_scale(max(args.corpus_size), lines, report)
+    # --- end audit ---
     if args.profile:
         profile_adapter(lines)
     print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))

@@ -17,7 +17,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -318,7 +318,29 @@ def test_renderer_failure_leaves_previous_report(previous_report: Path, monkeypa
 
     monkeypatch.setattr(report_pkg, "render", broken_render)
     with pytest.raises(RuntimeError, match="midway"):
+        main(["report", "--sample", "-q", "--format", "md", "-o", str(previous_report)])
+    assert previous_report.read_text(encoding="utf-8") == PREVIOUS
+    assert _leftovers(previous_report.parent, {"report.json"}) == []
+
+
+def test_streamed_json_failure_leaves_previous_report(previous_report: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON report is written in pieces: a failure after the first pieces leaves the old report."""
+    from uts58_adapt.report.stream import StreamingMerge
+
+    real = StreamingMerge.json_chunks
+    written: list[bytes] = []
+
+    def broken(self: StreamingMerge, exclude: object = ()) -> Iterator[bytes]:
+        for k, piece in enumerate(real(self, exclude)):  # type: ignore[arg-type]
+            if k == 3:
+                raise RuntimeError("renderer crashed midway")
+            written.append(piece)
+            yield piece
+
+    monkeypatch.setattr(StreamingMerge, "json_chunks", broken)
+    with pytest.raises(RuntimeError, match="midway"):
         main(["report", "--sample", "-q", "--format", "json", "-o", str(previous_report)])
+    assert len(written) == 3
     assert previous_report.read_text(encoding="utf-8") == PREVIOUS
     assert _leftovers(previous_report.parent, {"report.json"}) == []
 

@@ -118,6 +118,35 @@ def test_default_local_scheduler_gives_the_same_report(corpus_dir: Path) -> None
     assert threaded.stdout == local.stdout
 
 
+def test_without_scheduler_a_process_cluster_runs_the_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11.4: no scheduler means a LocalCluster of worker processes (not Dask's threads)."""
+    import distributed
+
+    from uts58_adapt.report.core import audit_chunk
+    from uts58_adapt.report.dask_engine import map_chunks
+
+    seen: list[dict[str, object]] = []
+    real = distributed.LocalCluster
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "LocalCluster", spy)
+    tasks = _tasks()
+    assert map_chunks(iter(tasks), None, workers=2) == [audit_chunk(t) for t in tasks]
+    assert len(seen) == 1
+    assert seen[0]["processes"] is True and seen[0]["n_workers"] == 2 and seen[0]["threads_per_worker"] == 1
+    assert seen[0]["host"] == "127.0.0.1"
+    assert map_chunks([], None) == [] and len(seen) == 1  # nothing to do: no cluster
+
+
+def test_jobs_with_a_scheduler_is_a_usage_error() -> None:
+    proc = report("--sample", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9", "--jobs", "2")
+    assert proc.returncode == 2
+    assert b"--jobs" in proc.stderr and b"Traceback" not in proc.stderr
+
+
 def _tasks() -> list[ChunkTask]:
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()
     return [ChunkTask(f"doc{k}", 1 + 7 * k, lines[k : k + 7], "linkify-it") for k in range(0, 40, 2)]

@@ -221,13 +221,13 @@ def test_dask_engine_is_called_and_gives_the_same_report(
 
     calls = []
 
-    def map_chunks(tasks, scheduler, connect_timeout=30.0):
+    def iter_chunks(tasks, scheduler, connect_timeout=30.0, workers=None):
         tasks = list(tasks)
         calls.append((len(tasks), scheduler))
-        return [audit_chunk(t) for t in reversed(tasks)][::-1]
+        return iter([audit_chunk(t) for t in reversed(tasks)][::-1])
 
     fake = types.ModuleType("uts58_adapt.report.dask_engine")
-    fake.map_chunks = map_chunks
+    fake.iter_chunks = iter_chunks
     monkeypatch.setitem(sys.modules, "uts58_adapt.report.dask_engine", fake)
     dask_out, local_out = tmp_path / "dask.json", tmp_path / "local.json"
     args = ["report", "--sample", "--quiet", "--backend", "urlextract"]

@@ -9,7 +9,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 __all__ = [
@@ -221,8 +221,9 @@ class Terminated(BaseException):
     (temporary files removed, worker processes stopped) before the exit with status 143."""
 
 
-def write_output(path: str, data: bytes) -> None:
-    """Write ``data`` to the file ``path``, atomically where that is possible.
+def write_output(path: str, data: bytes | Iterable[bytes]) -> None:
+    """Write ``data`` (bytes, or an iterable of byte strings written one after the other,
+    so a large report need not be held whole) to the file ``path``, atomically where that is possible.
 
     - A regular file, or a path that does not exist yet, is written to a temporary file
       in the same directory and renamed over ``path`` (readers see the old or the new
@@ -247,7 +248,7 @@ def write_output(path: str, data: bytes) -> None:
         # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): write
         # through it with open(), which follows such links; never rename over it.
         with open(path, "wb") as fh:
-            fh.write(data)
+            _write_all(fh, data)
         return
     target = os.path.realpath(path) if os.path.islink(path) else path
     _write_atomic(target, data, None if st is None else st.st_mode & 0o7777)
@@ -266,7 +267,15 @@ def _through_fd_link(path: str) -> bool:
     return False
 
 
-def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
+def _write_all(fh: io.BufferedIOBase | io.BufferedWriter | io.RawIOBase, data: bytes | Iterable[bytes]) -> None:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        fh.write(data)
+    else:
+        for piece in data:
+            fh.write(piece)
+
+
+def _write_atomic(path: str, data: bytes | Iterable[bytes], mode: int | None) -> None:
     if mode is None:
         umask = os.umask(0)
         os.umask(umask)
@@ -276,7 +285,7 @@ def _write_atomic(path: str, data: bytes, mode: int | None) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            _write_all(fh, data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)

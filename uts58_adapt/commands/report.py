@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from .._io import add_decoding_options, codec_problem, write_output
 
@@ -31,10 +31,13 @@ engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
          directory is given, else 1; never more than the chunks of 500 lines, nor
          than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
-  dask   a Dask cluster (--scheduler ADDRESS, else a local one); needs
+  dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
+         processes started for the run, default one per core); needs
          pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
          --connect-timeout seconds, or is not Dask, is an error (exit status 2)
   The report is the same whatever the engine and the number of jobs.
+  Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
+  and the JSON report written in pieces (md and html are rendered whole).
 
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
@@ -82,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs",
         type=_jobs,
         metavar="N",
-        help=f"worker processes for the local engine, 1 to {MAX_JOBS} (default: see below)",
+        help=f"worker processes (local engine, or the local Dask cluster), 1 to {MAX_JOBS} (default: see below)",
     )
     parser.add_argument("--engine", choices=("local", "dask"), default="local", help="default: %(default)s")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (with --engine dask)")
@@ -132,7 +135,7 @@ def _format_for(args: argparse.Namespace) -> str:
     return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix, "md")
 
 
-def write_atomic(path: str, data: bytes) -> None:
+def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
     """Write the report to ``path``: see :func:`uts58_adapt._io.write_output` (atomic for regular files)."""
     write_output(path, data)
 
@@ -158,8 +161,9 @@ def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..report import merge, render
-    from ..report.runner import DaskUnavailable, default_jobs, iter_tasks, map_dask, map_local, resolve_inputs
+    from ..report import render
+    from ..report.runner import DaskUnavailable, default_jobs, iter_dask, iter_local, iter_tasks, resolve_inputs
+    from ..report.stream import StreamingMerge
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
     problem = codec_problem(args.encoding, args.errors)
@@ -167,8 +171,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(problem)
     if args.scheduler and args.engine != "dask":
         return _fail("--scheduler needs --engine dask")
-    if args.engine == "dask" and args.jobs is not None:
-        return _fail("--jobs is for the local engine; the Dask scheduler decides the parallelism")
+    if args.scheduler and args.jobs is not None:
+        return _fail("--jobs is for the local engine and the local Dask cluster; the scheduler decides the parallelism")
     paths = list(args.paths)
     if not paths and not args.sample:
         if sys.stdin is None or sys.stdin.isatty():
@@ -186,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
         fmt = "text"
 
     problems: list[str] = []
+    failed: set[str] = set()  # inputs that failed part-way: their chunks that ran are dropped
     tasks = iter_tasks(
         resolve_inputs(paths, args.sample, problems),
         args.backend,
@@ -193,38 +198,50 @@ def run(args: argparse.Namespace) -> int:
         errors=args.errors,
         problems=problems,
         max_line=args.max_line,
+        failed=failed,
     )
     on_result, close = _progress(args.quiet)
-    try:
-        if args.engine == "dask":
-            results = map_dask(tasks, args.scheduler, on_result, connect_timeout=args.connect_timeout)
-        else:
-            jobs = args.jobs if args.jobs is not None else default_jobs(paths)
-            results = map_local(tasks, jobs, on_result)
-    except DaskUnavailable as exc:
-        return _fail(str(exc))
-    finally:
-        close()
-    problems.extend(message for result in results for message in result.failures)
-    for message in problems:
-        print(f"{PROG}: {message}", file=sys.stderr)
-
-    report = merge(results, backend=args.backend)
-    if fmt == "text":
-        from ..report.render_text import render_text, terminal_width
-
-        data = render_text(report, terminal_width()).encode("utf-8", "replace")
-    else:
-        data = render(report, fmt).encode("utf-8", "replace")
-    if args.output and args.output != "-":
+    failures: list[tuple[str, str]] = []  # (source, message)
+    with StreamingMerge(args.backend) as merged:
         try:
-            write_atomic(args.output, data)
-        except OSError as exc:
-            return _fail(f"{args.output}: cannot write: {exc.strerror or exc}")
-    elif hasattr(sys.stdout, "buffer"):
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:  # a text-only stream (an embedding application, a test harness)
-        sys.stdout.write(data.decode("utf-8"))
+            if args.engine == "dask":
+                results = iter_dask(tasks, args.scheduler, args.connect_timeout, args.jobs)
+            else:
+                results = iter_local(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
+            for result in results:
+                try:
+                    merged.add(result)
+                except OSError as exc:  # the spill file: a full or read-only $TMPDIR
+                    return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
+                failures.extend((result.source, message) for message in result.failures)
+                on_result(result)
+        except DaskUnavailable as exc:
+            return _fail(str(exc))
+        finally:
+            close()
+        problems.extend(message for source, message in failures if source not in failed)
+        for message in problems:
+            print(f"{PROG}: {message}", file=sys.stderr)
+        data: bytes | Iterator[bytes]
+        if fmt == "json":
+            data = merged.json_chunks(exclude=failed)
+        elif fmt == "text":
+            from ..report.render_text import render_text, terminal_width
+
+            data = render_text(merged.report(exclude=failed), terminal_width()).encode("utf-8", "replace")
+        else:
+            data = render(merged.report(exclude=failed), fmt).encode("utf-8", "replace")
+        if args.output and args.output != "-":
+            try:
+                write_atomic(args.output, data)
+            except OSError as exc:
+                return _fail(f"{args.output}: cannot write: {exc.strerror or exc}")
+        elif hasattr(sys.stdout, "buffer"):
+            sys.stdout.flush()
+            for piece in [data] if isinstance(data, bytes) else data:
+                sys.stdout.buffer.write(piece)
+            sys.stdout.flush()
+        else:  # a text-only stream (an embedding application, a test harness)
+            for piece in [data] if isinstance(data, bytes) else data:
+                sys.stdout.write(piece.decode("utf-8"))
     return 1 if problems else 0

@@ -11,9 +11,12 @@ chunk size.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
+from ..backends.base import Backend, RawLink
+from ..detection import DEFAULT_MAX_LENGTH, _resolve
+from ..detection import detect as _detect
 from ..link import Link
 from ..properties import UNICODE_VERSION
 from .classify import KINDS, REASONS, classify
@@ -24,6 +27,8 @@ __all__ = [
     "ChunkTask",
     "audit_chunk",
     "audit_line",
+    "change_row",
+    "detect_pair",
     "pair_links",
     "merge",
 ]
@@ -83,13 +88,63 @@ class ChunkResult(NamedTuple):
 
 
 def _default_detect() -> Callable[..., list[Link]]:
-    from ..detection import detect
-
-    return detect
+    return _detect
 
 
 #: Returns the ``detect`` function to audit with (a hook so tests can substitute one).
+#: While it returns :func:`uts58_adapt.detection.detect`, the audit uses :func:`detect_pair`
+#: (the same links from one backend pass); any other function is called twice per line.
 get_detect: Callable[[], Callable[..., list[Link]]] = _default_detect
+
+_refine_links: Callable[[str, Sequence[RawLink]], list[Link]] | None = None
+
+
+def detect_pair(
+    text: str, backend: str | Backend = "linkify-it", *, max_length: int | None = DEFAULT_MAX_LENGTH
+) -> tuple[list[Link], list[Link]]:
+    """``(detect(text, backend, refine=False), detect(text, backend, refine=True))`` with one backend pass.
+
+    The backend's ``find(text)`` gives the "before" links and is refined into the
+    "after" ones.  A backend with a ``candidates(text)`` method (urlextract) is refined
+    from its candidates, as ``detect`` does: those come from a second extractor that also
+    keeps the hits the library discards, and the library's own links cannot be read off
+    them, so such a backend still costs two passes (the links are the same either way).
+    ``tests/test_report_pair.py`` checks the equality on the sample corpus, the official
+    test file and generated text for both backends.
+    """
+    global _refine_links
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    impl = _resolve(backend)
+    if not text:
+        return [], []
+    if _refine_links is None:
+        from ..refine.migration import refine_links
+
+        _refine_links = refine_links
+    raw = impl.find(text)
+    candidates = getattr(impl, "candidates", None)
+    after = _refine_links(text, candidates(text) if candidates else raw)
+    if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
+        after = [link for link in after if link.kind != "email"]
+    before: list[Link] = []
+    last_end = -1
+    for r in sorted(raw, key=lambda r: (r.start, -r.end)):
+        if r.start < last_end or not 0 <= r.start < r.end <= len(text):
+            continue
+        span = text[r.start : r.end]
+        href = span
+        if r.kind == "email":
+            if not span.lower().startswith("mailto:"):
+                href = "mailto:" + span
+        elif "://" not in span[:40] and not span.startswith("//"):
+            href = "https://" + span
+        before.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
+        last_end = r.end
+    if max_length is not None:
+        before = [link for link in before if link.end - link.start <= max_length]
+        after = [link for link in after if link.end - link.start <= max_length]
+    return before, after
 
 
 def _overlap(a: Link, b: Link) -> int:
@@ -141,13 +196,22 @@ def audit_line(
     """Audit one line: ``(links_before, links_after, unchanged, [(before, after, kind, reason), …])``.
 
     "before" is the backend's own links (``refine=False``), "after" the refined ones,
-    paired by :func:`pair_links`.
+    paired by :func:`pair_links`; with the real ``detect``, both come from one
+    :func:`detect_pair`.  Only changed pairs are classified.
     """
-    before = detect(line, backend, refine=False)
-    after = detect(line, backend, refine=True)
+    if detect is _detect:
+        before, after = detect_pair(line, backend)
+    else:
+        before = detect(line, backend, refine=False)
+        after = detect(line, backend, refine=True)
+    if not before and not after:
+        return 0, 0, 0, []
     unchanged = 0
     changes = []
     for b, a in pair_links(before, after):
+        if b is not None and a is not None and b.start == a.start and b.end == a.end:
+            unchanged += 1
+            continue
         kind, reason = classify(line, b, a, after)
         if reason is None:
             unchanged += 1
@@ -220,29 +284,46 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None) -> dict[st
     return {
         "backend": backends.pop() if backends else None,
         "unicode_version": UNICODE_VERSION,
-        "summary": {
-            "documents": len({r.source for r in results}),
-            "lines": sum(r.lines for r in results),
-            "links_before": sum(r.links_before for r in results),
-            "links_after": sum(r.links_after for r in results),
-            "unchanged": sum(r.unchanged for r in results),
-            "changed": len(changes),
-            "by_kind": _ordered_counts(by_kind, KINDS),
-            "by_reason": _ordered_counts(by_reason, REASONS),
-        },
-        "changes": [
-            {
-                "source": c.source,
-                "line": c.line,
-                "column": c.column,
-                "before": list(c.before) if c.before else None,
-                "after": list(c.after) if c.after else None,
-                "before_text": c.before_text,
-                "after_text": c.after_text,
-                "kind": c.kind,
-                "reason": c.reason,
-                "line_text": c.line_text,
-            }
-            for c in changes
-        ],
+        "summary": summary(
+            len({r.source for r in results}),
+            sum(r.lines for r in results),
+            sum(r.links_before for r in results),
+            sum(r.links_after for r in results),
+            sum(r.unchanged for r in results),
+            by_kind,
+            by_reason,
+        ),
+        "changes": [change_row(c) for c in changes],
+    }
+
+
+def change_row(c: Change) -> dict[str, Any]:
+    """One change as the report lists it (a JSON-able dict, keys in report order)."""
+    return {
+        "source": c.source,
+        "line": c.line,
+        "column": c.column,
+        "before": list(c.before) if c.before else None,
+        "after": list(c.after) if c.after else None,
+        "before_text": c.before_text,
+        "after_text": c.after_text,
+        "kind": c.kind,
+        "reason": c.reason,
+        "line_text": c.line_text,
+    }
+
+
+def summary(
+    sources: int, lines: int, before: int, after: int, unchanged: int, by_kind: Counter[str], by_reason: Counter[str]
+) -> dict[str, Any]:
+    """The report's ``summary`` from its totals (``changed`` is the sum of ``by_kind``)."""
+    return {
+        "documents": sources,
+        "lines": lines,
+        "links_before": before,
+        "links_after": after,
+        "unchanged": unchanged,
+        "changed": sum(by_kind.values()),
+        "by_kind": _ordered_counts(by_kind, KINDS),
+        "by_reason": _ordered_counts(by_reason, REASONS),
     }

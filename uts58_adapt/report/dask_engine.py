@@ -12,51 +12,97 @@ Only this module imports Dask; ``import uts58_adapt`` never does.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-import dask
+import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: runner.DaskUnavailable)
 
 from .core import ChunkResult, ChunkTask, audit_chunk
 
-__all__ = ["map_chunks"]
+__all__ = ["iter_chunks", "map_chunks"]
 
 #: Tasks in flight per worker thread of a cluster: enough to keep workers busy, while
 #: the memory held by pending chunks stays bounded on a large corpus.
 WINDOW_PER_THREAD = 4
-#: Tasks per ``dask.compute`` call with the local scheduler (bounded memory as well).
-LOCAL_BATCH = 64
 #: How long to wait for the scheduler when connecting, in seconds (``--connect-timeout``).
 CONNECT_TIMEOUT = 30.0
 
 
 def map_chunks(
-    tasks: Iterable[ChunkTask], scheduler: str | None = None, connect_timeout: float = CONNECT_TIMEOUT
+    tasks: Iterable[ChunkTask],
+    scheduler: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    workers: int | None = None,
 ) -> list[ChunkResult]:
     """Run :func:`~.core.audit_chunk` on each task with Dask; return the results in task order.
 
     ``scheduler`` is the address of a Dask scheduler (``tcp://host:8786``): a
     ``distributed.Client`` connects to it and the chunks run on its workers, which must be
-    able to import ``uts58_adapt``.  ``None`` uses Dask's default local scheduler (the
-    threaded one, unless the Dask configuration or a default ``Client`` says otherwise).
+    able to import ``uts58_adapt``.  ``None`` starts a ``distributed.LocalCluster`` of
+    ``workers`` worker *processes* (default: one per core), one thread each, on
+    127.0.0.1 with no dashboard, for this run only: Dask's default threaded scheduler
+    would serialise the pure-Python audit on the GIL (issue 11.4).
     A scheduler that cannot be reached, does not answer within ``connect_timeout``
     seconds, or is not a Dask scheduler raises :class:`~.runner.DaskUnavailable`,
     whose message names the address.
     """
+    return list(iter_chunks(tasks, scheduler, connect_timeout, workers))
+
+
+def iter_chunks(
+    tasks: Iterable[ChunkTask],
+    scheduler: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    workers: int | None = None,
+) -> Iterator[ChunkResult]:
+    """:func:`map_chunks` as a generator: results in task order, as they arrive, none kept."""
     if scheduler is None:
-        return _map_default(iter(tasks))
-    return _map_distributed(iter(tasks), scheduler, connect_timeout)
+        return _iter_local_cluster(iter(tasks), workers)
+    return _iter_distributed(iter(tasks), scheduler, connect_timeout)
 
 
-def _map_default(tasks: Iterator[ChunkTask]) -> list[ChunkResult]:
-    results: list[ChunkResult] = []
-    while batch := list(islice(tasks, LOCAL_BATCH)):
-        jobs = [dask.delayed(audit_chunk, pure=False)(task) for task in batch]
-        results.extend(dask.compute(*jobs))
-    return results
+def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iterator[ChunkResult]:
+    first = list(islice(tasks, 1))
+    if not first:
+        return
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    n = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    with LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        # The scheduler always serves a few HTTP routes (health, metrics): on loopback, any
+        # free port (not 8787 on every interface); the dashboard itself is off.
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+        silence_logs=logging.ERROR,
+    ) as cluster, Client(cluster, set_as_default=False) as client:
+        yield from _iter_client(client, _chain(first, tasks))
+
+
+def _chain(head: list[ChunkTask], rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
+    yield from head
+    yield from rest
+
+
+def _iter_client(client: Any, tasks: Iterator[ChunkTask]) -> Iterator[ChunkResult]:
+    threads = sum(client.nthreads().values()) or 1
+    window = max(2, WINDOW_PER_THREAD * threads)
+    pending: deque[Any] = deque()
+    for task in tasks:
+        pending.append(client.submit(audit_chunk, task, pure=False))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 async def _identity(address: str, timeout: float) -> Any:
@@ -105,7 +151,7 @@ def _probe(address: str, timeout: float) -> None:
         raise DaskUnavailable(f"cannot connect to {where}: it does not answer as a Dask scheduler{detail}")
 
 
-def _map_distributed(tasks: Iterator[ChunkTask], address: str, connect_timeout: float) -> list[ChunkResult]:
+def _iter_distributed(tasks: Iterator[ChunkTask], address: str, connect_timeout: float) -> Iterator[ChunkResult]:
     from distributed import Client
 
     from .runner import DaskUnavailable
@@ -115,15 +161,5 @@ def _map_distributed(tasks: Iterator[ChunkTask], address: str, connect_timeout: 
         client = Client(address, timeout=connect_timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise DaskUnavailable(f"cannot connect to the Dask scheduler at {address}: {exc}") from exc
-    results: list[ChunkResult] = []
     with client:
-        threads = sum(client.nthreads().values()) or 1
-        window = max(2, WINDOW_PER_THREAD * threads)
-        pending: deque[Any] = deque()
-        for task in tasks:
-            pending.append(client.submit(audit_chunk, task, pure=False))
-            if len(pending) >= window:
-                results.append(pending.popleft().result())
-        while pending:
-            results.append(pending.popleft().result())
-    return results
+        yield from _iter_client(client, tasks)

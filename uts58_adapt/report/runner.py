@@ -11,7 +11,11 @@ Engines:
   run is interrupted (Ctrl-C, SIGTERM through the CLI, any exception) the workers are
   terminated before the exception goes on (issue 13.7).
 - ``dask``: ``uts58_adapt.report.dask_engine.map_chunks(tasks, scheduler)``, imported
-  only when asked for (the ``dask`` extra).
+  only when asked for (the ``dask`` extra); without a scheduler it starts a
+  process-based ``LocalCluster`` for the run.
+
+:func:`iter_local` and :func:`iter_dask` yield the results as they arrive and keep
+none: the CLI merges them with :class:`~.stream.StreamingMerge` in bounded memory.
 
 Every engine returns the results in task order, and :func:`~.core.merge` sorts anyway,
 so the report does not depend on the engine.
@@ -35,6 +39,8 @@ from .core import ChunkResult, ChunkTask, audit_chunk
 __all__ = [
     "CHUNK_LINES",
     "DaskUnavailable",
+    "iter_dask",
+    "iter_local",
     "iter_tasks",
     "map_dask",
     "map_local",
@@ -76,27 +82,44 @@ def iter_tasks(
     problems: list[str],
     chunk_lines: int = CHUNK_LINES,
     max_line: int = MAX_LINE,
+    failed: set[str] | None = None,
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
-    An input is read whole before its chunks are yielded: one that cannot be opened or
-    decoded, or that has a line longer than ``max_line`` bytes, is reported in
-    ``problems`` (the message names it) and contributes nothing, so a report never
-    holds half a file.  An empty input yields one empty chunk, so it
-    still counts as a document.
+    An input that cannot be opened or decoded, or that has a line longer than
+    ``max_line`` bytes, is reported in ``problems`` (the message names it) and its name
+    is added to ``failed``.  Without ``failed`` an input is read whole before its chunks
+    are yielded, so such an input yields nothing.  With ``failed`` (the CLI, for bounded
+    memory) its chunks are yielded as they are read, and the caller drops the results
+    of every input named in ``failed`` (:class:`~.stream.StreamingMerge` does): either
+    way a report never holds half a file.  An empty input yields one empty chunk, so
+    it still counts as a document.
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
     for name, path in inputs:
+        lines: list[str] = []
+        chunks: list[ChunkTask] = []
+        first = 1
         try:
-            lines = list(read_lines(path, encoding, errors, max_line))
+            for line in read_lines(path, encoding, errors, max_line):
+                lines.append(line)
+                if len(lines) == chunk_lines:
+                    task = ChunkTask(name, first, lines, backend)
+                    if failed is None:
+                        chunks.append(task)
+                    else:
+                        yield task
+                    first += chunk_lines
+                    lines = []
         except InputError as exc:
             problems.append(str(exc).replace(f"{path}:", f"{name}:", 1) if path != name else str(exc))
+            if failed is not None:
+                failed.add(name)
             continue
-        if not lines:
-            yield ChunkTask(name, 1, [], backend)
-        for k in range(0, len(lines), chunk_lines):
-            yield ChunkTask(name, k + 1, lines[k : k + chunk_lines], backend)
+        yield from chunks
+        if lines or first == 1:
+            yield ChunkTask(name, first, lines, backend)
 
 
 def resolve_inputs(paths: Sequence[str], sample: bool, problems: list[str]) -> Iterator[tuple[str, str]]:
@@ -166,19 +189,23 @@ def map_local(
     first ``jobs`` chunks are read before it starts, to know.
     """
     results: list[ChunkResult] = []
-
-    def done(result: ChunkResult) -> None:
+    for result in iter_local(tasks, jobs):
         results.append(result)
         if on_result is not None:
             on_result(result)
+    return results
 
+
+def iter_local(tasks: Iterable[ChunkTask], jobs: int = 1) -> Iterator[ChunkResult]:
+    """:func:`map_local` as a generator: each result is yielded as it arrives, in task order,
+    and none is kept (bounded memory).  Closing the generator early stops the workers."""
     iterator = iter(tasks)
     jobs = min(jobs, max_workers())
     head = list(islice(iterator, max(jobs, 1)))
     if jobs <= 1 or len(head) <= 1:  # one chunk: not worth a process pool
         for task in _chain(head, iterator):
-            done(audit_chunk(task))
-        return results
+            yield audit_chunk(task)
+        return
     workers = min(jobs, len(head))
     window = max(2, workers * _WINDOW_PER_JOB)
     pending: deque[Future[ChunkResult]] = deque()
@@ -187,14 +214,13 @@ def map_local(
         for task in _chain(head, iterator):
             pending.append(pool.submit(audit_chunk, task))
             if len(pending) >= window:
-                done(pending.popleft().result())
+                yield pending.popleft().result()
         while pending:
-            done(pending.popleft().result())
+            yield pending.popleft().result()
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown(wait=True)
-    return results
 
 
 def _chain(head: list[ChunkTask], rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
@@ -207,19 +233,29 @@ def map_dask(
     scheduler: str | None,
     on_result: Callable[[ChunkResult], None] | None = None,
     connect_timeout: float = 30.0,
+    workers: int | None = None,
 ) -> list[ChunkResult]:
     """Run the tasks with ``uts58_adapt.report.dask_engine.map_chunks`` (the ``dask`` extra)."""
+    results: list[ChunkResult] = []
+    for result in iter_dask(tasks, scheduler, connect_timeout, workers):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return results
+
+
+def iter_dask(
+    tasks: Iterable[ChunkTask], scheduler: str | None, connect_timeout: float = 30.0, workers: int | None = None
+) -> Iterator[ChunkResult]:
+    """:func:`map_dask` as a generator (results in task order, none kept); ``workers``: the
+    processes of the local cluster started when ``scheduler`` is None (default: one per core)."""
     try:
-        from .dask_engine import map_chunks
+        from .dask_engine import iter_chunks
     except ImportError as exc:
         raise DaskUnavailable(
             f"the dask engine is not available ({exc}); install it with: pip install 'uts58_adapt[dask]'"
         ) from exc
-    results = list(map_chunks(tasks, scheduler, connect_timeout))
-    if on_result is not None:
-        for result in results:
-            on_result(result)
-    return results
+    return iter_chunks(tasks, scheduler, connect_timeout, workers)
 
 
 def default_jobs(paths: Sequence[str]) -> int:

@@ -1,0 +1,199 @@
+"""Audit figures (issue 11.2-11.4): ``uts58-adapt report`` cost, memory and parallelism.
+
+Run through ``benchmarks/bench.py --only audit`` (cost: ratios side by side in one process)
+and ``--only audit-memory`` / ``--only audit-scale`` (``--corpus-size MB[,MB...]``: a corpus
+of that many MB is generated in a temporary directory and audited by the CLI in a
+subprocess; its peak RSS is read with ``os.wait4``).  Or run this file directly, with
+the same options.
+
+Targets:
+  (audit)        report costs <= 1.3 x one refined detection pass over the same lines
+  (audit-memory) peak RSS grows <= 1 MB per MB of input (slope of a least-squares line
+                 over the sizes given); at 1 GB (if given) under 500 MB
+  (audit-scale)  --jobs 2 >= 1.8 x faster than --jobs 1; --engine dask (a local cluster
+                 of 2 processes) <= 1.15 x the time of --jobs 2
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from uts58_adapt import detect  # noqa: E402
+from uts58_adapt.link import Link  # noqa: E402
+from uts58_adapt.report.core import audit_line  # noqa: E402
+
+MB = 1024 * 1024
+
+
+class _Report(Protocol):
+    failed: list[str]
+
+    def ratio(self, label: str, num: float, den: float, target: float | None) -> float: ...
+
+
+def _two_passes(text: str, backend: str, refine: bool = True, **kw: object) -> list[Link]:
+    return detect(text, backend, refine=refine)
+
+
+def bench_audit_cost(
+    lines: list[str],
+    repeat: int,
+    report: _Report,
+    measure: Callable[..., dict[str, float]],
+    each: Callable[..., Callable[[list[str]], None]],
+    backends: Sequence[str] = ("linkify-it", "urlextract"),
+) -> None:
+    """Audit of a line (one shared backend pass) / one refined detect() of it; and the old two-pass audit."""
+    print("(audit) audit_line (what report does per line) vs one refined detect(), same lines")
+    for backend in backends:
+        times = measure(
+            {
+                "detect": each(lambda line: detect(line, backend)),
+                "audit": each(lambda line: audit_line(line, backend, detect)),
+                "two-pass": each(lambda line: audit_line(line, backend, _two_passes)),
+            },
+            lines,
+            repeat,
+        )
+        mb = sum(len(line.encode("utf-8")) + 1 for line in lines) / MB
+        print(f"  {backend}: audit {mb / times['audit']:.2f} MB/s, detect {mb / times['detect']:.2f} MB/s")
+        report.ratio(f"audit / detect(refine=True), {backend}", times["audit"], times["detect"], 1.3)
+        report.ratio(f"old two-pass audit / detect(refine=True), {backend} (info)", times["two-pass"], times["detect"],
+                     None)
+
+
+def write_corpus(path: Path, size_mb: float, lines: list[str]) -> int:
+    """Write about ``size_mb`` MB of ``lines`` (repeated, numbered) to ``path``; return the bytes written."""
+    target = int(size_mb * MB)
+    written = 0
+    # Real text, and the bundled sample (every rule of the audit) so that many links change.
+    sample = [line for p in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
+              for line in p.read_text(encoding="utf-8").splitlines()]
+    lines = lines + sample * max(1, len(lines) // (10 * max(1, len(sample))))
+    with path.open("w", encoding="utf-8") as fh:
+        k = 0
+        while written < target:
+            block = "".join(f"{k}:{i} {line}\n" for i, line in enumerate(lines))
+            fh.write(block)
+            written += len(block.encode("utf-8"))
+            k += 1
+    return written
+
+
+def run_cli(args: Sequence[str]) -> tuple[float, float, int]:
+    """Run ``uts58-adapt report ARGS`` in a subprocess: ``(seconds, peak RSS in MB, exit status)``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "uts58_adapt.cli", "report", "-q", *args], env=env,
+                            stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024, proc.returncode  # ru_maxrss: KiB on Linux
+
+
+def _slope(xs: list[float], ys: list[float]) -> float:
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    den = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den if den else float("nan")
+
+
+def bench_audit_memory(
+    sizes_mb: Sequence[float], lines: list[str], report: _Report, backend: str = "linkify-it"
+) -> None:
+    """Peak RSS of ``report FILE --jobs 1 --format json -o OUT`` for corpora of each size."""
+    print(f"(audit-memory) peak RSS of report --jobs 1 --format json, {backend}, one generated file per size")
+    xs: list[float] = []
+    ys: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="uts58-bench-") as tmp:
+        for size in sizes_mb:
+            corpus = Path(tmp) / "corpus.txt"
+            mb = write_corpus(corpus, size, lines) / MB
+            seconds, rss, status = run_cli(
+                [str(corpus), "--backend", backend, "--jobs", "1", "--format", "json", "-o", str(Path(tmp) / "r.json")]
+            )
+            out_mb = (Path(tmp) / "r.json").stat().st_size / MB
+            print(f"  {mb:8.1f} MB in: {rss:7.1f} MB peak RSS, {mb / seconds:5.2f} MB/s, {seconds:7.1f} s, "
+                  f"report {out_mb:.1f} MB, exit {status}")
+            xs.append(mb)
+            ys.append(rss)
+            if size >= 1024 and rss >= 500:
+                report.failed.append(f"audit of {mb:.0f} MB peaks at {rss:.0f} MB RSS (target < 500 MB)")
+            corpus.unlink()
+    if len(xs) >= 2:
+        slope = _slope(xs, ys)
+        verdict = "PASS" if slope <= 1 else "FAIL"
+        print(f"  {'RSS growth (least squares), MB RSS per MB input':58} {slope:6.3f}   (target <= 1)       {verdict}")
+        if verdict == "FAIL":
+            report.failed.append("audit RSS slope")
+
+
+def bench_audit_scale(size_mb: float, lines: list[str], report: _Report, backend: str = "linkify-it") -> None:
+    """--jobs 1 vs --jobs 2 vs --engine dask (local cluster, 2 worker processes) on one corpus."""
+    print(f"(audit-scale) report on {size_mb:g} MB, {backend}: --jobs 1, --jobs 2, --engine dask --jobs 2")
+    with tempfile.TemporaryDirectory(prefix="uts58-bench-") as tmp:
+        corpus = Path(tmp) / "corpus.txt"
+        mb = write_corpus(corpus, size_mb, lines) / MB
+        common = [str(corpus), "--backend", backend, "--format", "json", "-o", str(Path(tmp) / "r.json")]
+        times = {}
+        for label, extra in (("jobs1", ["--jobs", "1"]), ("jobs2", ["--jobs", "2"]),
+                             ("dask2", ["--engine", "dask", "--jobs", "2"])):
+            seconds, rss, status = run_cli([*common, *extra])
+            times[label] = seconds
+            print(f"  {label}: {seconds:7.1f} s, {mb / seconds:5.2f} MB/s, peak RSS {rss:.0f} MB, exit {status}")
+        load = os.getloadavg()[0]
+        print(f"  (cores: {os.cpu_count()}; load average {load:.2f}: other work on the machine slows both)")
+        speedup = times["jobs1"] / times["jobs2"]
+        verdict = "PASS" if speedup >= 1.8 else "FAIL"
+        print(f"  {'speed-up of --jobs 2 over --jobs 1':58} {speedup:6.3f}x (target >= 1.8x)    {verdict}")
+        if verdict == "FAIL":
+            report.failed.append("--jobs 2 speed-up")
+        report.ratio("--engine dask (2 processes) / --jobs 2", times["dask2"], times["jobs2"], 1.15)
+
+
+def parse_sizes(value: str) -> list[float]:
+    return [float(part) for part in value.split(",") if part.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from bench import Report, each, load_corpus, measure  # type: ignore[import-not-found]
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--only", choices=["audit", "audit-memory", "audit-scale"], action="append")
+    parser.add_argument("--size", type=int, default=500_000, help="characters of real text for --only audit")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpus-size", type=parse_sizes, default=[50.0, 100.0, 200.0],
+                        help="MB of generated corpus, comma-separated (memory: each; scale: the largest)")
+    args = parser.parse_args(argv)
+    lines, description = load_corpus(args.size)
+    print(f"Python {sys.version.split()[0]}; corpus: {description}\n")
+    report = Report()
+    only = set(args.only or ["audit", "audit-memory", "audit-scale"])
+    if "audit" in only:
+        bench_audit_cost(lines, args.repeat, report, measure, each)
+    if "audit-memory" in only:
+        bench_audit_memory(args.corpus_size, lines, report)
+    if "audit-scale" in only:
+        bench_audit_scale(max(args.corpus_size), lines, report)
+    print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
+    return 1 if args.check and report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())
