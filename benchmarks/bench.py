@@ -237,7 +237,7 @@ def bench_refinement(lines: list[str], repeat: int, report: Report) -> None:
         pairs = [(line, find(line)) for line in lines if line]
         parts = measure(
             {
-                "backend": lambda block: [find(line) for line, _ in block],
+                "backend": lambda block, find=find: [find(line) for line, _ in block],
                 "refine_links": lambda block: [refine_links(line, raw) for line, raw in block],
             },
             pairs,
@@ -437,7 +437,9 @@ def bench_startup(runs: int, report: Report) -> None:
         clis.append(_child_cpu() - c0)
         cli_walls.append(time.perf_counter() - t0)
     print(f"  import uts58_adapt: {min(imports) * 1e3:.0f} ms CPU (information)")
-    print(f"  wall clock (information): first detect() {min(first_walls) * 1e3:.0f} ms, CLI {min(cli_walls) * 1e3:.0f} ms")
+    print(
+        f"  wall clock (information): first detect() {min(first_walls) * 1e3:.0f} ms, CLI {min(cli_walls) * 1e3:.0f} ms"
+    )
     report.value("first detect() in a fresh process (ms CPU)", min(firsts) * 1e3, 120)
     report.value("echo line | uts58-adapt detect (ms CPU, whole process)", min(clis) * 1e3, 250)
 
@@ -460,12 +462,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500_000, help="corpus size in characters (default 500000)")
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per block, min taken (default 5)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the adapter over the corpus")
-    parser.add_argument("--only", choices=[*"abcdef", *AUDIT_FIGURES], action="append",
-                        help="run only these figures")
+    parser.add_argument("--only", choices=[*"abcdef", *AUDIT_FIGURES], action="append", help="run only these figures")
     parser.add_argument("--startup-runs", type=int, default=7, help="fresh processes for (f) (default 7)")
     # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py) ---
-    parser.add_argument("--corpus-size", type=parse_sizes, default=[50.0, 100.0, 200.0], metavar="MB[,MB...]",
-                        help="generated corpora for audit-memory (each) and audit-scale (the largest)")
+    parser.add_argument(
+        "--corpus-size",
+        type=parse_sizes,
+        default=[50.0, 100.0, 200.0],
+        metavar="MB[,MB...]",
+        help="generated corpora for audit-memory (each) and audit-scale (the largest)",
+    )
     # --- end audit ---
     args = parser.parse_args(argv)
 

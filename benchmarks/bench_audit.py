@@ -59,9 +59,9 @@ def bench_audit_cost(
     for backend in backends:
         times = measure(
             {
-                "detect": each(lambda line: detect(line, backend)),
-                "audit": each(lambda line: audit_line(line, backend, detect)),
-                "two-pass": each(lambda line: audit_line(line, backend, _two_passes)),
+                "detect": each(lambda line, backend=backend: detect(line, backend)),
+                "audit": each(lambda line, backend=backend: audit_line(line, backend, detect)),
+                "two-pass": each(lambda line, backend=backend: audit_line(line, backend, _two_passes)),
             },
             lines,
             repeat,
@@ -69,8 +69,9 @@ def bench_audit_cost(
         mb = sum(len(line.encode("utf-8")) + 1 for line in lines) / MB
         print(f"  {backend}: audit {mb / times['audit']:.2f} MB/s, detect {mb / times['detect']:.2f} MB/s")
         report.ratio(f"audit / detect(refine=True), {backend}", times["audit"], times["detect"], 1.3)
-        report.ratio(f"old two-pass audit / detect(refine=True), {backend} (info)", times["two-pass"], times["detect"],
-                     None)
+        report.ratio(
+            f"old two-pass audit / detect(refine=True), {backend} (info)", times["two-pass"], times["detect"], None
+        )
 
 
 def write_corpus(path: Path, size_mb: float, lines: list[str]) -> int:
@@ -78,8 +79,11 @@ def write_corpus(path: Path, size_mb: float, lines: list[str]) -> int:
     target = int(size_mb * MB)
     written = 0
     # Real text, and the bundled sample (every rule of the audit) so that many links change.
-    sample = [line for p in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
-              for line in p.read_text(encoding="utf-8").splitlines()]
+    sample = [
+        line
+        for p in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
+        for line in p.read_text(encoding="utf-8").splitlines()
+    ]
     lines = lines + sample * max(1, len(lines) // (10 * max(1, len(sample))))
     with path.open("w", encoding="utf-8") as fh:
         k = 0
@@ -96,8 +100,9 @@ def run_cli(args: Sequence[str]) -> tuple[float, float, int]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "uts58_adapt.cli", "report", "-q", *args], env=env,
-                            stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", *args], env=env, stdout=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     return time.perf_counter() - t0, usage.ru_maxrss / 1024, proc.returncode  # ru_maxrss: KiB on Linux
@@ -125,8 +130,10 @@ def bench_audit_memory(
                 [str(corpus), "--backend", backend, "--jobs", "1", "--format", "json", "-o", str(Path(tmp) / "r.json")]
             )
             out_mb = (Path(tmp) / "r.json").stat().st_size / MB
-            print(f"  {mb:8.1f} MB in: {rss:7.1f} MB peak RSS, {mb / seconds:5.2f} MB/s, {seconds:7.1f} s, "
-                  f"report {out_mb:.1f} MB, exit {status}")
+            print(
+                f"  {mb:8.1f} MB in: {rss:7.1f} MB peak RSS, {mb / seconds:5.2f} MB/s, {seconds:7.1f} s, "
+                f"report {out_mb:.1f} MB, exit {status}"
+            )
             xs.append(mb)
             ys.append(rss)
             if size >= 1024 and rss >= 500:
@@ -148,8 +155,11 @@ def bench_audit_scale(size_mb: float, lines: list[str], report: _Report, backend
         mb = write_corpus(corpus, size_mb, lines) / MB
         common = [str(corpus), "--backend", backend, "--format", "json", "-o", str(Path(tmp) / "r.json")]
         times = {}
-        for label, extra in (("jobs1", ["--jobs", "1"]), ("jobs2", ["--jobs", "2"]),
-                             ("dask2", ["--engine", "dask", "--jobs", "2"])):
+        for label, extra in (
+            ("jobs1", ["--jobs", "1"]),
+            ("jobs2", ["--jobs", "2"]),
+            ("dask2", ["--engine", "dask", "--jobs", "2"]),
+        ):
             seconds, rss, status = run_cli([*common, *extra])
             times[label] = seconds
             print(f"  {label}: {seconds:7.1f} s, {mb / seconds:5.2f} MB/s, peak RSS {rss:.0f} MB, exit {status}")
@@ -177,8 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["audit", "audit-memory", "audit-scale"], action="append")
     parser.add_argument("--size", type=int, default=500_000, help="characters of real text for --only audit")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--corpus-size", type=parse_sizes, default=[50.0, 100.0, 200.0],
-                        help="MB of generated corpus, comma-separated (memory: each; scale: the largest)")
+    parser.add_argument(
+        "--corpus-size",
+        type=parse_sizes,
+        default=[50.0, 100.0, 200.0],
+        help="MB of generated corpus, comma-separated (memory: each; scale: the largest)",
+    )
     args = parser.parse_args(argv)
     lines, description = load_corpus(args.size)
     print(f"Python {sys.version.split()[0]}; corpus: {description}\n")

@@ -31,9 +31,34 @@ HOSTS = [
 # Characters that matter to §3.5.1 / §4.1, mixed with arbitrary code points of every
 # plane (surrogates included).
 SPECIAL = list(".,:;!?'\"()[]{}<>/#&=+%~ \t\n\\") + [
-    "%2F", "%41", "%4", "%C2", "%CE%B1", "%ff", "%25", "%3A", "%7E", ":~:", "「", "」", "«", "»",
-    "\u0f0d", "\uff1f", "\u00a0", "\u200b", "\u202e", "\ufffd", "\U0001f600", "\U000e0001", "\U0010ffff",
-    "\ud800", "\udcff", "\u0378", "(" * 130, ")" * 3,
+    "%2F",
+    "%41",
+    "%4",
+    "%C2",
+    "%CE%B1",
+    "%ff",
+    "%25",
+    "%3A",
+    "%7E",
+    ":~:",
+    "「",
+    "」",
+    "«",
+    "»",
+    "\u0f0d",
+    "\uff1f",
+    "\u00a0",
+    "\u200b",
+    "\u202e",
+    "\ufffd",
+    "\U0001f600",
+    "\U000e0001",
+    "\U0010ffff",
+    "\ud800",
+    "\udcff",
+    "\u0378",
+    "(" * 130,
+    ")" * 3,
 ]
 any_char = st.characters(blacklist_categories=())
 chunk = st.one_of(st.text(any_char, max_size=6), st.sampled_from(SPECIAL))

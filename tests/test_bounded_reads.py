@@ -96,7 +96,10 @@ def _limit_memory() -> None:  # in the child: a run away read fails at 1 GiB ins
 def test_report_dev_zero_ends_in_bounded_memory() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "uts58_adapt.cli", "report", "/dev/zero", "-q", "--format", "json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, preexec_fn=_limit_memory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        preexec_fn=_limit_memory,
     )
     try:
         out, err = proc.communicate(timeout=120)
@@ -120,7 +123,10 @@ def test_fifo_and_device_in_a_walked_directory_are_skipped(tmp_path: Path) -> No
     t0 = time.monotonic()
     proc = subprocess.run(
         [sys.executable, "-m", "uts58_adapt.cli", "report", str(docs), "-q", "--format", "json", "-j", "1"],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert time.monotonic() - t0 < 100
     assert proc.returncode == 1, proc.stderr

@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'uts58_adapt[dask]'")
 
-from uts58_adapt.report.core import ChunkTask  # noqa: E402
-from uts58_adapt.report.runner import CHUNK_LINES  # noqa: E402
+from uts58_adapt.report.core import ChunkTask
+from uts58_adapt.report.runner import CHUNK_LINES
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
@@ -168,7 +168,7 @@ def test_unreachable_scheduler_is_reported_by_address(monkeypatch: pytest.Monkey
     from uts58_adapt.report import dask_engine
     from uts58_adapt.report.runner import DaskUnavailable
 
-    with pytest.raises(DaskUnavailable, match="tcp://127.0.0.1:9"):
+    with pytest.raises(DaskUnavailable, match=r"tcp://127\.0\.0\.1:9"):
         dask_engine.map_chunks(_tasks(), "tcp://127.0.0.1:9", connect_timeout=2)
 
 
@@ -221,9 +221,27 @@ def test_scheduler_that_is_no_scheduler_fails_in_time(fake_server: int, message:
     out = tmp_path / "r.json"
     t0 = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "uts58_adapt.cli", "report", "--sample", "-q", "--engine", "dask",
-         "--scheduler", address, "--connect-timeout", "2", "-o", str(out)],
-        capture_output=True, text=True, env=_env(), cwd=REPO, timeout=90,
+        [
+            sys.executable,
+            "-m",
+            "uts58_adapt.cli",
+            "report",
+            "--sample",
+            "-q",
+            "--engine",
+            "dask",
+            "--scheduler",
+            address,
+            "--connect-timeout",
+            "2",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        cwd=REPO,
+        timeout=90,
     )
     elapsed = time.monotonic() - t0
     assert proc.returncode == 2, proc.stderr

@@ -52,8 +52,12 @@ def cli_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     def start(*args: str, log: str) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "dask", *args], env=_env(), cwd=root, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=(root / log).open("wb"),
+            [sys.executable, "-m", "dask", *args],
+            env=_env(),
+            cwd=root,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=(root / log).open("wb"),
         )
         procs.append(proc)
         return proc
@@ -67,8 +71,19 @@ def cli_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         time.sleep(0.2)  # the file is written whole, but give a partial write a moment
         address = json.loads(info.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:"), address
-        start("worker", "--scheduler-file", str(info), *common, "--nworkers", "2", "--nthreads", "1",
-              "--death-timeout", "60", log="worker.log")
+        start(
+            "worker",
+            "--scheduler-file",
+            str(info),
+            *common,
+            "--nworkers",
+            "2",
+            "--nthreads",
+            "1",
+            "--death-timeout",
+            "60",
+            log="worker.log",
+        )
         from distributed import Client
 
         with Client(address, timeout=60, set_as_default=False) as client:
@@ -82,7 +97,10 @@ def cli_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def _report(*args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "uts58_adapt.cli", "report", "--format", "json", "-q", *args],
-        capture_output=True, env=_env(), cwd=REPO, timeout=300,
+        capture_output=True,
+        env=_env(),
+        cwd=REPO,
+        timeout=300,
     )
 
 

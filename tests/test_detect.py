@@ -85,7 +85,10 @@ def test_original_is_the_backend_span():
         ("john.doe@example.com:1234/forum/questions/?tag=new", ["john.doe@example.com"]),
         ("mailto:john.smith@example.com/foo/bar", ["mailto:john.smith@example.com"]),
         ("MAILTO:john.smith@example.com", ["MAILTO:john.smith@example.com"]),
-        ("Lorem www.mail-archive.com/ruby-talk@ruby-lang.org/ dolor", ["www.mail-archive.com/ruby-talk@ruby-lang.org/"]),
+        (
+            "Lorem www.mail-archive.com/ruby-talk@ruby-lang.org/ dolor",
+            ["www.mail-archive.com/ruby-talk@ruby-lang.org/"],
+        ),
     ],
 )
 def test_emails(backend, text, expected):
@@ -229,7 +232,30 @@ def test_no_input_crashes(backend, text):
 @given(
     st.lists(
         st.sampled_from(
-            ["example.com", "/", "?", "#", "(", ")", "[", "]", " ", ".", "@", "x", "é", "。", "http://", ":80", "'", "\ud800", "\0", "-", "我爱你", "mailto:"]
+            [
+                "example.com",
+                "/",
+                "?",
+                "#",
+                "(",
+                ")",
+                "[",
+                "]",
+                " ",
+                ".",
+                "@",
+                "x",
+                "é",
+                "。",
+                "http://",
+                ":80",
+                "'",
+                "\ud800",
+                "\0",
+                "-",
+                "我爱你",
+                "mailto:",
+            ]
         )
         | st.text(max_size=3),
         max_size=30,
@@ -252,7 +278,10 @@ def test_cli_marked_and_json(tmp_path, capsys):
     f.write_text("see example.com/αβγ. or x@example.com\nnothing here\n", encoding="utf-8")
     assert main(["detect", str(f)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == [f"see {OPEN_MARK}example.com/αβγ{CLOSE_MARK}. or {OPEN_MARK}x@example.com{CLOSE_MARK}", "nothing here"]
+    assert out == [
+        f"see {OPEN_MARK}example.com/αβγ{CLOSE_MARK}. or {OPEN_MARK}x@example.com{CLOSE_MARK}",
+        "nothing here",
+    ]
     assert main(["detect", str(f), "--format", "json", "--backend", "urlextract"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["line"] for r in rows] == [1, 2]

@@ -98,8 +98,30 @@ def test_quote_rejects_controls():
 # refine_links' windowed email_start (a regex on the reversed window) against email_start
 # ---------------------------------------------------------------------------
 _PIECES = st.sampled_from(
-    ["a", "Z", "7", ".", "..", "-", "+", "σ", "ア", "\U00020000", "\U0001f600", " ", ":", "<",
-     "mailto:", "MAILTO:", "MaIlTo:", "maılto:", "mailto", "@", "\u00a0", "\ud800"]
+    [
+        "a",
+        "Z",
+        "7",
+        ".",
+        "..",
+        "-",
+        "+",
+        "σ",
+        "ア",
+        "\U00020000",
+        "\U0001f600",
+        " ",
+        ":",
+        "<",
+        "mailto:",
+        "MAILTO:",
+        "MaIlTo:",
+        "maılto:",
+        "mailto",
+        "@",
+        "\u00a0",
+        "\ud800",
+    ]
 )
 
 
@@ -124,8 +146,11 @@ def test_windowed_email_start_matches_email_start(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(_PIECES, max_size=12).map("".join), st.integers(MAX_LOCAL_PART - 12, MAX_LOCAL_PART + 12),
-       st.sampled_from(["a", "σ", "\U00020000", "a."]))
+@given(
+    st.lists(_PIECES, max_size=12).map("".join),
+    st.integers(MAX_LOCAL_PART - 12, MAX_LOCAL_PART + 12),
+    st.sampled_from(["a", "σ", "\U00020000", "a."]),
+)
 def test_windowed_email_start_at_the_window_edge(prefix: str, length: int, unit: str) -> None:
     local = (unit * length)[:length].lstrip(".") or "a"
     _check_windowed(prefix + local + "@x")

@@ -256,7 +256,9 @@ def test_garbage_does_not_raise(text: str, expected: str) -> None:
     assert minimal_escape(text) == expected
 
 
-def _escape_cli(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+def _escape_cli(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
     """Run only the escape subcommand (isolated from the other commands)."""
     parser = argparse.ArgumentParser()
     escape_command.register(parser.add_subparsers())
@@ -289,7 +291,10 @@ _URLISH = "abcXYZ019:/?#&=,.;!'\"~-_@+$*|^`() []{}<>%\\\t\x7fN"
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.text(alphabet=_URLISH, max_size=40), st.sampled_from(["", "http://", "HTTP://", "x.com", "xn--bcher-kva.de", "mailto:"]))
+@given(
+    st.text(alphabet=_URLISH, max_size=40),
+    st.sampled_from(["", "http://", "HTTP://", "x.com", "xn--bcher-kva.de", "mailto:"]),
+)
 def test_ascii_shortcut_agrees_with_the_full_algorithm(tail, head):
     from uts58_adapt.refine.escaping import _ascii_unchanged, _minimal_escape
 

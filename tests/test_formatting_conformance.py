@@ -179,9 +179,7 @@ def _full_escape(case: Case) -> str:
     if case.path:
         url += "/" + "/".join(esc(s, "/?#") for s in case.path)
     if case.query:
-        url += "?" + "&".join(
-            esc(k, "#&=+") + ("" if v is None else "=" + esc(v, "#&=+")) for k, v in case.query
-        )
+        url += "?" + "&".join(esc(k, "#&=+") + ("" if v is None else "=" + esc(v, "#&=+")) for k, v in case.query)
     if case.fragment is not None or case.directives:
         url += "#" + esc(case.fragment or "", ":")
     for d in case.directives:

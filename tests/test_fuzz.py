@@ -87,15 +87,56 @@ def reference_terminate(text: str, start: int) -> int:
 STRUCTURAL = ["/", "?", "#", "=", "&", ",", ":", "~", ":~:", "#:~:", ":~", "~:"]
 BRACKETS = list("()[]{}<>") + ["（", "）", "「", "」", "⟨", "⟩", "«", "»", "\u0f3a", "\u0f3b", "⸢", "⸣"]
 SOFT = list(".!\"';?,:") + ["。", "、", "‼", "\u2019", "\u201d", "\u00bb", "\U00011047"]  # last: astral Soft
-HARD = [" ", "\t", "\n", "\r", "\x00", "\x1f", "\x7f", "\x85", "\u00a0", "\u2028", "\u3000", "\ufffe", "\uffff",
-        "\U0010ffff", "\u0378", "\U000e0000"]  # last three: noncharacter, unassigned, unassigned astral
+HARD = [
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\x00",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "\ufffe",
+    "\uffff",
+    "\U0010ffff",
+    "\u0378",
+    "\U000e0000",
+]  # last three: noncharacter, unassigned, unassigned astral
 INCLUDE = list("aZ09-_%@+$*|\\^`") + ["é", "ß", "д", "漢", "\u200d", "\u200e", "\ufeff", "\uf8ff"]
-ASTRAL = ["\U0001f600", "\U00020000", "\U0002a6df", "\U00010000", "\U0001d400", "\U00013000", "\U000e0100",
-          "\U00016fe4", "\U0001f3fb"]
-SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
-TOKENS = STRUCTURAL + BRACKETS + SOFT + HARD + INCLUDE + ASTRAL + SURROGATES + [
-    "http://", "x.com", "%2E", "(" * 124, "(" * 125, ")" * 125, "a" * 40, "." * 20,
+ASTRAL = [
+    "\U0001f600",
+    "\U00020000",
+    "\U0002a6df",
+    "\U00010000",
+    "\U0001d400",
+    "\U00013000",
+    "\U000e0100",
+    "\U00016fe4",
+    "\U0001f3fb",
 ]
+SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
+TOKENS = (
+    STRUCTURAL
+    + BRACKETS
+    + SOFT
+    + HARD
+    + INCLUDE
+    + ASTRAL
+    + SURROGATES
+    + [
+        "http://",
+        "x.com",
+        "%2E",
+        "(" * 124,
+        "(" * 125,
+        ")" * 125,
+        "a" * 40,
+        "." * 20,
+    ]
+)
 
 any_char = st.characters(min_codepoint=0, max_codepoint=0x10FFFF)  # includes surrogates, NUL, controls
 link_text = st.lists(st.one_of(st.sampled_from(TOKENS), any_char), max_size=40).map("".join)
@@ -202,8 +243,23 @@ def test_detect_never_raises_and_spans_are_sane(backend: str, refine: bool) -> N
 
 # Pieces of link-like text for detect: hosts, schemes, emails and the TOKENS above.
 DETECT_TOKENS = TOKENS + [
-    "example.com", "www.example.org", "https://", "mailto:", "a.b@c.io", "@", ".", "xn--p1ai", "例え.jp",
-    "user@", ":8080", "192.168.0.1", "[::1]", "ftp://", "//", "。", "ｅｘａｍｐｌｅ．ｃｏｍ",
+    "example.com",
+    "www.example.org",
+    "https://",
+    "mailto:",
+    "a.b@c.io",
+    "@",
+    ".",
+    "xn--p1ai",
+    "例え.jp",
+    "user@",
+    ":8080",
+    "192.168.0.1",
+    "[::1]",
+    "ftp://",
+    "//",
+    "。",
+    "ｅｘａｍｐｌｅ．ｃｏｍ",
 ]
 
 # ---------------------------------------------------------------------------

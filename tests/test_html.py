@@ -34,7 +34,7 @@ def test_text_around_links_is_escaped(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_attribute_and_link_text_are_escaped(backend):
-    text = "https://example.com/it's\"x\"y?a=1&b=<c>"
+    text = 'https://example.com/it\'s"x"y?a=1&b=<c>'
     escaped = "https://example.com/it&#x27;s&quot;x&quot;y?a=1&amp;b=&lt;c&gt;"
     assert linkify(text, backend) == f'<a href="{escaped}" dir="ltr">{escaped}</a>'
 
@@ -121,8 +121,7 @@ def test_href_quotes_cannot_break_the_attribute(monkeypatch):
 def test_every_bidi_control_is_escaped(monkeypatch):
     controls = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
     escaped = (
-        "%D8%9C%E2%80%8E%E2%80%8F%E2%80%AA%E2%80%AB%E2%80%AC%E2%80%AD%E2%80%AE"
-        "%E2%81%A6%E2%81%A7%E2%81%A8%E2%81%A9"
+        "%D8%9C%E2%80%8E%E2%80%8F%E2%80%AA%E2%80%AB%E2%80%AC%E2%80%AD%E2%80%AE%E2%81%A6%E2%81%A7%E2%81%A8%E2%81%A9"
     )
     text = "https://example.com/" + controls + " " + controls
     fixed_links(monkeypatch, Link(0, 32, text[:32], "url", text[:32]))

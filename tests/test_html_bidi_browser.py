@@ -103,4 +103,6 @@ def test_linkify_matches_a_reference_rendering(page: Any) -> None:
     safe = _lefts(page, linkify("Pay here: (evil.com/moc.knab)"))
     spoof = _lefts(page, linkify(SPOOF, escape_bidi=False))
     # Same glyph advances in the same order (the offset differs by the control's width, if any).
-    assert [round(b - a, 1) for a, b in itertools.pairwise(safe)] == [round(b - a, 1) for a, b in itertools.pairwise(spoof)]
+    assert [round(b - a, 1) for a, b in itertools.pairwise(safe)] == [
+        round(b - a, 1) for a, b in itertools.pairwise(spoof)
+    ]

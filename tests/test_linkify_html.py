@@ -34,7 +34,7 @@ def test_apostrophe_in_path_kept() -> None:
 
 def test_existing_markup_untouched() -> None:
     src = (
-        '<a href="y.com" title=\'t.com\'>z.com</a><pre>q.com</pre><code>c.com</code><script>if (a<b) s.com</script>'
+        "<a href=\"y.com\" title='t.com'>z.com</a><pre>q.com</pre><code>c.com</code><script>if (a<b) s.com</script>"
         '<style>t.com{}</style><!-- u.com --><img alt="i.com" src=x.com><br/><textarea>r.com</textarea>'
         "<pre><b>nested.com</b></pre>&nbsp;&copy; no links here"
     )

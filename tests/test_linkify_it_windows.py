@@ -20,10 +20,33 @@ from uts58_adapt.backends._windows import OVERLAP, WINDOW, windows
 from uts58_adapt.refine.migration import refine_links
 
 WORDS = [
-    "see", "example.com/αβ(γ)", "x.co", "a@b.com", "http://foo.example.com./x", "普遍适用测试。我爱你",
-    "(", "),", "Lista_ta'_artikli", "xn--bcher-kva.de/b", "σωκράτης@example.com", "https://en.wikipedia.org/wiki/A_(b)",
-    "mailto:john.doe@example.org", "x.com/a.", "?q=1&b=(2)", "#:~:text=a,b", "//x.org/p", "ftp://h.net:21/",
-    "<http://a.io>", "|", "x.co/(", "foo.de:bar", "e.g.", "file.py", "'x.com'", "\"y.org\"", "a.b.c.d",
+    "see",
+    "example.com/αβ(γ)",
+    "x.co",
+    "a@b.com",
+    "http://foo.example.com./x",
+    "普遍适用测试。我爱你",
+    "(",
+    "),",
+    "Lista_ta'_artikli",
+    "xn--bcher-kva.de/b",
+    "σωκράτης@example.com",
+    "https://en.wikipedia.org/wiki/A_(b)",
+    "mailto:john.doe@example.org",
+    "x.com/a.",
+    "?q=1&b=(2)",
+    "#:~:text=a,b",
+    "//x.org/p",
+    "ftp://h.net:21/",
+    "<http://a.io>",
+    "|",
+    "x.co/(",
+    "foo.de:bar",
+    "e.g.",
+    "file.py",
+    "'x.com'",
+    '"y.org"',
+    "a.b.c.d",
 ]
 SPACES = [" ", " ", " ", "\n", "\t", "\u3000", "\u00a0", "\u2028", "  "]
 

@@ -43,8 +43,7 @@ def test_bracket_crossing_a_slash_core_rule(plain, md):
     text = "see example.com/αβ(γ/δ)ρς"
     # α β γ δ ρ ς = CE B1, CE B2, CE B3, CE B4, CF 81, CF 82 in UTF-8.
     assert plain.render(text) == (
-        '<p>see <a href="http://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4)%CF%81%CF%82">'
-        "example.com/αβ(γ/δ)ρς</a></p>\n"
+        '<p>see <a href="http://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4)%CF%81%CF%82">example.com/αβ(γ/δ)ρς</a></p>\n'
     )
     assert md.render(text) == (
         '<p>see <a href="http://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4">example.com/αβ(γ/δ</a>)ρς</p>\n'
@@ -69,7 +68,7 @@ def test_apostrophe_inside_a_path(plain, md):
         "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta</a>'_artikli_li_kull_Wikipedija</p>\n"
     )
     assert md.render(text) == (
-        "<p><a href=\"https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija\">"
+        '<p><a href="https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta\'_artikli_li_kull_Wikipedija">'
         "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija</a></p>\n"
     )
 

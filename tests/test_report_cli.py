@@ -55,7 +55,7 @@ def assert_consistent(report: dict) -> None:
     assert keys == sorted(keys)
 
 
-@pytest.fixture()
+@pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
     (root / "sub").mkdir(parents=True)
@@ -214,9 +214,7 @@ def test_dask_engine_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     assert "Traceback" not in err
 
 
-def test_dask_engine_is_called_and_gives_the_same_report(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_dask_engine_is_called_and_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from uts58_adapt.report.core import audit_chunk
 
     calls = []

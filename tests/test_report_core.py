@@ -17,13 +17,13 @@ from uts58_adapt.report.classify import KINDS, REASONS, classify, explain_end
 from uts58_adapt.report.core import ChunkResult, ChunkTask, audit_chunk, merge, pair_links
 
 
-def url(line: str, start: int, end: int, original: tuple[int, int] | None | str = "self") -> Link:
+def url(line: str, start: int, end: int, original: tuple[int, int] | str | None = "self") -> Link:
     """A URL link on ``line``; ``original`` defaults to its own span (a backend link)."""
     orig = (start, end) if original == "self" else original
     return Link(start, end, line[start:end], "url", "https://" + line[start:end], orig)
 
 
-def email(line: str, start: int, end: int, original: tuple[int, int] | None | str = "self") -> Link:
+def email(line: str, start: int, end: int, original: tuple[int, int] | str | None = "self") -> Link:
     orig = (start, end) if original == "self" else original
     return Link(start, end, line[start:end], "email", "mailto:" + line[start:end], orig)
 
@@ -53,18 +53,38 @@ def span(line: str, text: str) -> tuple[int, int]:
         # The Open is before a separator that empties the stack: / in a path, = and & in a query.
         ("x example.com/αβ(γ/δ)ρς ok", "example.com/αβ(γ/δ)ρς", "example.com/αβ(γ/δ", "bracket-across-separator"),
         ("x example.com/p?a(=)b ok", "example.com/p?a(=)b", "example.com/p?a(=", "bracket-across-separator"),
-        ("x example.com/p?a=(1&b=2) ok", "example.com/p?a=(1&b=2)", "example.com/p?a=(1&b=2", "bracket-across-separator"),
+        (
+            "x example.com/p?a=(1&b=2) ok",
+            "example.com/p?a=(1&b=2)",
+            "example.com/p?a=(1&b=2",
+            "bracket-across-separator",
+        ),
         # ... or a new part: the path's ( does not match the query's ).
         ("x example.com/a(b?c) ok", "example.com/a(b?c)", "example.com/a(b?c", "bracket-across-separator"),
         # Fragment directive: , empties the stack inside a directive, and :~: starts one.
-        ("x example.com/#:~:text=(a,b) ok", "example.com/#:~:text=(a,b)", "example.com/#:~:text=(a,b", "fragment-directive"),
-        ("x example.com/#f(g:~:text=h) ok", "example.com/#f(g:~:text=h)", "example.com/#f(g:~:text=h", "fragment-directive"),
+        (
+            "x example.com/#:~:text=(a,b) ok",
+            "example.com/#:~:text=(a,b)",
+            "example.com/#:~:text=(a,b",
+            "fragment-directive",
+        ),
+        (
+            "x example.com/#f(g:~:text=h) ok",
+            "example.com/#f(g:~:text=h)",
+            "example.com/#f(g:~:text=h",
+            "fragment-directive",
+        ),
         # Hard characters a backend may take in: deprecated ŉ, private use, NBSP.
         ("x example.com/a/ŉ-b ok", "example.com/a/ŉ-b", "example.com/a/", "hard-char"),
         ("x example.com/a/\ue000b ok", "example.com/a/\ue000b", "example.com/a/", "hard-char"),
         ("x example.com/a\u00a0b ok", "example.com/a\u00a0b", "example.com/a", "hard-char"),
         # 126 open brackets: the 126th ends the link.
-        ("x example.com/" + "(" * 126 + "z", "example.com/" + "(" * 126 + "z", "example.com/" + "(" * 125, "bracket-limit"),
+        (
+            "x example.com/" + "(" * 126 + "z",
+            "example.com/" + "(" * 126 + "z",
+            "example.com/" + "(" * 125,
+            "bracket-limit",
+        ),
         # A port the host stage refuses: the link ends after the host.
         ("x http://example.com:99999/p ok", "http://example.com:99999/p", "http://example.com", "host-end"),
     ],
@@ -235,7 +255,7 @@ LINES = [
 ]
 
 
-@pytest.fixture()
+@pytest.fixture
 def stub_detect(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core, "get_detect", lambda: fake_detect)
 
@@ -275,7 +295,16 @@ def test_merge_is_independent_of_chunking_and_order(stub_detect: None) -> None:
     assert whole["unicode_version"] == "17.0.0"
     first = whole["changes"][0]
     assert list(first) == [
-        "source", "line", "column", "before", "after", "before_text", "after_text", "kind", "reason", "line_text",
+        "source",
+        "line",
+        "column",
+        "before",
+        "after",
+        "before_text",
+        "after_text",
+        "kind",
+        "reason",
+        "line_text",
     ]
     assert first["before"] == [4, 18] and first["after"] == [4, 17]
 

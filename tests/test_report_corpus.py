@@ -28,11 +28,27 @@ def test_sample_is_listed_and_small() -> None:
 
 # Script of a letter, from the first word(s) of its character name.
 SCRIPTS = {
-    "LATIN": "Latin", "GREEK": "Greek", "CYRILLIC": "Cyrillic", "ARMENIAN": "Armenian",
-    "GEORGIAN": "Georgian", "HEBREW": "Hebrew", "ARABIC": "Arabic", "DEVANAGARI": "Devanagari",
-    "BENGALI": "Bengali", "TAMIL": "Tamil", "THAI": "Thai", "LAO": "Lao", "TIBETAN": "Tibetan",
-    "MYANMAR": "Myanmar", "KHMER": "Khmer", "ETHIOPIC": "Ethiopic", "CJK": "Han",
-    "HIRAGANA": "Hiragana", "KATAKANA": "Katakana", "HANGUL": "Hangul", "SINHALA": "Sinhala",
+    "LATIN": "Latin",
+    "GREEK": "Greek",
+    "CYRILLIC": "Cyrillic",
+    "ARMENIAN": "Armenian",
+    "GEORGIAN": "Georgian",
+    "HEBREW": "Hebrew",
+    "ARABIC": "Arabic",
+    "DEVANAGARI": "Devanagari",
+    "BENGALI": "Bengali",
+    "TAMIL": "Tamil",
+    "THAI": "Thai",
+    "LAO": "Lao",
+    "TIBETAN": "Tibetan",
+    "MYANMAR": "Myanmar",
+    "KHMER": "Khmer",
+    "ETHIOPIC": "Ethiopic",
+    "CJK": "Han",
+    "HIRAGANA": "Hiragana",
+    "KATAKANA": "Katakana",
+    "HANGUL": "Hangul",
+    "SINHALA": "Sinhala",
 }
 
 
@@ -52,9 +68,29 @@ def test_sample_covers_twenty_scripts() -> None:
 @pytest.mark.parametrize(
     "needle",
     [
-        "。", "،", "।", "#:~:text=", "&amp;", "…", "mailto:", "MAILTO:", "(planet/moon)", "(=open)",
-        "(name&x=1)", ":~:text=(start,end)", "ŉ", "\ue000", "http://-foo.example-.com", "foo..example.com",
-        "anonymous:guest@", "σωκράτης@", "用户@例子.中国", "john..doe@", ".anna@", "anna.@", "(" * 126,
+        "。",
+        "،",
+        "।",
+        "#:~:text=",
+        "&amp;",
+        "…",
+        "mailto:",
+        "MAILTO:",
+        "(planet/moon)",
+        "(=open)",
+        "(name&x=1)",
+        ":~:text=(start,end)",
+        "ŉ",
+        "\ue000",
+        "http://-foo.example-.com",
+        "foo..example.com",
+        "anonymous:guest@",
+        "σωκράτης@",
+        "用户@例子.中国",
+        "john..doe@",
+        ".anna@",
+        "anna.@",
+        "(" * 126,
     ],
 )
 def test_sample_exercises(needle: str) -> None:
@@ -81,10 +117,24 @@ def test_sample_triggers_every_common_reason() -> None:
         assert not problems
         reasons |= set(report["summary"]["by_reason"])
     expected = {
-        "soft-trailing", "soft-inside", "include-char", "bracket-kept", "unmatched-close",
-        "bracket-across-separator", "fragment-directive", "hard-char", "bracket-limit", "host-end",
-        "host-start", "missed-url", "invalid-host", "userinfo", "inside-email", "email-local-part",
-        "missed-email", "mailto",
+        "soft-trailing",
+        "soft-inside",
+        "include-char",
+        "bracket-kept",
+        "unmatched-close",
+        "bracket-across-separator",
+        "fragment-directive",
+        "hard-char",
+        "bracket-limit",
+        "host-end",
+        "host-start",
+        "missed-url",
+        "invalid-host",
+        "userinfo",
+        "inside-email",
+        "email-local-part",
+        "missed-email",
+        "mailto",
     }
     assert expected <= reasons, expected - reasons
     assert "other" not in reasons

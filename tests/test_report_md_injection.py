@@ -38,15 +38,27 @@ def _report(source: str, line: str, before: tuple[int, int], after: tuple[int, i
         "backend": "linkify-it",
         "unicode_version": "17.0.0",
         "summary": {
-            "documents": 1, "lines": 1, "links_before": 1, "links_after": 1, "unchanged": 0, "changed": 1,
-            "by_kind": {"trimmed": 1}, "by_reason": {"other": 1},
+            "documents": 1,
+            "lines": 1,
+            "links_before": 1,
+            "links_after": 1,
+            "unchanged": 0,
+            "changed": 1,
+            "by_kind": {"trimmed": 1},
+            "by_reason": {"other": 1},
         },
         "changes": [
             {
-                "source": source, "line": 1, "column": min(before[0], after[0]) + 1,
-                "before": list(before), "after": list(after),
-                "before_text": line[before[0] : before[1]], "after_text": line[after[0] : after[1]],
-                "kind": "trimmed", "reason": "other", "line_text": line,
+                "source": source,
+                "line": 1,
+                "column": min(before[0], after[0]) + 1,
+                "before": list(before),
+                "after": list(after),
+                "before_text": line[before[0] : before[1]],
+                "after_text": line[after[0] : after[1]],
+                "kind": "trimmed",
+                "reason": "other",
+                "line_text": line,
             }
         ],
     }
@@ -65,8 +77,35 @@ def test_file_name_with_newline_and_tag_stays_text() -> None:
 
 
 PIECES = st.sampled_from(
-    ["<", ">", "`", "``", "|", "\\", "\n", "\r", "&", "*", "_", "[", "](", "!", "#", " ", "<img src=x>",
-     "<script>", "\u2028", "\\|", "a", "x.com/", "<!--", "-->", "<![CDATA[", "<?", "&lt;"]
+    [
+        "<",
+        ">",
+        "`",
+        "``",
+        "|",
+        "\\",
+        "\n",
+        "\r",
+        "&",
+        "*",
+        "_",
+        "[",
+        "](",
+        "!",
+        "#",
+        " ",
+        "<img src=x>",
+        "<script>",
+        "\u2028",
+        "\\|",
+        "a",
+        "x.com/",
+        "<!--",
+        "-->",
+        "<![CDATA[",
+        "<?",
+        "&lt;",
+    ]
 )
 TEXT = st.lists(PIECES, max_size=20).map("".join)
 

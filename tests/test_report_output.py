@@ -127,7 +127,9 @@ def test_signal_during_write_leaves_no_temp_file(tmp_path: Path, sig: signal.Sig
     out.write_text("previous\n", encoding="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-c", CHILD, *ARGS, "-o", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert proc.stdout is not None

@@ -7,11 +7,12 @@ from importlib import resources
 
 import pytest
 
-from conftest import detection_cases
 from uts58_adapt.detection import detect
 from uts58_adapt.report import core, merge, render
 from uts58_adapt.report.core import detect_pair
 from uts58_adapt.report.runner import iter_tasks, map_local
+
+from conftest import detection_cases
 
 BACKENDS = ["linkify-it", "urlextract"]
 
@@ -27,10 +28,28 @@ def _official_lines() -> list[str]:
 def _generated_lines(n: int = 300) -> list[str]:
     rng = random.Random(58)
     parts = [
-        "see", "https://example.com/a_(b)", "www.example.org.", "x@y.org", "(http://a.b/c)", "deΩ.uk", "example.com!",
-        "普遍适用测试。我爱你", "mailto:a@b.c", "a.com,b.com", "user@host.com/path", "http://[::1]/",
-        "é", "¿", "»",
-        "https://例子.测试/路径?q=1#f", ":~:text=a", "ftp://x.y/z?", "\u00a0", "\u200b", "…", "foo.bar.baz",
+        "see",
+        "https://example.com/a_(b)",
+        "www.example.org.",
+        "x@y.org",
+        "(http://a.b/c)",
+        "deΩ.uk",
+        "example.com!",
+        "普遍适用测试。我爱你",
+        "mailto:a@b.c",
+        "a.com,b.com",
+        "user@host.com/path",
+        "http://[::1]/",
+        "é",
+        "¿",
+        "»",
+        "https://例子.测试/路径?q=1#f",
+        ":~:text=a",
+        "ftp://x.y/z?",
+        "\u00a0",
+        "\u200b",
+        "…",
+        "foo.bar.baz",
     ]
     return [" ".join(rng.choice(parts) for _ in range(rng.randint(0, 12))) for _ in range(n)]
 

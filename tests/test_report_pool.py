@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -17,7 +18,7 @@ import time
 import warnings
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -35,7 +36,7 @@ def _tasks(n: int) -> list[ChunkTask]:
 class FakePool:
     """Runs tasks in this process and records how it was built."""
 
-    made: list[dict[str, Any]] = []
+    made: ClassVar[list[dict[str, Any]]] = []
 
     def __init__(self, **kwargs: Any) -> None:
         FakePool.made.append(kwargs)
@@ -143,7 +144,9 @@ def test_sigterm_leaves_no_worker_alive(tmp_path: Path) -> None:
     (corpus / "big.txt").write_text("see example.com/αβ(γ/δ)ρς and x.com/a. or b@example.org.\n" * 60_000)
     proc = subprocess.Popen(
         [sys.executable, "-m", "uts58_adapt.cli", "report", str(corpus), "-q", "-j", "2", "-o", str(tmp_path / "r.md")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
     )
     workers: set[int] = set()
     try:
@@ -169,10 +172,8 @@ def test_sigterm_leaves_no_worker_alive(tmp_path: Path) -> None:
             proc.wait()
         for pid in workers:  # never leave our own strays behind, even when the test fails
             if _alive(pid):
-                try:
+                with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
     assert proc.returncode == 143, proc.stderr.read() if proc.stderr else ""
     assert left == []
     assert not (tmp_path / "r.md").exists()

@@ -15,8 +15,15 @@ from uts58_adapt.report.render_md import code_span, render_md
 NASTY = '<i>&amp;</i> example.com/p. <script>alert("x")</script>|`t`*s*[l](u)'
 
 
-def change(line_text: str, before: tuple[int, int] | None, after: tuple[int, int] | None, kind: str, reason: str,
-           source: str = "docs/a.txt", line: int = 1) -> dict:
+def change(
+    line_text: str,
+    before: tuple[int, int] | None,
+    after: tuple[int, int] | None,
+    kind: str,
+    reason: str,
+    source: str = "docs/a.txt",
+    line: int = 1,
+) -> dict:
     starts = [s[0] for s in (before, after) if s]
     return {
         "source": source,
@@ -202,5 +209,5 @@ def test_html_markers_in_text_are_not_expanded() -> None:
 def test_render_dispatch() -> None:
     assert render(REPORT, "json") == render_json(REPORT)
     assert render(REPORT, "md") == render_md(REPORT)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown format 'pdf'; expected one of json, md, html"):
         render(REPORT, "pdf")

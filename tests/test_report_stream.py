@@ -78,7 +78,11 @@ def test_iter_tasks_streams_and_names_failed_inputs(tmp_path: Path) -> None:
     tasks = list(iter_tasks(inputs, "linkify-it", problems=problems, chunk_lines=10, failed=failed))
     # bad.txt's first chunks were yielded before its line 26 failed; the caller drops them.
     assert [(t.source, t.first_line, len(t.lines)) for t in tasks] == [
-        ("bad.txt", 1, 10), ("bad.txt", 11, 10), ("good.txt", 1, 10), ("good.txt", 11, 10), ("good.txt", 21, 1)
+        ("bad.txt", 1, 10),
+        ("bad.txt", 11, 10),
+        ("good.txt", 1, 10),
+        ("good.txt", 11, 10),
+        ("good.txt", 21, 1),
     ]
     assert failed == {"bad.txt"} and len(problems) == 1 and "bad.txt: cannot decode line 26" in problems[0]
     # Without ``failed``, an input is read whole first and a bad one yields nothing.

@@ -45,7 +45,9 @@ def test_official_cases_found():
 @pytest.mark.parametrize(("plain", "host_end", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_official_termination(plain, host_end, expected):
     got = terminate(plain, host_end)
-    assert got == expected, f"ends at {got} ({plain[host_end:got]!r}), expected {expected} ({plain[host_end:expected]!r})"
+    assert got == expected, (
+        f"ends at {got} ({plain[host_end:got]!r}), expected {expected} ({plain[host_end:expected]!r})"
+    )
 
 
 def _end(text: str, link_prefix: str) -> str:
@@ -69,7 +71,11 @@ def _end(text: str, link_prefix: str) -> str:
         # §3 closing brackets
         ("(See abc.com?def=a). And", "abc.com", "abc.com?def=a"),
         ("See abc.com?def=(a). And", "abc.com", "abc.com?def=(a)"),
-        ("ja.wikipedia.org/wiki/(アルベルト)アインシュタイン)", "ja.wikipedia.org", "ja.wikipedia.org/wiki/(アルベルト)アインシュタイン"),
+        (
+            "ja.wikipedia.org/wiki/(アルベルト)アインシュタイン)",
+            "ja.wikipedia.org",
+            "ja.wikipedia.org/wiki/(アルベルト)アインシュタイン",
+        ),
         ("(ja.wikipedia.org/wiki/アルベルト)アイン", "ja.wikipedia.org", "ja.wikipedia.org/wiki/アルベルト"),
         ("x.com/a[b)c", "x.com", "x.com/a[b"),
         ("x.com/«a»", "x.com", "x.com/«a"),  # « » are Soft quotation marks, not brackets

@@ -14,7 +14,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 def test_generated_file_is_current() -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "generate_tlds.py"), "--check"], capture_output=True, text=True, check=False
+        [sys.executable, str(REPO / "tools" / "generate_tlds.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
 

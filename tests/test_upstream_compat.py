@@ -245,9 +245,7 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
     (lib / "fakelib" / "__init__.py").write_text("class Thing:\n    wrapped = False\n")
     fake_root = tmp_path / "checkout"
     (fake_root / "uts58_adapt").mkdir(parents=True)
-    (fake_root / "uts58_adapt" / "__init__.py").write_text(
-        "def wrap(obj):\n    obj.wrapped = True\n    return obj\n"
-    )
+    (fake_root / "uts58_adapt" / "__init__.py").write_text("def wrap(obj):\n    obj.wrapped = True\n    return obj\n")
     source = tmp_path / "sdist"
     (source / "tests").mkdir(parents=True)
     (source / "tests" / "test_thing.py").write_text(

@@ -12,9 +12,22 @@ from uts58_adapt.backends.urlextract import _OVERLAP, _WINDOW, _windows
 from uts58_adapt.refine.migration import refine_links
 
 WORDS = [
-    "see", "example.com/αβ(γ)", "x.co", "a@b.com", "http://foo.example.com./x", "普遍适用测试。我爱你",
-    "(", "),", "Lista_ta'_artikli", "xn--bcher-kva.de/b", "σωκράτης@example.com", "https://en.wikipedia.org/wiki/A_(b)",
-    "mailto:john.doe@example.org", "x.com/a.", "?q=1&b=(2)", "#:~:text=a,b",
+    "see",
+    "example.com/αβ(γ)",
+    "x.co",
+    "a@b.com",
+    "http://foo.example.com./x",
+    "普遍适用测试。我爱你",
+    "(",
+    "),",
+    "Lista_ta'_artikli",
+    "xn--bcher-kva.de/b",
+    "σωκράτης@example.com",
+    "https://en.wikipedia.org/wiki/A_(b)",
+    "mailto:john.doe@example.org",
+    "x.com/a.",
+    "?q=1&b=(2)",
+    "#:~:text=a,b",
 ]
 
 
@@ -33,6 +46,7 @@ def test_windowed_candidates_give_the_same_links(text):
     backend.candidates("")  # builds the candidate extractor
     whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
     windowed = refine_links(text, backend.candidates(text))
+
     # The links are the same; a candidate span that ran past a window end is cut there,
     # so only ``original``'s end may differ.
     def key(links):

@@ -69,9 +69,7 @@ def test_non_ascii_email_is_added_with_the_mailto_schema():
 def test_custom_schema_added_before_wrapping_is_kept():
     linkify = LinkifyIt().add("git:", "http:")
     found = wrap(linkify).match("see git://x.com/a(b")
-    assert [fields(m) for m in found] == [
-        ("git:", 4, 19, "git://x.com/a(b", "git://x.com/a(b", "git://x.com/a(b")
-    ]
+    assert [fields(m) for m in found] == [("git:", 4, 19, "git://x.com/a(b", "git://x.com/a(b", "git://x.com/a(b")]
 
 
 def test_custom_schema_added_through_the_wrapper_and_chaining():

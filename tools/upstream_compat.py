@@ -238,7 +238,7 @@ def parse_rules(data: Mapping[str, Any], source: str = "table") -> list[Rule]:
         if not isinstance(tests, list) or not tests or not all(isinstance(t, str) and t for t in tests):
             raise ToolError(f"{where}: 'tests' must be a non-empty list of pytest node ids")
         if direction not in ("fails", "passes"):
-            raise ToolError(f"{where}: 'direction' must be \"fails\" or \"passes\"")
+            raise ToolError(f'{where}: \'direction\' must be "fails" or "passes"')
         for test in tests:
             if (library, test) in seen:
                 raise ToolError(f"{where}: {test!r} is already in row #{seen[library, test]}")

@@ -2,12 +2,14 @@
 
 It is configured by the JSON in ``$UTS58_UPSTREAM_CONFIG``::
 
-    {"mode": "raw" | "wrapped",
-     "modules": ["linkify_it"],                   # imported before any test module
-     "patches": ["construct:linkify_it:LinkifyIt"],
-     "import_root": "/path/containing/uts58_adapt",  # or null
-     "timeout_scale": 1.0,                        # multiplies pytest-timeout's timeout marks
-     "report": "/tmp/.../wrapped.json"}
+    {
+        "mode": "raw" | "wrapped",
+        "modules": ["linkify_it"],  # imported before any test module
+        "patches": ["construct:linkify_it:LinkifyIt"],
+        "import_root": "/path/containing/uts58_adapt",  # or null
+        "timeout_scale": 1.0,  # multiplies pytest-timeout's timeout marks
+        "report": "/tmp/.../wrapped.json",
+    }
 
 In ``wrapped`` mode, and before pytest imports a conftest or test module, each patch is applied:
 

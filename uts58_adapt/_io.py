@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import io
 import os
 import stat
@@ -104,6 +105,7 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
             continue
         path = Path(name)
         if path.is_dir():
+
             def onerror(exc: OSError) -> None:
                 errors.append(f"{exc.filename}: cannot list directory: {exc.strerror}")
 
@@ -134,8 +136,12 @@ def expand_paths(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
 
 
 def _file_kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device")):
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
         if test(mode):
             return kind
     return "not a file"
@@ -293,7 +299,5 @@ def _write_atomic(path: str, data: bytes | Iterable[bytes], mode: int | None) ->
         tmp = None
     finally:
         if tmp is not None:
-            try:
+            with contextlib.suppress(OSError):  # already gone
                 os.unlink(tmp)
-            except OSError:
-                pass

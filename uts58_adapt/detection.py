@@ -17,7 +17,7 @@ from .link import Link
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
 _refine_links: Callable[..., list[Link]] | None = None
 
-__all__ = ["DEFAULT_MAX_LENGTH", "detect"]
+__all__ = ["DEFAULT_MAX_LENGTH", "detect", "detect_pair"]
 
 #: Default length limit for one link, in code points (UTS #58 §8 allows limits).
 DEFAULT_MAX_LENGTH = 4096
@@ -76,31 +76,77 @@ def detect(
     if not text:
         return []
     if refine:
-        global _refine_links
-        if _refine_links is None:
-            from .refine.migration import refine_links
-
-            _refine_links = refine_links
         find: Callable[[str], list[RawLink]] = getattr(impl, "candidates", None) or impl.find
-        links = _refine_links(text, find(text), strict_hosts=strict_hosts)
-        if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
-            links = [link for link in links if link.kind != "email"]
+        links = _refined(impl, text, find(text), strict_hosts)
     else:
-        links = []
-        last_end = -1
-        for r in sorted(impl.find(text), key=lambda r: (r.start, -r.end)):
-            if r.start < last_end or not 0 <= r.start < r.end <= len(text):
-                continue
-            span = text[r.start : r.end]
-            href = span
-            if r.kind == "email":
-                if not span.lower().startswith("mailto:"):
-                    href = "mailto:" + span
-            elif "://" not in span[:40] and not span.startswith("//"):
-                href = "https://" + span
-            links.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
-            last_end = r.end
-    if max_length is not None and links:
+        links = _unrefined(text, impl.find(text))
+    return _within(links, max_length)
+
+
+def detect_pair(
+    text: str,
+    backend: str | Backend = "linkify-it",
+    *,
+    max_length: int | None = DEFAULT_MAX_LENGTH,
+    strict_hosts: bool = True,
+) -> tuple[list[Link], list[Link]]:
+    """``(detect(text, backend, refine=False), detect(text, backend, refine=True))``, from one
+    backend pass where the backend allows it (the audit's "before" and "after").
+
+    The backend's ``find(text)`` gives the "before" links and is refined into the "after"
+    ones.  A backend with a ``candidates(text)`` method (urlextract) is refined from its
+    candidates, as ``detect`` does: they come from a second extractor that also keeps the
+    hits the library discards, and the library's own links cannot be read off them, so
+    such a backend still costs two passes (tests/test_report_pair.py checks the equality).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool)):
+        raise TypeError(f"max_length must be int or None, not {type(max_length).__name__}")
+    impl = _resolve(backend)
+    if not text:
+        return [], []
+    raw = impl.find(text)
+    candidates = getattr(impl, "candidates", None)
+    after = _refined(impl, text, candidates(text) if candidates else raw, strict_hosts)
+    return _within(_unrefined(text, raw), max_length), _within(after, max_length)
+
+
+def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -> list[Link]:
+    """§10: the backend's spans refined to UTS #58."""
+    global _refine_links
+    if _refine_links is None:
+        from .refine.migration import refine_links
+
+        _refine_links = refine_links
+    links = _refine_links(text, raw, strict_hosts=strict_hosts)
+    if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
+        links = [link for link in links if link.kind != "email"]
+    return links
+
+
+def _unrefined(text: str, raw: list[RawLink]) -> list[Link]:
+    """The backend's spans as links, as it reported them (``original`` is the link's own span)."""
+    links = []
+    last_end = -1
+    for r in sorted(raw, key=lambda r: (r.start, -r.end)):
+        if r.start < last_end or not 0 <= r.start < r.end <= len(text):
+            continue
+        span = text[r.start : r.end]
+        href = span
+        if r.kind == "email":
+            if not span.lower().startswith("mailto:"):
+                href = "mailto:" + span
+        elif "://" not in span[:40] and not span.startswith("//"):
+            href = "https://" + span
+        links.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
+        last_end = r.end
+    return links
+
+
+def _within(links: list[Link], max_length: int | None) -> list[Link]:
+    """``links`` without those longer than ``max_length`` code points (dropped, not shortened)."""
+    if max_length is not None:
         for link in links:
             if link.end - link.start > max_length:
                 return [link for link in links if link.end - link.start <= max_length]

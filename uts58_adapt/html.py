@@ -36,9 +36,7 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206
 #: Schemes that can run script in a browser; they are refused in ``schemes``.
 FORBIDDEN_SCHEMES = frozenset({"javascript", "vbscript", "data"})
 
-_BIDI_ESCAPES = {
-    ord(ch): "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")) for ch in sorted(BIDI_CONTROLS)
-}
+_BIDI_ESCAPES = {ord(ch): "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")) for ch in sorted(BIDI_CONTROLS)}
 _BIDI_VISIBLE = {ord(ch): f"\u27e8U+{ord(ch):04X}\u27e9" for ch in sorted(BIDI_CONTROLS)}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
 

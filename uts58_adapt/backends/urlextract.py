@@ -115,7 +115,9 @@ class _CandidateURLExtract(_OfflineURLExtract):
         if email is not None:
             return email
         try:
-            url = URLExtract._complete_url(self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only)
+            url = URLExtract._complete_url(
+                self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
+            )
         except ValueError:  # uritools on odd input
             url = ""
         if url or not tld.startswith(".") or tld[1:].isdigit():

@@ -6,8 +6,12 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .._io import add_decoding_options, codec_problem, write_output
+
+if TYPE_CHECKING:
+    from ..report.core import ChunkResult
 
 PROG = "uts58-adapt report"
 
@@ -55,7 +59,7 @@ Ctrl-C and SIGTERM (no temporary file is left).
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..backends import BACKENDS
 
     parser = subparsers.add_parser(
@@ -130,9 +134,10 @@ def _fail(message: str, status: int = 2) -> int:
 
 def _format_for(args: argparse.Namespace) -> str:
     if args.format:
-        return args.format
+        return str(args.format)
     suffix = os.path.splitext(args.output or "")[1].lower()
-    return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix, "md")
+    formats = {".json": "json", ".html": "html", ".htm": "html"}
+    return formats.get(suffix, "md")
 
 
 def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
@@ -140,7 +145,7 @@ def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
     write_output(path, data)
 
 
-def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
+def _progress(quiet: bool) -> tuple[Callable[[ChunkResult], None], Callable[[], None]]:
     """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal."""
     enabled = not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     if not enabled:
@@ -152,7 +157,7 @@ def _progress(quiet: bool) -> tuple[Callable, Callable[[], None]]:
     bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
     sources: set[str] = set()
 
-    def on_result(result) -> None:
+    def on_result(result: ChunkResult) -> None:
         sources.add(result.source)
         bar.update(result.lines)
         bar.set_postfix_str(f"{len(sources)} documents", refresh=False)

@@ -56,8 +56,11 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
         text = str(value)
 
         def render_one(word: str) -> str:
-            return str(original(eval_ctx, Markup(word) if is_markup else word, trim_url_limit, nofollow, target, rel,
-                                extra_schemes))
+            return str(
+                original(
+                    eval_ctx, Markup(word) if is_markup else word, trim_url_limit, nofollow, target, rel, extra_schemes
+                )
+            )
 
         rv = urlize_refined(
             text,

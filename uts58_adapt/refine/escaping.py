@@ -153,9 +153,7 @@ _HEAD = re.compile(r"(?:([A-Za-z][A-Za-z0-9+.\-]*:)(?![0-9]+(?:[/?#]|\Z))(//)?|(
 # A tail that §4.1 leaves unchanged, if it does not end with a Soft code point: no
 # '%', no Hard, Open or Close code point, nothing above U+FFFF, and no '?' or '#'
 # that would start a part.  An exact shortcut, not a heuristic.
-_PLAIN_TAIL = re.compile(
-    f"(?:/[{_plain_class('%?#')}]*)?(?:\\?[{_plain_class('%#')}]*)?(?:#[{_plain_class('%')}]*)?"
-)
+_PLAIN_TAIL = re.compile(f"(?:/[{_plain_class('%?#')}]*)?(?:\\?[{_plain_class('%#')}]*)?(?:#[{_plain_class('%')}]*)?")
 # The whole URL when minimal_escape returns it unchanged (more checks in minimal_escape).
 _PLAIN_URL = re.compile(_HEAD.pattern + _PLAIN_TAIL.pattern)
 

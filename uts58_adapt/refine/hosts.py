@@ -241,10 +241,13 @@ def _sep_label_re() -> re.Pattern[str]:
         f"(?![{re.escape(SEPARATORS)}]{label})"
     )
 
+
 _SCHEME_AT = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,31}):(//)")
 _SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://\Z")
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")
-_IPV4 = re.compile(r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z")
+_IPV4 = re.compile(
+    r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\Z"
+)
 _INITIATORS = "/?#"
 
 
@@ -360,8 +363,9 @@ def _lenient_label(label: str) -> str | None:
     try:
         # "_" is the one ASCII character beyond STD3's that a backend's host holds in practice;
         # UTS #46 maps each character on its own, so the pieces around it are mapped alone.
-        mapped = "_".join(idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else ""
-                          for piece in label.split("_"))
+        mapped = "_".join(
+            idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else "" for piece in label.split("_")
+        )
         if not mapped or "." in mapped:
             return None
         if mapped[:4] == "xn--":

@@ -161,7 +161,12 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
         seen.add(hm.start)
         end = _url_end(text, hm, r.end)
         urls.append(
-            (hm.start, end, hm.end, Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (start, r.end)))
+            (
+                hm.start,
+                end,
+                hm.end,
+                Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (start, r.end)),
+            )
         )
         if end > covered_end:
             covered_end = end

@@ -159,5 +159,3 @@ def terminate(text: str, start: int) -> int:
             i += 1
             last_safe = i
     return last_safe
-
-

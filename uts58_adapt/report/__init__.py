@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .classify import KINDS, REASONS, classify
 from .core import Change, ChunkResult, ChunkTask, audit_chunk, merge
 
@@ -26,7 +28,7 @@ __all__ = [
 FORMATS = ("json", "md", "html")
 
 
-def render(report: dict, fmt: str) -> str:
+def render(report: dict[str, Any], fmt: str) -> str:
     """Render a merged report as ``json``, ``md`` or ``html``."""
     if fmt == "json":
         from .render_json import render_json

@@ -281,4 +281,3 @@ def classify(
     if kind == "extended":
         return kind, _extended_reason(line, after, before.end)
     return kind, _trimmed_reason(line, after, before.end)
-

@@ -11,12 +11,11 @@ chunk size.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from ..backends.base import Backend, RawLink
-from ..detection import DEFAULT_MAX_LENGTH, _resolve
 from ..detection import detect as _detect
+from ..detection import detect_pair
 from ..link import Link
 from ..properties import UNICODE_VERSION
 from .classify import KINDS, REASONS, classify
@@ -29,8 +28,8 @@ __all__ = [
     "audit_line",
     "change_row",
     "detect_pair",
-    "pair_links",
     "merge",
+    "pair_links",
 ]
 
 
@@ -57,7 +56,7 @@ class Change(NamedTuple):
     reason: str
     line_text: str
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, tuple[int, int], tuple[int, int], str, str]:
         return (
             self.source,
             self.line,
@@ -95,56 +94,6 @@ def _default_detect() -> Callable[..., list[Link]]:
 #: While it returns :func:`uts58_adapt.detection.detect`, the audit uses :func:`detect_pair`
 #: (the same links from one backend pass); any other function is called twice per line.
 get_detect: Callable[[], Callable[..., list[Link]]] = _default_detect
-
-_refine_links: Callable[[str, Sequence[RawLink]], list[Link]] | None = None
-
-
-def detect_pair(
-    text: str, backend: str | Backend = "linkify-it", *, max_length: int | None = DEFAULT_MAX_LENGTH
-) -> tuple[list[Link], list[Link]]:
-    """``(detect(text, backend, refine=False), detect(text, backend, refine=True))`` with one backend pass.
-
-    The backend's ``find(text)`` gives the "before" links and is refined into the
-    "after" ones.  A backend with a ``candidates(text)`` method (urlextract) is refined
-    from its candidates, as ``detect`` does: those come from a second extractor that also
-    keeps the hits the library discards, and the library's own links cannot be read off
-    them, so such a backend still costs two passes (the links are the same either way).
-    ``tests/test_report_pair.py`` checks the equality on the sample corpus, the official
-    test file and generated text for both backends.
-    """
-    global _refine_links
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    impl = _resolve(backend)
-    if not text:
-        return [], []
-    if _refine_links is None:
-        from ..refine.migration import refine_links
-
-        _refine_links = refine_links
-    raw = impl.find(text)
-    candidates = getattr(impl, "candidates", None)
-    after = _refine_links(text, candidates(text) if candidates else raw)
-    if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
-        after = [link for link in after if link.kind != "email"]
-    before: list[Link] = []
-    last_end = -1
-    for r in sorted(raw, key=lambda r: (r.start, -r.end)):
-        if r.start < last_end or not 0 <= r.start < r.end <= len(text):
-            continue
-        span = text[r.start : r.end]
-        href = span
-        if r.kind == "email":
-            if not span.lower().startswith("mailto:"):
-                href = "mailto:" + span
-        elif "://" not in span[:40] and not span.startswith("//"):
-            href = "https://" + span
-        before.append(Link(r.start, r.end, span, r.kind, href, (r.start, r.end)))
-        last_end = r.end
-    if max_length is not None:
-        before = [link for link in before if link.end - link.start <= max_length]
-        after = [link for link in after if link.end - link.start <= max_length]
-    return before, after
 
 
 def _overlap(a: Link, b: Link) -> int:

@@ -74,17 +74,20 @@ def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iter
     from distributed import Client, LocalCluster
 
     n = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    with LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        # The scheduler always serves a few HTTP routes (health, metrics): on loopback, any
-        # free port (not 8787 on every interface); the dashboard itself is off.
-        dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
-        silence_logs=logging.ERROR,
-    ) as cluster, Client(cluster, set_as_default=False) as client:
+    with (
+        LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            # The scheduler always serves a few HTTP routes (health, metrics): on loopback, any
+            # free port (not 8787 on every interface); the dashboard itself is off.
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
         yield from _iter_client(client, _chain(first, tasks))
 
 
@@ -132,7 +135,7 @@ def _probe(address: str, timeout: float) -> None:
     def run() -> None:
         try:
             outcome.append(asyncio.run(asyncio.wait_for(_identity(address, timeout), timeout)))
-        except BaseException as exc:  # noqa: BLE001 - reported below, whatever the peer sent
+        except BaseException as exc:
             outcome.append(exc)
 
     thread = threading.Thread(target=run, name="uts58-dask-probe", daemon=True)

@@ -35,7 +35,7 @@ def _text(text: str) -> str:
 
 
 def _cell(line: str, span: list[int] | None, lo: int, hi: int, side: str) -> str:
-    ex = excerpt(line, tuple(span) if span else None, lo, hi)
+    ex = excerpt(line, (span[0], span[1]) if span else None, lo, hi)
     parts = []
     if ex.span is None:
         parts.append('<span class="nolink">no link</span>\n')
@@ -53,12 +53,12 @@ def _table(caption: str, rows: list[tuple[str, int, str]], with_meaning: bool) -
     head = f"<tr><th>{escape(caption)}</th><th>count</th>" + ("<th>meaning</th>" if with_meaning else "") + "</tr>"
     body = []
     for name, count, meaning in rows:
-        cells = f"<td>{escape(name)}</td><td class=\"num\">{count}</td>"
+        cells = f'<td>{escape(name)}</td><td class="num">{count}</td>'
         if with_meaning:
             cells += f"<td>{escape(meaning)}</td>"
         body.append(f"<tr>{cells}</tr>")
     if not rows:
-        body.append(f"<tr><td>(none)</td><td class=\"num\">0</td>{'<td></td>' if with_meaning else ''}</tr>")
+        body.append(f'<tr><td>(none)</td><td class="num">0</td>{"<td></td>" if with_meaning else ""}</tr>')
     return f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -85,7 +85,7 @@ def render_html(report: dict[str, Any]) -> str:
             f'<tr class="change" data-kind="{escape(c["kind"])}" data-reason="{escape(c["reason"])}">'
             f'<td class="where">{escape(c["source"])}:{c["line"]}:{c["column"]}</td>'
             f'<td class="kind">{escape(c["kind"])}</td><td class="reason" title="{escape(REASONS.get(c["reason"], ""))}">'
-            f'{escape(c["reason"])}</td>'
+            f"{escape(c['reason'])}</td>"
             f"{_cell(line, c['before'], lo, hi, 'before')}{_cell(line, c['after'], lo, hi, 'after')}</tr>"
         )
     title = f"UTS #58 link audit: {report['backend']}"

@@ -16,7 +16,7 @@ from typing import Any
 from .classify import KINDS, REASONS
 from .display import excerpt, visible_text, window
 
-__all__ = ["render_md", "code_span", "md_escape"]
+__all__ = ["code_span", "md_escape", "render_md"]
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 _MD_SPECIAL = set("\\`*_[]<>|&~")
@@ -47,7 +47,7 @@ def code_span(text: str, in_table: bool = True) -> str:
 
 
 def _marked(line: str, span: list[int] | None, lo: int, hi: int) -> str:
-    ex = excerpt(line, tuple(span) if span else None, lo, hi)
+    ex = excerpt(line, (span[0], span[1]) if span else None, lo, hi)
     body = visible_text(ex.head)
     if ex.span is not None:
         body += OPEN_MARK + visible_text(ex.span) + CLOSE_MARK + visible_text(ex.tail)

@@ -58,7 +58,8 @@ class StreamingMerge:
 
     def __init__(self, backend: str, spill_dir: str | None = None) -> None:
         self.backend = backend
-        self._spill: IO[bytes] = tempfile.TemporaryFile(dir=spill_dir, prefix="uts58-report-")
+        # Open for the merge's lifetime (closed by close()): no context manager fits.
+        self._spill: IO[bytes] = tempfile.TemporaryFile(dir=spill_dir, prefix="uts58-report-")  # noqa: SIM115
         self._end = 0
         self._sources: dict[str, _Source] = {}
 
