@@ -68,11 +68,7 @@ def detect(
     ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
     ``backend`` that is neither a name nor a Backend TypeError.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool)):
-        raise TypeError(f"max_length must be int or None, not {type(max_length).__name__}")
-    impl = _resolve(backend)
+    impl = _checked(text, backend, max_length)
     if not text:
         return []
     if refine:
@@ -99,17 +95,22 @@ def detect_pair(
     hits the library discards, and the library's own links cannot be read off them, so
     such a backend still costs two passes (tests/test_report_pair.py checks the equality).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool)):
-        raise TypeError(f"max_length must be int or None, not {type(max_length).__name__}")
-    impl = _resolve(backend)
+    impl = _checked(text, backend, max_length)
     if not text:
         return [], []
     raw = impl.find(text)
     candidates = getattr(impl, "candidates", None)
     after = _refined(impl, text, candidates(text) if candidates else raw, strict_hosts)
     return _within(_unrefined(text, raw), max_length), _within(after, max_length)
+
+
+def _checked(text: object, backend: str | Backend, max_length: object) -> Backend:
+    """The backend of a ``detect``-style call, after the type checks of its arguments."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool)):
+        raise TypeError(f"max_length must be int or None, not {type(max_length).__name__}")
+    return _resolve(backend)
 
 
 def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -> list[Link]:
