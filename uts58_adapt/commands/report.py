@@ -208,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
     on_result, close = _progress(args.quiet)
     failures: list[tuple[str, str]] = []  # (source, message)
     with StreamingMerge(args.backend) as merged:
+        results: Iterator[ChunkResult] | None = None
         try:
             if args.engine == "dask":
                 results = iter_dask(tasks, args.scheduler, args.connect_timeout, args.jobs)
@@ -223,6 +224,12 @@ def run(args: argparse.Namespace) -> int:
         except DaskUnavailable as exc:
             return _fail(str(exc))
         finally:
+            # However the loop ended (an error here, SIGTERM raised while merging, an early
+            # return), the engine stops its workers now, not when the generator is collected
+            # (at exit, concurrent.futures would first wait for every chunk in flight).
+            stop = getattr(results, "close", None)  # a generator's close()
+            if stop is not None:
+                stop()
             close()
         problems.extend(message for source, message in failures if source not in failed)
         for message in problems:

@@ -27,7 +27,7 @@ import multiprocessing
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
 from itertools import islice
@@ -196,7 +196,7 @@ def map_local(
     return results
 
 
-def iter_local(tasks: Iterable[ChunkTask], jobs: int = 1) -> Iterator[ChunkResult]:
+def iter_local(tasks: Iterable[ChunkTask], jobs: int = 1) -> Generator[ChunkResult, None, None]:
     """:func:`map_local` as a generator: each result is yielded as it arrives, in task order,
     and none is kept (bounded memory).  Closing the generator early stops the workers."""
     iterator = iter(tasks)
