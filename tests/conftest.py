@@ -202,3 +202,25 @@ def chromium_browser() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+#: Words that make link-dense text (links, brackets, separators, emails), for the windowing
+#: tests of both backends, which draw random texts from them.
+LINK_WORDS = [
+    "see",
+    "example.com/αβ(γ)",
+    "x.co",
+    "a@b.com",
+    "http://foo.example.com./x",
+    "普遍适用测试。我爱你",
+    "(",
+    "),",
+    "Lista_ta'_artikli",
+    "xn--bcher-kva.de/b",
+    "σωκράτης@example.com",
+    "https://en.wikipedia.org/wiki/A_(b)",
+    "mailto:john.doe@example.org",
+    "x.com/a.",
+    "?q=1&b=(2)",
+    "#:~:text=a,b",
+]

@@ -19,23 +19,10 @@ from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import OVERLAP, WINDOW, windows
 from uts58_adapt.refine.migration import refine_links
 
+from conftest import LINK_WORDS
+
 WORDS = [
-    "see",
-    "example.com/αβ(γ)",
-    "x.co",
-    "a@b.com",
-    "http://foo.example.com./x",
-    "普遍适用测试。我爱你",
-    "(",
-    "),",
-    "Lista_ta'_artikli",
-    "xn--bcher-kva.de/b",
-    "σωκράτης@example.com",
-    "https://en.wikipedia.org/wiki/A_(b)",
-    "mailto:john.doe@example.org",
-    "x.com/a.",
-    "?q=1&b=(2)",
-    "#:~:text=a,b",
+    *LINK_WORDS,
     "//x.org/p",
     "ftp://h.net:21/",
     "<http://a.io>",

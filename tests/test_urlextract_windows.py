@@ -11,24 +11,9 @@ from uts58_adapt.backends import get_backend
 from uts58_adapt.backends.urlextract import _OVERLAP, _WINDOW, _windows
 from uts58_adapt.refine.migration import refine_links
 
-WORDS = [
-    "see",
-    "example.com/αβ(γ)",
-    "x.co",
-    "a@b.com",
-    "http://foo.example.com./x",
-    "普遍适用测试。我爱你",
-    "(",
-    "),",
-    "Lista_ta'_artikli",
-    "xn--bcher-kva.de/b",
-    "σωκράτης@example.com",
-    "https://en.wikipedia.org/wiki/A_(b)",
-    "mailto:john.doe@example.org",
-    "x.com/a.",
-    "?q=1&b=(2)",
-    "#:~:text=a,b",
-]
+from conftest import LINK_WORDS
+
+WORDS = LINK_WORDS
 
 
 def _texts():
