@@ -110,3 +110,45 @@ def test_generator_reproduces_tables_byte_for_byte(tmp_path):
     committed = (REPO / "uts58_adapt" / "_tables.py").read_bytes()
     assert out.read_bytes() == committed, "uts58_adapt/_tables.py is stale or hand-edited; regenerate it"
     assert b"Unicode 17.0.0" in committed.splitlines()[1]
+
+
+def _flag_patterns():
+    """Every FlagPattern of the refine modules, and §3.5.1's fast-path runs in their two forms."""
+    from uts58_adapt.properties import FlagPattern
+    from uts58_adapt.refine import hosts, migration, termination
+
+    found = [
+        (f"{module.__name__}.{name}", value.get("a"), value.get("é"))
+        for module in (hosts, migration)
+        for name, value in vars(module).items()
+        if isinstance(value, FlagPattern)
+    ]
+    assert len(found) >= 5, found  # the host run and character, the userinfo end, the safe and local runs
+    for part in (termination.PATH, termination.QUERY, termination.FRAGMENT, termination.DIRECTIVE):
+        for stack_empty in (True, False):
+            ascii_form = termination._skip_plain_run(part, stack_empty, True).__self__
+            full_form = termination._skip_plain_run(part, stack_empty, False).__self__
+            found.append((f"_skip_plain_run({part}, {stack_empty})", ascii_form, full_form))
+    return found
+
+
+# Short ASCII strings that reach every class edge: all pairs of the characters below,
+# then every ASCII character at the start, end and middle of a longer run.
+_SAMPLES = [a + b for a in "aZ09-._~!$&'()*+,;=:/?#[]@%\"<>\\^`{|} \t\n" for b in "aZ0.-/?#@)!' "]
+_SAMPLES += [chr(c) + "ab.c/d" + chr(c) + "e" + chr(c) for c in range(0x80)]
+
+
+@pytest.mark.parametrize(
+    ("name", "ascii_form", "full_form"), _flag_patterns(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_ascii_form_matches_as_the_full_form_on_ascii_text(name, ascii_form, full_form):
+    """The ASCII form of a FlagPattern (classes cut to ASCII) is used for ASCII text: there it
+    must find what the full form finds, at every start (match) and as a search."""
+    assert ascii_form is not full_form
+    assert len(ascii_form.pattern) < len(full_form.pattern)
+    for text in _SAMPLES:
+        for pos in range(len(text)):
+            a, f = ascii_form.match(text, pos), full_form.match(text, pos)
+            assert (a and (a.span(), a.groups())) == (f and (f.span(), f.groups())), (name, text, pos)
+        a, f = ascii_form.search(text), full_form.search(text)
+        assert (a and a.span()) == (f and f.span()), (name, text)

@@ -1,8 +1,9 @@
 """uts58_adapt: make existing linkifiers conform to UTS #58, Unicode Link Detection and Formatting.
 
-The properties and the algorithms of the standard are importable directly; the
-detection front end (``detect``, ``linkify``, ``wrap``) is loaded on first use,
-so ``import uts58_adapt`` stays cheap for code that only needs the algorithms.
+Everything is importable from here; only the properties are loaded with the package.
+The algorithms (``terminate``, ``minimal_escape``, ...) and the detection front end
+(``detect``, ``linkify``, ``wrap``) are loaded on first use, so ``import uts58_adapt``
+stays cheap and a program pays only for what it calls.
 """
 
 from __future__ import annotations
@@ -11,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from .link import Link
 from .properties import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
-from .refine.email import email_start, quote_local_part
-from .refine.escaping import format_url, minimal_escape
-from .refine.termination import terminate
 
 if TYPE_CHECKING:
     from .backends.base import Backend, RawLink
     from .detection import detect
     from .html import linkify
     from .html_fragment import linkify_html
+    from .refine.email import email_start, quote_local_part
+    from .refine.escaping import format_url, minimal_escape
+    from .refine.termination import terminate
     from .wrapping import wrap
 
 __version__ = "0.2.0"
@@ -44,7 +45,13 @@ __all__ = [
     "wrap",
 ]
 
+# Loaded on first use: each compiles its character classes at import.
 _LAZY = {
+    "email_start": ".refine.email",
+    "quote_local_part": ".refine.email",
+    "format_url": ".refine.escaping",
+    "minimal_escape": ".refine.escaping",
+    "terminate": ".refine.termination",
     "detect": ".detection",
     "linkify": ".html",
     "linkify_html": ".html_fragment",

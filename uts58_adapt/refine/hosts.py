@@ -41,7 +41,7 @@ from idna import idnadata
 from idna.intranges import _decode_range
 
 from ..backends._tlds import icann_suffixes
-from ..properties import CLOSE, FLAGS, HARD, INCLUDE, OPEN, TERM_MASK, class_body, flag_runs
+from ..properties import CLOSE, FLAGS, HARD, INCLUDE, OPEN, TERM_MASK, FlagPattern, class_body, flag_runs
 
 __all__ = [
     "SEPARATORS",
@@ -180,9 +180,16 @@ def _valid_ranges() -> list[tuple[int, int]]:
 _ASTRAL = ((0x10000, 0x10FFFF),)
 
 
-def _label_class() -> str:
+def _label_class(below: int = 0x110000) -> str:
+    """Characters of a label (the separators are not among them: they map to ".").
+
+    Below U+0080 these are only ``A-Za-z0-9-``, so the non-ASCII ranges (read from idna's
+    tables, ~20 ms) are only computed for a class that goes beyond ASCII.
+    """
+    if below <= 0x80:
+        return "A-Za-z0-9\\-"
     ranges = [r for r in _valid_ranges() if r[1] <= 0xFFFF] + list(_ASTRAL)
-    return "A-Za-z0-9\\-" + class_body(ranges)
+    return "A-Za-z0-9\\-" + class_body(ranges, below=below)
 
 
 @lru_cache(maxsize=1)
@@ -209,12 +216,13 @@ def _exact_end(text: str, hs: int, he: int) -> int:
     return he
 
 
-#: Characters of a label (the separators are not among them: they map to ".").
-_LABEL_CLASS = _label_class()
-_CLASS = _LABEL_CLASS + re.escape(SEPARATORS)
+def _host_class(below: int) -> str:
+    return _label_class(below) + re.escape("".join(ch for ch in SEPARATORS if ord(ch) < below))
+
+
 #: A run of host characters (bounded: longer runs are too long to be a domain anyway).
-_HOST_RUN = re.compile(f"[{_CLASS}]{{1,{MAX_HOST + 1}}}")
-_HOST_CHAR = re.compile(f"[{_CLASS}]")
+_HOST_RUN = FlagPattern(lambda below: f"[{_host_class(below)}]{{1,{MAX_HOST + 1}}}")
+_HOST_CHAR = FlagPattern(lambda below: f"[{_host_class(below)}]")
 
 
 @lru_cache(maxsize=1)
@@ -235,7 +243,7 @@ def _sep_label_re() -> re.Pattern[str]:
             first.update((chr(ord(ch) - 0x61 + 0xFF41), chr(ord(ch) - 0x61 + 0xFF21)))
     longest = max(map(len, tlds))
     first_class = "".join(re.escape(ch) for ch in sorted(first))
-    label = f"[{_LABEL_CLASS}]"
+    label = f"[{_label_class()}]"
     return re.compile(
         f"[{SEPARATORS[1:]}](?=[{first_class}])(?=({label}{{1,{longest}}}))\\1(?!{label})"
         f"(?![{re.escape(SEPARATORS)}]{label})"
@@ -255,7 +263,7 @@ def is_host_char(ch: str) -> bool:
     """Whether ``ch`` can be part of a host (see the module docstring)."""
     if ch > "\uffff":
         return len(ch) == 1 and _astral_host_char(ord(ch))
-    return _HOST_CHAR.match(ch) is not None
+    return _HOST_CHAR.get(ch).match(ch) is not None
 
 
 def normalize_separators(text: str) -> str:
@@ -289,7 +297,7 @@ def separator_tld_hits(text: str) -> list[int]:
 
 def host_run_end(text: str, pos: int) -> int:
     """The end of the run of host characters starting at ``pos`` (``pos`` when there is none)."""
-    m = _HOST_RUN.match(text, pos)
+    m = _HOST_RUN.get(text).match(text, pos)
     return _exact_end(text, pos, m.end()) if m else pos
 
 
@@ -522,16 +530,16 @@ class HostMatch(NamedTuple):
     """The host in Unicode (UTS #46 mapped, lower case), for the href."""
 
 
-def _userinfo_end_class() -> str:
+def _userinfo_end_class(below: int) -> str:
     """Characters that cannot be in a userinfo: they end the authority (``/?#``), are white
     space or Hard, or are brackets and quotes (Link_Term Open or Close, ``"\\^`|``)."""
     ranges = flag_runs(lambda b: b & TERM_MASK in (HARD, OPEN, CLOSE))
-    return class_body(ranges) + re.escape('/?#@"\\^`|')
+    return class_body(ranges, below=below) + re.escape('/?#@"\\^`|')
 
 
 #: The first character after ``scheme://`` that cannot continue a userinfo; a userinfo
 #: is there only when that character is an ``@``.
-_USERINFO_END = re.compile(f"[{_userinfo_end_class()}]")
+_USERINFO_END = FlagPattern(lambda below: f"[{_userinfo_end_class(below)}]")
 
 
 def url_host(
@@ -628,7 +636,7 @@ def url_host(
     if scheme:
         # Userinfo (deprecated, §3 Table 3-1 notes): never linked.  Only a run that could be
         # a userinfo counts: "(https://example.com),me@example.org" has none.
-        am = _USERINFO_END.search(text, hs, min(n, hs + _MAX_AUTHORITY))
+        am = _USERINFO_END.get(text).search(text, hs, min(n, hs + _MAX_AUTHORITY))
         if am and text[am.start()] == "@":
             return None
     elif hs > 0 and text[hs - 1] == "@":
@@ -734,4 +742,4 @@ def has_userinfo_before(text: str, at: int) -> bool:
     p = text.rfind("://", max(0, at - _MAX_AUTHORITY), at)
     if p == -1 or not _SCHEME_BEFORE.search(text, max(0, p - 32), p + 3):
         return False
-    return _USERINFO_END.search(text, p + 3, at) is None
+    return _USERINFO_END.get(text).search(text, p + 3, at) is None

@@ -39,6 +39,7 @@ from ..properties import (
     INCLUDE,
     SOFT,
     TERM_MASK,
+    FlagPattern,
     class_body,
     flag_runs,
     largest_astral,
@@ -51,7 +52,7 @@ from .termination import terminate
 __all__ = ["candidate_text", "refine_links"]
 
 
-def _build_safe_run() -> re.Pattern[str]:
+def _safe_run(below: int) -> str:
     """``[...]+`` over Include and Soft code points (every BMP range, the largest astral ones).
 
     ``re`` tests a code point above U+FFFF against a class's astral ranges one by one,
@@ -59,12 +60,12 @@ def _build_safe_run() -> re.Pattern[str]:
     takes the termination algorithm.
     """
     ranges = largest_astral(flag_runs(lambda b: b & TERM_MASK in (INCLUDE, SOFT)), 32)
-    return re.compile(f"[{class_body(ranges)}]+")
+    return f"[{class_body(ranges, below=below)}]+"
 
 
 #: A run of Include and Soft characters: a backend span made only of them (and ending on
 #: an Include one before a Hard one) ends where the termination algorithm would end it.
-_SAFE_RUN = _build_safe_run()
+_SAFE_RUN = FlagPattern(_safe_run)
 
 
 _START = operator.attrgetter("start")
@@ -93,7 +94,7 @@ def _url_end(text: str, hm: hosts.HostMatch, raw_end: int) -> int:
         start < raw_end <= n
         and (raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD)
         and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE
-        and _SAFE_RUN.fullmatch(text, start, raw_end) is not None
+        and _SAFE_RUN.get(text).fullmatch(text, start, raw_end) is not None
     ):
         return raw_end
     return terminate(text, start)
@@ -267,23 +268,23 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
 MAX_LOCAL_PART = 256
 
 
-def _build_local_run() -> re.Pattern[str]:
+def _local_run(below: int) -> str:
     """``([...]*)(:otliam)?``: the BMP characters :func:`~.email.email_start` scans back over
     (Link_Email and ``.``), then an optional ``mailto:``, for the reversed text before an ``@``.
 
     Astral ranges are left out (``re`` would test each of them on every character that
     fails the class); a run stopped by an astral character takes the plain loop.
     """
-    local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000))
+    local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000), below=below)
     # Group 1: the local part; then an optional "mailto:" in any ASCII case (schemes are
     # case-insensitive, as in email_start), all read backwards.  Not re.IGNORECASE,
     # which would also take "ı" (dotless i) for "i", where str.lower() does not.
     mailto = "".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in reversed(MAILTO))
-    return re.compile(f"([{local}.]*)({mailto})?")
+    return f"([{local}.]*)({mailto})?"
 
 
 #: The run :func:`~.email.email_start` scans and a ``mailto:`` before it, matched on the reversed text before the ``@``.
-_LOCAL_RUN = _build_local_run()
+_LOCAL_RUN = FlagPattern(_local_run)
 _MAILTO_LEN = len(MAILTO)
 
 
@@ -298,7 +299,7 @@ def _email_start(text: str, at: int) -> int | None:
         return None
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     base = lo if lo > 0 else 0
-    m = _LOCAL_RUN.match(text[base:at][::-1])
+    m = _LOCAL_RUN.get(text).match(text[base:at][::-1])
     assert m is not None  # the pattern matches the empty string
     local_start = at - m.end(1)
     if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:

@@ -55,14 +55,15 @@ _SOFT_RANGES = largest_astral(flag_runs(lambda b: b & TERM_MASK == SOFT), 0)
 
 
 @functools.cache
-def _skip_plain_run(part: int, stack_empty: bool) -> Callable[[str, int], re.Match[str]]:
+def _skip_plain_run(part: int, stack_empty: bool, ascii: bool) -> Callable[[str, int], re.Match[str]]:
     """``match(text, i).end()``: the end of the longest run of code points at ``i`` that
     §3.5.1 treats as Include or Soft in ``part`` and that ends with an Include one
     (``i`` itself if there is none).  See the comment above.
 
     The backtracking of ``*`` only walks back over the run's trailing Soft code points,
     so a match takes time linear in the run's length.  Compiled on first use
-    (about 10 ms each), to keep ``import uts58_adapt`` cheap.
+    (about 10 ms each), to keep ``import uts58_adapt`` cheap; ``ascii``: with the
+    classes cut to ASCII, for ASCII text (see ``FlagPattern``).
     """
     excluded = _TERMINATORS[part]
     if part in (FRAGMENT, DIRECTIVE):
@@ -72,7 +73,8 @@ def _skip_plain_run(part: int, stack_empty: bool) -> Callable[[str, int], re.Mat
         include = include + [(ord(ch), ord(ch)) for ch in _CLEAR_STACK_OPEN[part]]
     else:
         excluded += _CLEAR_STACK_OPEN[part]
-    pattern = f"(?:[{class_body(include + _SOFT_RANGES, excluded)}]*[{class_body(include, excluded)}])?"
+    below = 0x80 if ascii else 0x110000
+    pattern = f"(?:[{class_body(include + _SOFT_RANGES, excluded, below)}]*[{class_body(include, excluded, below)}])?"
     return re.compile(pattern).match  # type: ignore[return-value]
 
 
@@ -106,6 +108,7 @@ def terminate(text: str, start: int) -> int:
         raise ValueError(f"start={start} is outside the text (length {n})")
 
     flags = FLAGS
+    ascii = text.isascii()
     last_safe = start
     part = NONE
     previous_part = NONE
@@ -141,7 +144,7 @@ def terminate(text: str, start: int) -> int:
         if term == INCLUDE:
             # Fast path (see _skip_plain_run): any Soft code point skipped is
             # followed by an Include one, so lastSafe is the end of the match.
-            i = _skip_plain_run(part, not open_stack)(text, i + 1).end()
+            i = _skip_plain_run(part, not open_stack, ascii)(text, i + 1).end()
             last_safe = i
         elif term == SOFT:
             i += 1
