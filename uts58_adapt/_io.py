@@ -9,7 +9,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -289,6 +288,8 @@ def _write_atomic(path: str, data: bytes | Iterable[bytes], mode: int | None) ->
     directory = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
+        import tempfile  # here: it imports shutil, bz2, lzma and random
+
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             _write_all(fh, data)

@@ -43,15 +43,13 @@ EMAIL_BIT = 0x08
 
 
 def _build() -> bytes:
-    term = bytearray([HARD]) * 0x110000
+    flags = bytearray([HARD]) * 0x110000
     for first, last, code in _tables.LINK_TERM_RANGES:
-        term[first : last + 1] = bytes([code]) * (last - first + 1)
-    email = bytearray(0x110000)
+        flags[first : last + 1] = bytes([code]) * (last - first + 1)
+    set_email_bit = bytes(b | EMAIL_BIT for b in range(256))
     for first, last in _tables.LINK_EMAIL_RANGES:
-        email[first : last + 1] = bytes([EMAIL_BIT]) * (last - first + 1)
-    # Bitwise OR of the two byte strings in one big-integer operation.
-    merged = int.from_bytes(term, "big") | int.from_bytes(email, "big")
-    return merged.to_bytes(0x110000, "big")
+        flags[first : last + 1] = flags[first : last + 1].translate(set_email_bit)
+    return bytes(flags)
 
 
 #: One byte per code point: Link_Term code in bits 0-2, Link_Email in bit 3.

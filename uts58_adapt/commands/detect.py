@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 
 from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
@@ -77,7 +76,15 @@ def _marked(line: str, links: list[Link]) -> str:
     return "".join(parts)
 
 
+def _html(line: str, links: list[Link]) -> str:
+    from ..html import render  # here: not imported for the other formats
+
+    return render(line, links)
+
+
 def _json(source: str, lineno: int, links: list[Link]) -> str:
+    import json
+
     return json.dumps(
         {
             "source": source,
@@ -108,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
     errors: list[str] = []
     status = 0
     max_length = args.max_length if args.max_length and args.max_length > 0 else None
-    from ..html import render
-
     out = sys.stdout
     # Output may contain lone surrogates (--errors surrogateescape): never crash on them.
     if hasattr(out, "reconfigure"):
@@ -126,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                     errors.append(f"{source}:{lineno}: detect failed ({type(exc).__name__}: {exc}); line not shown")
                     continue
                 if args.format == "html":
-                    out.write(render(line, links) + "\n")
+                    out.write(_html(line, links) + "\n")
                 elif args.format == "json":
                     out.write(_json(source, lineno, links) + "\n")
                 else:

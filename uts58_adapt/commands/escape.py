@@ -7,8 +7,6 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from ..refine.escaping import minimal_escape
-
 DESCRIPTION = """\
 Print each URL in the minimal escaped form of UTS #58 section 4: the form to show
 to people, which link detection covers completely when it stands alone.
@@ -50,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def escape_lines(lines: Iterable[str], out: TextIO, flush: bool = False) -> int:
     """Write ``minimal_escape`` of each line (whitespace stripped) to ``out``, one per line; return the count."""
+    from ..refine.escaping import minimal_escape
+
     count = 0
     for line in lines:
         out.write(minimal_escape(line.strip()))

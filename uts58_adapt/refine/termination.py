@@ -48,10 +48,13 @@ _CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,", NONE
 # points is skipped with one regular-expression match, lastSafe moving to just
 # after the run's last Include-like code point.
 
-# Every BMP range, but only the largest astral ranges (see ``largest_astral``): a
-# code point left out just takes the slow path.
-_INCLUDE_RANGES = largest_astral(flag_runs(lambda b: b & TERM_MASK == INCLUDE), 32)
-_SOFT_RANGES = largest_astral(flag_runs(lambda b: b & TERM_MASK == SOFT), 0)
+
+@functools.cache
+def _include_soft_ranges(below: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The Include and the Soft ranges below ``below``: every BMP range, but only the
+    largest astral ones (see ``largest_astral``); a code point left out takes the slow path."""
+    include = largest_astral(flag_runs(lambda b: b & TERM_MASK == INCLUDE, below), 32)
+    return include, largest_astral(flag_runs(lambda b: b & TERM_MASK == SOFT, below), 0)
 
 
 @functools.cache
@@ -68,13 +71,12 @@ def _skip_plain_run(part: int, stack_empty: bool, ascii: bool) -> Callable[[str,
     excluded = _TERMINATORS[part]
     if part in (FRAGMENT, DIRECTIVE):
         excluded += DIRECTIVE_INITIATOR[0]
-    include = _INCLUDE_RANGES
+    include, soft = _include_soft_ranges(0x80 if ascii else 0x110000)
     if stack_empty:
         include = include + [(ord(ch), ord(ch)) for ch in _CLEAR_STACK_OPEN[part]]
     else:
         excluded += _CLEAR_STACK_OPEN[part]
-    below = 0x80 if ascii else 0x110000
-    pattern = f"(?:[{class_body(include + _SOFT_RANGES, excluded, below)}]*[{class_body(include, excluded, below)}])?"
+    pattern = f"(?:[{class_body(include + soft, excluded)}]*[{class_body(include, excluded)}])?"
     return re.compile(pattern).match  # type: ignore[return-value]
 
 
