@@ -30,6 +30,9 @@ Targets:
       (information) a stock URLExtract().find_urls.  MB/s of each are printed.
   (f) start-up, in fresh processes (best of --startup-runs, CPU time of the child): the
       first detect() after the import <= 120 ms, `echo line | uts58-adapt detect` <= 250 ms
+  (g) throughput (information): MB/s of detect() with every installed backend, and of
+      arnt/uts58 (JavaScript) on the same paragraphs when node and the package are here
+      (UTS58_JS_DIR; see benchmarks/bench_js.py), else its figure quoted from issue 11
   audit, audit-memory, audit-scale: see benchmarks/bench_audit.py (report cost <= 1.3 x
       one refined detection pass; RSS slope <= 1 MB per MB of input, 1 GB under 500 MB;
       --jobs 2 >= 1.8 x --jobs 1; --engine dask <= 1.15 x --jobs 2).  The last two
@@ -457,6 +460,34 @@ def bench_startup(runs: int, report: Report) -> None:
     report.value("echo line | uts58-adapt detect (ms CPU, whole process)", min(clis) * 1e3, 250)
 
 
+def bench_throughput(lines: list[str], repeat: int) -> None:
+    """(g) MB/s of detect() with every installed backend, and of arnt/uts58 (JS), per paragraph."""
+    from bench_js import QUOTED, run_js
+
+    from uts58_adapt.backends import BACKENDS as ALL_BACKENDS
+
+    print("(g) throughput per paragraph, MB/s = million code points per second (information)")
+    paras = paragraphs(lines)
+    size = sum(map(len, paras)) / 1e6
+    variants: dict[str, Callable[[list[str]], object]] = {}
+    for name in ALL_BACKENDS:
+        try:
+            get_backend(name)
+        except ImportError as exc:  # an optional extra that is not installed
+            print(f"  detect(backend={name!r}): not installed ({exc})")
+            continue
+        variants[name] = each(lambda s, b=name: detect(s, backend=b))
+    times = measure(variants, paras, repeat)
+    for name, seconds in times.items():
+        print(f"  detect(backend={name!r}): {size / seconds:.2f} MB/s")
+    js = run_js(paras, repeat)
+    if js is None:
+        print(f"  {QUOTED}")
+    else:
+        seconds, links = js
+        print(f"  arnt/uts58 (JS, node) extractEntitiesWithIndices: {size / seconds:.2f} MB/s ({links:,} links)")
+
+
 def profile_adapter(lines: list[str]) -> None:
     print("\ncProfile: detect(backend='linkify-it') over the corpus, by internal time")
     profiler = cProfile.Profile()
@@ -475,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500_000, help="corpus size in characters (default 500000)")
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per block, min taken (default 5)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the adapter over the corpus")
-    parser.add_argument("--only", choices=[*"abcdef", *AUDIT_FIGURES], action="append", help="run only these figures")
+    parser.add_argument("--only", choices=[*"abcdefg", *AUDIT_FIGURES], action="append", help="run only these figures")
     parser.add_argument("--startup-runs", type=int, default=7, help="fresh processes for (f) (default 7)")
     # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py) ---
     parser.add_argument(
@@ -491,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
     lines, description = load_corpus(args.size)
     print(f"Python {sys.version.split()[0]}; corpus: {description}; min of {args.repeat} interleaved runs\n")
     report = Report()
-    only = set(args.only or "abcdef")
+    only = set(args.only or "abcdefg")
     if "a" in only:
         bench_refinement(lines, args.repeat, report)
     if "b" in only:
@@ -504,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_detection(lines, args.repeat, report)
     if "f" in only:
         bench_startup(args.startup_runs, report)
+    if "g" in only:
+        bench_throughput(lines, args.repeat)
     # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py): audit-memory/-scale only when asked (minutes) ---
     if "audit" in only or not args.only:
         bench_audit_cost(lines, args.repeat, report, measure, each)

@@ -1,0 +1,86 @@
+"""arnt/uts58 (JavaScript, a UTS #58 linkifier written from scratch) on the same text, for comparison.
+
+Information only (no target).  It runs when ``node`` is on the PATH and the package can
+be found: ``UTS58_JS_DIR`` naming a checkout of the package (the ``javascript`` folder
+of https://github.com/arnt/uts58, the one holding ``src/index.js``), or ``uts58``
+importable by node from the current directory (``npm install uts58``).  Nothing is
+downloaded here.  Otherwise the figure measured when issue 11 was written is quoted.
+
+Timing: ``extractEntitiesWithIndices`` (URLs and emails, as ``detect()`` finds both) over
+the same paragraphs as (e), minimum of ``repeat`` rounds, in one node process after one
+warm-up round, so its start-up and JIT warm-up are left out, as ours are.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+#: What is printed when the JS package cannot be run here.
+QUOTED = (
+    "arnt/uts58 (JS): not run here (no node, or no package: set UTS58_JS_DIR); "
+    "issue 11 (2026-11) measured it 2-4.5x faster than detect() with linkify-it on the same text"
+)
+
+_SCRIPT = r"""
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [entry, corpus, repeat] = process.argv.slice(2);
+const { extractEntitiesWithIndices } = await import(entry.startsWith("/") ? pathToFileURL(entry).href : entry);
+const paragraphs = JSON.parse(readFileSync(corpus, "utf8"));
+let links = 0;
+for (const p of paragraphs) links += extractEntitiesWithIndices(p).length;  // warm-up
+let best = Infinity;
+for (let r = 0; r < Number(repeat); r++) {
+  const t0 = process.hrtime.bigint();
+  for (const p of paragraphs) extractEntitiesWithIndices(p);
+  best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+}
+console.log(JSON.stringify({ seconds: best, links }));
+"""
+
+
+def _entry() -> str | None:
+    """The module node should import: the checkout's ``src/index.js``, or the installed package's file URL."""
+    folder = os.environ.get("UTS58_JS_DIR")
+    if folder:
+        index = Path(folder) / "src" / "index.js"
+        return str(index.resolve()) if index.is_file() else None
+    # Resolved from the current directory (the script itself runs from a temporary one).
+    probe = subprocess.run(
+        ["node", "--input-type=module", "-e", "console.log(import.meta.resolve('uts58'))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    url = probe.stdout.strip()
+    return url if probe.returncode == 0 and url.startswith("file:") else None
+
+
+def run_js(paragraphs: list[str], repeat: int) -> tuple[float, int] | None:
+    """``(seconds, links)`` of arnt/uts58 over ``paragraphs``, or None when it cannot run here."""
+    if shutil.which("node") is None:
+        return None
+    entry = _entry()
+    if entry is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "bench.mjs"
+        script.write_text(_SCRIPT, encoding="utf-8")
+        corpus = Path(tmp) / "corpus.json"
+        corpus.write_text(json.dumps(paragraphs), encoding="utf-8")
+        out = subprocess.run(
+            ["node", str(script), entry, str(corpus), str(repeat)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    if out.returncode != 0:
+        print(f"  arnt/uts58 (JS) failed: {out.stderr.strip()[-300:]}")
+        return None
+    result = json.loads(out.stdout)
+    return float(result["seconds"]), int(result["links"])
