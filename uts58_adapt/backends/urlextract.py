@@ -181,6 +181,11 @@ _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 _LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&*+?^_~.\-]{1,256}")
 
 
+#: How many emails' verdicts ``_CandidateURLExtract._follow_email`` keeps (the same
+#: addresses recur: changelog trailers, copyright lines).
+_EMAIL_VERDICTS = 4096
+
+
 class _EmailCandidate(str):
     """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
@@ -208,6 +213,10 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
     #: Whether a run also follows what urlextract itself (``find``) would do (``UrlExtractBackend.find_and_candidates``).
     _dual = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        self._email_verdicts: dict[tuple[str, str], Literal["link", "none", "differs"]] = {}
 
     def _begin(self) -> None:
         super()._begin()
@@ -240,7 +249,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
         email = self._email_candidate(text, tld_pos, tld)
         if email is not None:
             if self._dual and self._lib_ok:
-                self._follow_email(text, tld_pos, tld, email)
+                self._follow_email(tld, email)
             return email
         try:
             url = URLExtract._complete_url(
@@ -259,19 +268,38 @@ class _CandidateURLExtract(_TrackedURLExtract):
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
         return tld[1:]
 
-    def _follow_email(self, text: str, tld_pos: int, tld: str, email: str) -> None:
-        """What urlextract's own run does with an email candidate's hit (it completes it)."""
-        try:
-            url = URLExtract._complete_url(self, text, tld_pos, tld)
-        except ValueError:
+    def _follow_email(self, tld: str, email: str) -> None:
+        """What urlextract's own run does with the hit of an email candidate.
+
+        Its completion gives the candidate's span when the domain is valid, else nothing:
+        the span is bounded by its stop characters (or the text's ends), less at most the
+        one character it strips after a TLD, and holds no character that its later steps
+        remove or cut at (``/`` and ``-._~`` first, enclosures, ``[``, ``)``, ``://``,
+        white space); the local part's characters (``_LOCAL_RUN``) and the domain's (ASCII
+        letters, digits, ``-`` and ``.``) are none of them.  So only its validity check is
+        repeated here, and where it finds the TLD (which moves its cursor).
+        """
+        key = (email, tld)
+        verdict = self._email_verdicts.get(key)
+        if verdict is None:
+            if len(self._email_verdicts) >= _EMAIL_VERDICTS:
+                self._email_verdicts.clear()
+            verdict = self._email_verdicts[key] = self._email_verdict(email, tld)
+        if verdict == "link":
+            self._lib_url = email
+        elif verdict == "differs":
             self._same = False
-            return
-        if url:
-            # Its cursor moves as the candidate's does only when it finds the TLD at the end.
-            if url != email or URLExtract._get_tld_pos(url, tld) != len(url) - len(tld):
-                self._same = False
-            else:
-                self._lib_url = url
+
+    def _email_verdict(self, email: str, tld: str) -> Literal["link", "none", "differs"]:
+        """``_follow_email``'s answer for ``email`` (a function of it and ``tld`` alone, so kept)."""
+        try:
+            if not self._is_domain_valid(email, tld):
+                return "none"
+            if URLExtract._get_tld_pos(email, tld) == len(email) - len(tld):
+                return "link"
+        except ValueError:  # urlextract's find() raises here
+            pass
+        return "differs"
 
     def _email_candidate(self, text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
         """The candidate for a TLD hit in an email's domain (see the class docstring), else None.
@@ -411,9 +439,7 @@ class UrlExtractBackend:
 
     def _candidates_extractor(self) -> _CandidateURLExtract:
         if self._candidate_extractor is None:
-            self._candidate_extractor = _CandidateURLExtract(  # type: ignore[no-untyped-call]
-                extract_email=True, cache_dns=False, limit=None
-            )
+            self._candidate_extractor = _CandidateURLExtract(extract_email=True, cache_dns=False, limit=None)
         return self._candidate_extractor
 
     def _windowed_candidates(self, text: str) -> list[RawLink]:
