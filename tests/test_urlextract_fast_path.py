@@ -276,3 +276,22 @@ def test_email_candidate_is_urlextracts_completion(local: str, domain: str, tld:
         return
     valid = extractor._is_domain_valid(str(email), "." + tld)
     assert completed == (email if valid else ""), (text, completed, email)
+
+
+_LOCALS = ["jane", "a.b", "x?y", "x#y", "a%41", "example.com", "EXAMPLE.COM", "q+r", "~t", "a/b"]
+_DOMAINS = ["example.com", "Example.COM", "example.co", "ex-ample.org", "1.2.3.4", "x.1", "-x.com", "a..com"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_LOCALS), st.sampled_from(_DOMAINS), st.sampled_from(["", ".", ">", ";"])), max_size=8
+    )
+)
+def test_email_verdicts_shared_by_domain(emails: list[tuple[str, str, str]]) -> None:
+    """The dual run keeps urlextract's verdict on an email per domain where the local part
+    cannot change it: addresses of one domain with every kind of local part, one backend."""
+    backend = UrlExtractBackend()
+    for local, domain, after in emails:
+        text = f"<{local}@{domain}{after}> and {local}@{domain}{after}"
+        assert backend.find_and_candidates(text) == (backend.plain(text), backend._windowed_candidates(text)), text

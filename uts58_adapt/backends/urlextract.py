@@ -181,8 +181,8 @@ _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 _LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&*+?^_~.\-]{1,256}")
 
 
-#: How many emails' verdicts ``_CandidateURLExtract._follow_email`` keeps (the same
-#: addresses recur: changelog trailers, copyright lines).
+#: How many validity verdicts ``_CandidateURLExtract._follow_email`` keeps (the same
+#: domains recur: changelog trailers, copyright lines).
 _EMAIL_VERDICTS = 4096
 
 
@@ -216,13 +216,24 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
-        self._email_verdicts: dict[tuple[str, str], Literal["link", "none", "differs"]] = {}
+        self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
 
     def _begin(self) -> None:
         super()._begin()
         self._same = True  # urlextract's own run would take the same steps
         self._lib_ok = False  # urlextract's own verdict on the current hit
         self._lib_url: str | None = None  # and the URL it would report for it
+
+    def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        # _TrackedURLExtract's, with _accepts inlined (once per hit)
+        recorder = self._recorder
+        i = self._index = recorder.hits.taken - 1
+        self._hit_pos = tld_pos
+        if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
+            self._exact = False
+        if not self._dual:
+            return self._accepts_candidate(text, matched_tld, tld_pos)
+        return self._accepts(text, matched_tld, tld_pos)
 
     def _accepts(self, text: str, matched_tld: str, tld_pos: int) -> bool:
         ok = self._accepts_candidate(text, matched_tld, tld_pos)
@@ -279,27 +290,41 @@ class _CandidateURLExtract(_TrackedURLExtract):
         letters, digits, ``-`` and ``.``) are none of them.  So only its validity check is
         repeated here, and where it finds the TLD (which moves its cursor).
         """
-        key = (email, tld)
+        at = email.index("@")
+        # With no "/", "?", "#" or "%" in the local part, uritools' authority is the whole
+        # span, the userinfo the local part and the host the domain: the validity check
+        # (its emails branch) then depends on the domain alone, which many addresses share.
+        clean = not any(c in email[:at] for c in "/?#%")
+        key = (email[at + 1 :] if clean else email, tld)
         verdict = self._email_verdicts.get(key)
         if verdict is None:
             if len(self._email_verdicts) >= _EMAIL_VERDICTS:
                 self._email_verdicts.clear()
-            verdict = self._email_verdicts[key] = self._email_verdict(email, tld)
-        if verdict == "link":
-            self._lib_url = email
-        elif verdict == "differs":
-            self._same = False
+            verdict = self._email_verdicts[key] = self._email_validity(email, tld)
+        if verdict == "invalid":
+            return
+        if verdict == "valid":
+            # urlextract's _get_tld_pos looks the host up in the lower-cased span from
+            # its start: with a clean local part the host is the domain, found at its
+            # place unless it also occurs in the local part.
+            lower = email.lower()
+            if clean and lower.find(lower[at + 1 :]) == at + 1:
+                self._lib_url = email
+                return
+            try:
+                if URLExtract._get_tld_pos(email, tld) == len(email) - len(tld):
+                    self._lib_url = email
+                    return
+            except ValueError:
+                pass
+        self._same = False
 
-    def _email_verdict(self, email: str, tld: str) -> Literal["link", "none", "differs"]:
-        """``_follow_email``'s answer for ``email`` (a function of it and ``tld`` alone, so kept)."""
+    def _email_validity(self, email: str, tld: str) -> Literal["valid", "invalid", "raises"]:
+        """urlextract's validity check of an email candidate (kept by ``_follow_email``)."""
         try:
-            if not self._is_domain_valid(email, tld):
-                return "none"
-            if URLExtract._get_tld_pos(email, tld) == len(email) - len(tld):
-                return "link"
+            return "valid" if self._is_domain_valid(email, tld) else "invalid"
         except ValueError:  # urlextract's find() raises here
-            pass
-        return "differs"
+            return "raises"
 
     def _email_candidate(self, text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
         """The candidate for a TLD hit in an email's domain (see the class docstring), else None.
