@@ -7,10 +7,10 @@ refined links must be the same, on the official test lines, the bundled sample c
 and generated text (dense in the characters the backend and the anchors care about, and
 in white space of every kind, since the windows are cut there).
 
-urlextract has no such path: its ``gen_urls`` is not local (it relocates each TLD hit
-with ``str.find`` from a cursor, which drifts on long texts with many hits, and can
-report a hit twice), so any cut changes its output somewhere; it is only windowed
-beyond ``WINDOW`` code points (tests/test_urlextract_windows.py).
+urlextract's ``gen_urls`` is not local (it relocates each TLD hit with ``str.find``
+from a cursor, which can drift past a URL's end, and can report a hit twice), so its
+fast path also checks each window's run and falls back to one plain pass where the
+check fails: tests/test_urlextract_fast_path.py.
 """
 
 from __future__ import annotations

@@ -91,16 +91,21 @@ def detect_pair(
 
     The backend's ``find(text)`` gives the "before" links and is refined into the "after"
     ones.  A backend with a ``candidates(text)`` method (urlextract) is refined from its
-    candidates, as ``detect`` does: they come from a second extractor that also keeps the
-    hits the library discards, and the library's own links cannot be read off them, so
-    such a backend still costs two passes (tests/test_report_pair.py checks the equality).
+    candidates, as ``detect`` does; when it also has ``find_and_candidates(text)``, both
+    come from that one call (urlextract's: one pass of the candidates' extractor, which
+    follows what the library itself would do; tests/test_report_pair.py checks the equality).
     """
     impl = _checked(text, backend, max_length)
     if not text:
         return [], []
-    raw = impl.find(text)
-    candidates = getattr(impl, "candidates", None)
-    after = _refined(impl, text, candidates(text) if candidates else raw, strict_hosts)
+    both: Callable[[str], tuple[list[RawLink], list[RawLink]]] | None = getattr(impl, "find_and_candidates", None)
+    if both is not None:
+        raw, refine_from = both(text)
+    else:
+        raw = impl.find(text)
+        candidates = getattr(impl, "candidates", None)
+        refine_from = candidates(text) if candidates else raw
+    after = _refined(impl, text, refine_from, strict_hosts)
     return _within(_unrefined(text, raw), max_length), _within(after, max_length)
 
 

@@ -84,14 +84,15 @@ def windows(
 
 
 def anchored_windows(
-    text: str, anchor: re.Pattern[str], space: Space = ANY_SPACE, gap: int = GAP
+    text: str, anchor: re.Pattern[str], space: Space = ANY_SPACE, gap: int = GAP, window: int = WINDOW
 ) -> Iterator[tuple[int, int]]:
     """Yield the windows (as :func:`windows` cuts them) of the white-space-delimited tokens
     of ``text`` that hold a match of ``anchor``, in order.
 
     A token runs from just after a white-space character (or the start) to just after the
     next one (or the end), so every window starts and ends where :func:`windows` may cut.
-    Tokens at most ``gap`` apart are joined, with what lies between.  Cost: one search of
+    Tokens at most ``gap`` apart are joined, with what lies between; ``window`` is the
+    longest window (a larger one than any text: never cut inside a run).  Cost: one search of
     ``anchor`` and of white space over the text, in C, and a few steps per token.
     """
     n = len(text)
@@ -103,11 +104,11 @@ def anchored_windows(
         after = space.search.search(text, m.end())
         end = n if after is None else after.end()
         if lo < hi and start - hi > gap:
-            yield from windows(text, space=space, lo=lo, hi=hi)
+            yield from windows(text, window, space=space, lo=lo, hi=hi)
             lo = start
         elif lo == hi:
             lo = start
         hi = end
         pos = end
     if lo < hi:
-        yield from windows(text, space=space, lo=lo, hi=hi)
+        yield from windows(text, window, space=space, lo=lo, hi=hi)

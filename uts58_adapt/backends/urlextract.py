@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 import string
+import threading
 from collections.abc import Iterator
-from typing import Literal, cast
+from typing import Any, Literal, SupportsIndex, cast
 
 from urlextract.urlextract_core import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_pattern
-from ._windows import ASCII_SPACE
+from ._windows import ASCII_SPACE, anchored_windows
 from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
 from ._windows import WINDOW as _WINDOW
 from ._windows import windows as _windows
@@ -64,6 +65,113 @@ class _OfflineURLExtract(URLExtract):
         return self._download_tlds_list()
 
 
+class _Hits(list[str]):
+    """The TLD hits ``findall`` gives ``gen_urls``; ``taken`` counts its ``pop(0)`` calls."""
+
+    __slots__ = ("taken",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken = 0
+
+    def pop(self, index: SupportsIndex = -1) -> str:
+        self.taken += 1
+        return super().pop(index)
+
+
+class _Recorder:
+    """Stands in for urlextract's TLD pattern (``_tlds_re``, of which ``gen_urls`` uses only
+    ``findall``): the same hits, and where they are."""
+
+    __slots__ = ("hits", "pattern", "starts", "strings")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.starts: list[int] = []
+        self.strings: list[str] = []
+        self.hits = _Hits()
+
+    def findall(self, text: str) -> _Hits:
+        starts: list[int] = []
+        hits = _Hits()
+        for m in self.pattern.finditer(text):
+            starts.append(m.start())
+            hits.append(m.group())
+        self.starts, self.strings, self.hits = starts, list(hits), hits
+        return hits
+
+
+class _TrackedURLExtract(_OfflineURLExtract):
+    """Follows ``gen_urls`` through one text, to tell whether its run on a window of a
+    longer text is exactly the part of one run on the whole text that falls there.
+
+    ``gen_urls`` takes the TLD hits of ``findall`` one by one and relocates each with
+    ``str.find`` from a cursor (the end of the last hit, or of the last URL as
+    ``_get_tld_pos`` computes it), and after a URL it drops the next hits whose text
+    follows in the URL's rest.  A window's run is the whole run's there when (checked by
+    :meth:`_window_is_exact`): every hit it takes is found where ``findall`` found it,
+    after the cursor (so ``find`` failed nowhere); its last cursor is inside the window;
+    and when the last URL dropped the window's last hits, what is left of the URL's rest
+    holds no TLD hit at all (so in the whole run no later hit is dropped there).  The
+    rest follows from where windows are cut (see ``UrlExtractBackend._fast``).
+    """
+
+    def _reload_tlds_from_file(self) -> None:
+        super()._reload_tlds_from_file()
+        self._recorder = _Recorder(self._tlds_re)
+        self._tlds_re: Any = self._recorder
+        self._begin()
+
+    def _begin(self) -> None:
+        self._exact = True
+        self._cursor = 0  # where gen_urls searches for the next hit (as of the last URL)
+        self._index = -1  # the index (in findall's list) of the last hit taken
+        self._hit_pos = 0
+        self._url_index = -1  # the index of the hit of the last URL, and that URL's rest
+        self._rest = ""
+
+    def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        recorder = self._recorder
+        i = self._index = recorder.hits.taken - 1
+        self._hit_pos = tld_pos
+        if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
+            self._exact = False  # not found where findall found it (or not at all)
+        return self._accepts(text, matched_tld, tld_pos)
+
+    def _accepts(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        return bool(URLExtract._validate_tld_match(self, text, matched_tld, tld_pos))
+
+    def _get_tld_pos(self, url: str, tld: str) -> int:  # type: ignore[override]  # an instance method: gen_urls calls it for every URL
+        k = self._tld_index(url, tld)
+        rest = self._rest = url[k + len(tld) :]
+        self._cursor = self._hit_pos + len(tld) + len(rest)  # gen_urls's own arithmetic
+        self._url_index = self._index
+        return k
+
+    @staticmethod
+    def _tld_index(url: str, tld: str) -> int:
+        return int(URLExtract._get_tld_pos(url, tld))
+
+    def _window_is_exact(self, length: int) -> bool:
+        """After a run on a window of ``length`` code points: see the class docstring."""
+        if not self._exact or self._cursor > length:
+            return False
+        strings = self._recorder.strings
+        last = self._index
+        if last < len(strings) - 1:  # the last hits were dropped after the last URL
+            if last < 0 or self._url_index != last:
+                return False
+            rest = self._rest
+            for tld in strings[last + 1 :]:
+                k = rest.find(tld)
+                if k < 0:
+                    return False
+                rest = rest[k + len(tld) :]
+            if self._recorder.pattern.search(rest):
+                return False
+        return True
+
+
 #: The ASCII characters that continue a host label ("." is a separator, see SEPARATORS).
 _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 
@@ -73,13 +181,18 @@ _ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
 _LOCAL_RUN = re.compile(r"[A-Za-z0-9!#$%&*+?^_~.\-]{1,256}")
 
 
+#: How many validity verdicts ``_CandidateURLExtract._follow_email`` keeps (the same
+#: domains recur: changelog trailers, copyright lines).
+_EMAIL_VERDICTS = 4096
+
+
 class _EmailCandidate(str):
     """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
     __slots__ = ()
 
 
-class _CandidateURLExtract(_OfflineURLExtract):
+class _CandidateURLExtract(_TrackedURLExtract):
     """Also reports the TLD hits that urlextract finds and then throws away.
 
     urlextract scans left of a TLD over ASCII only and accepts a TLD only before a few
@@ -98,7 +211,40 @@ class _CandidateURLExtract(_OfflineURLExtract):
     ``tests/test_urlextract_email_candidates.py`` checks that the links are the same.
     """
 
+    #: Whether a run also follows what urlextract itself (``find``) would do (``UrlExtractBackend.find_and_candidates``).
+    _dual = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
+
+    def _begin(self) -> None:
+        super()._begin()
+        self._same = True  # urlextract's own run would take the same steps
+        self._lib_ok = False  # urlextract's own verdict on the current hit
+        self._lib_url: str | None = None  # and the URL it would report for it
+
     def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        # _TrackedURLExtract's, with _accepts inlined (once per hit)
+        recorder = self._recorder
+        i = self._index = recorder.hits.taken - 1
+        self._hit_pos = tld_pos
+        if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
+            self._exact = False
+        if not self._dual:
+            return self._accepts_candidate(text, matched_tld, tld_pos)
+        return self._accepts(text, matched_tld, tld_pos)
+
+    def _accepts(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        ok = self._accepts_candidate(text, matched_tld, tld_pos)
+        if self._dual:
+            self._lib_url = None
+            self._lib_ok = bool(URLExtract._validate_tld_match(self, text, matched_tld, tld_pos))
+            if self._lib_ok and not ok:
+                self._same = False  # (never: urlextract's accepted hits are a subset)
+        return ok
+
+    def _accepts_candidate(self, text: str, matched_tld: str, tld_pos: int) -> bool:
         if not 0 < tld_pos <= len(text):
             return False
         right = tld_pos + len(matched_tld)
@@ -113,6 +259,8 @@ class _CandidateURLExtract(_OfflineURLExtract):
     ) -> str:
         email = self._email_candidate(text, tld_pos, tld)
         if email is not None:
+            if self._dual and self._lib_ok:
+                self._follow_email(tld, email)
             return email
         try:
             url = URLExtract._complete_url(
@@ -120,9 +268,63 @@ class _CandidateURLExtract(_OfflineURLExtract):
             )
         except ValueError:  # uritools on odd input
             url = ""
+            if self._dual and self._lib_ok:
+                self._same = False  # urlextract's own find() raises here
+        if self._dual and url:
+            if self._lib_ok:
+                self._lib_url = url  # the same URL, so the same cursor and dropped hits
+            else:
+                self._same = False  # urlextract skips the hit, here a URL moves the cursor
         if url or not tld.startswith(".") or tld[1:].isdigit():
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
         return tld[1:]
+
+    def _follow_email(self, tld: str, email: str) -> None:
+        """What urlextract's own run does with the hit of an email candidate.
+
+        Its completion gives the candidate's span when the domain is valid, else nothing:
+        the span is bounded by its stop characters (or the text's ends), less at most the
+        one character it strips after a TLD, and holds no character that its later steps
+        remove or cut at (``/`` and ``-._~`` first, enclosures, ``[``, ``)``, ``://``,
+        white space); the local part's characters (``_LOCAL_RUN``) and the domain's (ASCII
+        letters, digits, ``-`` and ``.``) are none of them.  So only its validity check is
+        repeated here, and where it finds the TLD (which moves its cursor).
+        """
+        at = email.index("@")
+        # With no "/", "?", "#" or "%" in the local part, uritools' authority is the whole
+        # span, the userinfo the local part and the host the domain: the validity check
+        # (its emails branch) then depends on the domain alone, which many addresses share.
+        clean = not any(c in email[:at] for c in "/?#%")
+        key = (email[at + 1 :] if clean else email, tld)
+        verdict = self._email_verdicts.get(key)
+        if verdict is None:
+            if len(self._email_verdicts) >= _EMAIL_VERDICTS:
+                self._email_verdicts.clear()
+            verdict = self._email_verdicts[key] = self._email_validity(email, tld)
+        if verdict == "invalid":
+            return
+        if verdict == "valid":
+            # urlextract's _get_tld_pos looks the host up in the lower-cased span from
+            # its start: with a clean local part the host is the domain, found at its
+            # place unless it also occurs in the local part.
+            lower = email.lower()
+            if clean and lower.find(lower[at + 1 :]) == at + 1:
+                self._lib_url = email
+                return
+            try:
+                if URLExtract._get_tld_pos(email, tld) == len(email) - len(tld):
+                    self._lib_url = email
+                    return
+            except ValueError:
+                pass
+        self._same = False
+
+    def _email_validity(self, email: str, tld: str) -> Literal["valid", "invalid", "raises"]:
+        """urlextract's validity check of an email candidate (kept by ``_follow_email``)."""
+        try:
+            return "valid" if self._is_domain_valid(email, tld) else "invalid"
+        except ValueError:  # urlextract's find() raises here
+            return "raises"
 
     def _email_candidate(self, text: str, tld_pos: int, tld: str) -> _EmailCandidate | None:
         """The candidate for a TLD hit in an email's domain (see the class docstring), else None.
@@ -154,12 +356,43 @@ class _CandidateURLExtract(_OfflineURLExtract):
         return _EmailCandidate(text[start:end])
 
     @staticmethod
-    def _get_tld_pos(url: str, tld: str) -> int:
+    def _tld_index(url: str, tld: str) -> int:
         if type(url) is _EmailCandidate:
             return len(url) - len(tld)  # it ends with its TLD
         if url == tld[1:] and tld[:1] == "." and url.isalpha():
             return -1  # a TLD reported alone (above): no ``.`` in its host, as urlextract finds
-        return URLExtract._get_tld_pos(url, tld)
+        return int(URLExtract._get_tld_pos(url, tld))
+
+
+#: What a token (cut at ASCII white space) holds when urlextract can find something in it:
+#: a hit of its TLD pattern (``_OfflineURLExtract._reload_tlds_from_file``) other than
+#: its ".0"-".255" entries, or an IPv4 address.  A hit of the latter gives a URL only
+#: with an IPv4 address as its host (``URLExtract._is_domain_valid``: four octets of one
+#: to three ASCII digits, nothing decoded; neither a URL nor its host ends before a
+#: digit); the candidates' extractor also gives an email candidate for
+#: it after an ``@`` and ASCII host characters (``_CandidateURLExtract._email_candidate``).
+#: Every alternative begins with a dot (``re`` then searches much faster), but
+#: ``localhost``, which is looked for only in a text that holds it (case-folded).
+_DOT_ANCHOR = rf"\.(?:{tld_pattern()}|(?<=[0-9]\.)[0-9]{{1,3}}\.[0-9]{{1,3}}\.[0-9]{{1,3}}(?![0-9]))"
+_EMAIL_ANCHOR = r"@(?=[^\s@]*\.[0-9])"
+#: (for the candidates, with localhost) -> anchor
+_ANCHORS = {
+    (candidates, localhost): re.compile(
+        "|".join([_DOT_ANCHOR] + [_EMAIL_ANCHOR] * candidates + ["localhost"] * localhost), re.IGNORECASE
+    )
+    for candidates in (False, True)
+    for localhost in (False, True)
+}
+
+
+def _anchor(text: str, candidates: bool) -> re.Pattern[str]:
+    return _ANCHORS[candidates, "localhost" in text.casefold()]
+
+
+#: urlextract looks left of a URL over spaces and left enclosure characters (issue #77).
+_LEFT_CONTEXT = frozenset(" ") | {left for left, _ in URLExtract._enclosure}
+#: Anchored tokens at most this far apart go to urlextract in one call.
+_GAP = 32
 
 
 class UrlExtractBackend:
@@ -169,20 +402,80 @@ class UrlExtractBackend:
 
     def __init__(self) -> None:
         self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]
+        self._tracked = _TrackedURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]
         self._candidate_extractor: _CandidateURLExtract | None = None
+        # The tracked extractors keep the state of their current run: one caller at a time.
+        self._lock = threading.Lock()
+
+    def plain(self, text: str) -> list[RawLink]:
+        """The links of one urlextract call on the whole ``text`` (what :meth:`find` gives, from more text)."""
+        return self._spans(self._extractor, text)
 
     def find(self, text: str) -> list[RawLink]:
-        """The links urlextract itself finds in ``text``, sorted by start (``x@y`` without ``://`` is an email)."""
-        return self._spans(self._extractor, text)
+        """The links urlextract itself finds in ``text``, sorted by start (``x@y`` without ``://`` is an email).
+
+        Exactly those of one call on the whole text (:meth:`plain`), from less text:
+        urlextract is given only the tokens (cut at ASCII white space) that hold an anchor
+        (``_anchor``), see :meth:`_fast`; where that cannot be shown to give the
+        same links, one call on the whole text.
+        """
+        try:
+            with self._lock:
+                fast = self._fast(self._tracked, text, _anchor(text, False), len(text) + _WINDOW)
+        except Exception:  # the plain call raises it again, or not
+            fast = None
+        return self.plain(text) if fast is None else fast[0]
 
     def candidates(self, text: str) -> list[RawLink]:
         """``find`` plus the TLD hits urlextract discards (see ``_CandidateURLExtract``), for refinement.
+
+        From the anchored tokens, as :meth:`find` , when that gives
+        exactly the candidates of :meth:`_windowed_candidates`, else those.
+        """
+        extractor = self._candidates_extractor()
+        try:
+            with self._lock:
+                fast = self._fast(extractor, text, _anchor(text, True), _WINDOW)
+        except Exception:  # the plain pass raises it again, or not
+            fast = None
+        return self._windowed_candidates(text) if fast is None else fast[0]
+
+    def find_and_candidates(self, text: str) -> tuple[list[RawLink], list[RawLink]]:
+        """``(find(text), candidates(text))``, from one urlextract pass where possible (the audit's).
+
+        The candidates' extractor differs from urlextract only in what it does with some
+        hits; it also follows what urlextract would do with each (``_CandidateURLExtract._dual``),
+        and where both take the same steps, urlextract's links are read off the same run.
+        Elsewhere ``find`` is called too.
+        """
+        extractor = self._candidates_extractor()
+        try:
+            with self._lock:
+                extractor._dual = True
+                try:
+                    fast = self._fast(extractor, text, _anchor(text, True), _WINDOW)
+                finally:
+                    extractor._dual = False
+        except Exception:  # the two plain passes raise it again, or not
+            fast = None
+        if fast is None:
+            return self.find(text), self._windowed_candidates(text)
+        candidates, own = fast
+        return (own if own is not None else self.find(text)), candidates
+
+    def _candidates_extractor(self) -> _CandidateURLExtract:
+        if self._candidate_extractor is None:
+            self._candidate_extractor = _CandidateURLExtract(extract_email=True, cache_dns=False, limit=None)
+        return self._candidate_extractor
+
+    def _windowed_candidates(self, text: str) -> list[RawLink]:
+        """The candidates of one call on ``text``, or of windows of a long text.
 
         urlextract walks from every TLD hit to the ends of its run of non-stop characters,
         so a long run with many hits (``a.com,b.com,…`` without spaces) costs time
         quadratic in its length.  Long texts are therefore given to it in windows of at
         most ``_WINDOW`` code points, cut after ASCII white space where there is some
-        (exact: urlextract's spans never cross its stop characters, ``string.whitespace``
+        (urlextract's spans never cross its stop characters, ``string.whitespace``
         among them), else overlapping by ``_OVERLAP``
         (more than a host and its scheme).  Only a run of over ``_WINDOW // 2`` code
         points without white space is cut inside, and there the refined links can differ
@@ -190,33 +483,91 @@ class UrlExtractBackend:
         the run; a cut span's ``original`` ends at its window's end).  Every one-pass
         link is then kept or overlapped by a windowed one (tests/test_urlextract_windows.py).
         """
-        if self._candidate_extractor is None:
-            self._candidate_extractor = _CandidateURLExtract(  # type: ignore[no-untyped-call]
-                extract_email=True, cache_dns=False, limit=None
-            )
-        if len(text) <= _WINDOW:
-            return self._spans(self._candidate_extractor, text)
-        seen: set[RawLink] = set()
-        for lo, hi in _windows(text, space=ASCII_SPACE):
-            for r in self._spans(self._candidate_extractor, text[lo:hi]):
-                seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
+        extractor = self._candidates_extractor()
+        with self._lock:
+            if len(text) <= _WINDOW:
+                return self._spans(extractor, text)
+            seen: set[RawLink] = set()
+            for lo, hi in _windows(text, space=ASCII_SPACE):
+                for r in self._spans(extractor, text[lo:hi]):
+                    seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
         return sorted(seen, key=lambda r: (r.start, r.end))
 
     @staticmethod
+    def _fast(
+        extractor: _TrackedURLExtract, text: str, anchor: re.Pattern[str], window: int
+    ) -> tuple[list[RawLink], list[RawLink] | None] | None:
+        """The links of one ``extractor`` call on ``text`` (and, for a dual run, urlextract's
+        own: None where its steps differ), from the anchored tokens only; None where that
+        cannot be shown to be exact.
+
+        Windows are cut at ASCII white space (urlextract's stop characters: no URL, and no
+        TLD hit, crosses one), each begins with the spaces and left enclosure characters
+        before its first token (urlextract looks left over them), and a token without an
+        anchor holds no hit that gives anything (see ``_DOT_ANCHOR``).  Each window's run
+        is then one piece of the whole run, as :meth:`_TrackedURLExtract._window_is_exact`
+        checks; a window cut inside a run longer than ``window`` (only for the candidates)
+        is not, and neither is a URL whose indices are not its own text.  The caller holds the lock.
+        """
+        out: list[RawLink] = []
+        own: list[RawLink] | None = [] if isinstance(extractor, _CandidateURLExtract) and extractor._dual else None
+        end = 0
+        pos = own_pos = 0  # as in _spans, over the whole text
+        for lo, hi in anchored_windows(text, anchor, space=ASCII_SPACE, gap=_GAP, window=window):
+            if lo < end:
+                return None  # cut inside a run without white space: the windows overlap
+            end = hi
+            while lo and text[lo - 1] in _LEFT_CONTEXT:
+                lo -= 1
+            chunk = text[lo:hi] if hi - lo < len(text) else text
+            extractor._begin()
+            found_urls = cast(Iterator[tuple[str, tuple[int, int]]], extractor.gen_urls(chunk, get_indices=True))
+            for url, (start, stop) in found_urls:
+                start += lo
+                stop += lo
+                kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+                if own is not None:
+                    lib_url = cast(_CandidateURLExtract, extractor)._lib_url
+                    if lib_url is not None:
+                        if lib_url != url:
+                            own = None
+                        else:
+                            own_pos = _place(own, text, url, start, stop, own_pos, kind)
+                pos = _place(out, text, url, start, stop, pos, kind)
+            if not extractor._window_is_exact(len(chunk)):
+                return None
+            if own is not None and not cast(_CandidateURLExtract, extractor)._same:
+                own = None
+        if len(text) > _WINDOW and isinstance(extractor, _CandidateURLExtract):
+            return sorted(set(out), key=lambda r: (r.start, r.end)), own
+        out.sort(key=lambda r: (r.start, r.end))
+        if own is not None:
+            own.sort(key=lambda r: (r.start, r.end))
+        return out, own
+
+    @staticmethod
     def _spans(extractor: URLExtract, text: str) -> list[RawLink]:
-        out = []
+        """The links of one ``extractor`` call on ``text``, sorted."""
+        out: list[RawLink] = []
         pos = 0
         # With get_indices=True, urlextract yields (url, (start, end)) pairs.
         found_urls = cast(Iterator[tuple[str, tuple[int, int]]], extractor.gen_urls(text, get_indices=True))
         for url, (start, end) in found_urls:
-            if text[start:end] != url:
-                # urlextract's indices can be off after it trims a span; find the text itself.
-                found = text.find(url, max(0, pos - len(url)))
-                if found == -1:
-                    continue
-                start, end = found, found + len(url)
-            pos = end
             kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
-            out.append(RawLink(start, end, kind))
+            pos = _place(out, text, url, start, end, pos, kind)
         out.sort(key=lambda r: (r.start, r.end))
         return out
+
+
+def _place(
+    out: list[RawLink], text: str, url: str, start: int, end: int, pos: int, kind: Literal["url", "email"]
+) -> int:
+    """Append the link urlextract reports as ``(url, (start, end))`` (see ``UrlExtractBackend._spans``); the new ``pos``."""
+    if text[start:end] != url:
+        # urlextract's indices can be off after it trims a span; find the text itself.
+        found = text.find(url, max(0, pos - len(url)))
+        if found == -1:
+            return pos
+        start, end = found, found + len(url)
+    out.append(RawLink(start, end, kind))
+    return end

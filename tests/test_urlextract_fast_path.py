@@ -1,0 +1,297 @@
+"""The urlextract backend's fast paths give exactly what plain passes give.
+
+``UrlExtractBackend.find`` gives urlextract only the tokens (cut at ASCII white space)
+that hold an anchor, and checks each window's run against what one run on the whole
+text would do there (``_TrackedURLExtract._window_is_exact``), else makes that one run.
+The reference is ``plain``: one ``URLExtract.gen_urls`` call on the whole text.
+``candidates`` does the same with the candidates' extractor (reference: one call on a
+text of at most ``WINDOW`` code points, the windows of ``_windowed_candidates`` beyond),
+and ``find_and_candidates`` reads urlextract's own links off the candidates' run.
+
+The texts: the official test lines, the bundled sample corpus, and generated text dense
+in what urlextract and the anchors care about (TLD hits, digits and dotted quads, ``@``,
+``localhost`` in any case, enclosures after spaces, white space of every kind).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from urlextract.urlextract_core import URLExtract
+
+from uts58_adapt.backends import get_backend
+from uts58_adapt.backends._tlds import icann_tlds
+from uts58_adapt.backends._windows import GAP, WINDOW
+from uts58_adapt.backends.urlextract import (
+    _ANCHORS,
+    UrlExtractBackend,
+    _anchor,
+    _CandidateURLExtract,
+    _EmailCandidate,
+)
+
+from conftest import LINK_WORDS, REPO, detection_cases
+
+
+def _backend() -> UrlExtractBackend:
+    backend = get_backend("urlextract")
+    assert isinstance(backend, UrlExtractBackend)
+    return backend
+
+
+def _check(text: str) -> None:
+    backend = _backend()
+    plain = backend.plain(text)
+    windowed = backend._windowed_candidates(text)
+    assert backend.find(text) == plain, text
+    assert backend.candidates(text) == windowed, text
+    assert backend.find_and_candidates(text) == (plain, windowed), text
+
+
+@pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
+def test_official_lines(lineno: int, detection_test_file: object) -> None:
+    line = dict(detection_cases())[lineno]
+    _check(line.replace("\u2e20", "").replace("\u2e21", ""))
+
+
+def test_official_file_as_one_text(detection_test_file: object) -> None:
+    lines = [line.replace("\u2e20", "").replace("\u2e21", "") for _, line in detection_cases()]
+    _check("\n".join(lines))
+
+
+def _sample_lines() -> list[str]:
+    return [
+        line
+        for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def test_sample_corpus_lines() -> None:
+    lines = _sample_lines()
+    assert len(lines) >= 50
+    for line in lines:
+        _check(line)
+
+
+def test_sample_corpus_as_one_text() -> None:
+    text = "\n".join(_sample_lines())
+    assert len(text) > 2 * WINDOW
+    _check(text)
+
+
+PIECES = [
+    *LINK_WORDS,
+    "x",
+    "com",
+    "org",
+    "co",
+    "py",
+    "xn--p1ai",
+    "рф",
+    "COM",
+    ".",
+    "@",
+    "a@b",
+    "//",
+    "/",
+    ":",
+    "http://",
+    "localhost",
+    "LOCALHOST",
+    "localhoſt",
+    "1.2.3.4",
+    "10.0.0.1",
+    "2.38.50.20220101",
+    "3.9.0.0.",
+    "255",
+    "256",
+    "0",
+    "7",
+    ".1",
+    ".50",
+    "-",
+    "_",
+    "~",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    "|",
+    "'",
+    '"',
+    "`",
+    "\\",
+    "=",
+    ";",
+    ",",
+    "?",
+    "#",
+    "!",
+    "%",
+    "](",
+    "é",
+    "ſ",
+    "K",
+]
+SEPARATORS = [" ", " ", "  ", "\n", "\t", "\r", "\x0b", "\x0c", "\u00a0", "\u3000", "\x85"]
+
+_texts = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=60).map("".join)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_texts)
+def test_generated_text(text: str) -> None:
+    _check(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_texts, min_size=1, max_size=40), st.sampled_from(SEPARATORS), st.integers(0, 2 * GAP))
+def test_generated_long_text(parts: list[str], sep: str, filler: int) -> None:
+    """Tokens far apart and close together (joined windows), over several windows."""
+    _check((sep + "w" * filler + sep).join(parts))
+
+
+def test_words_over_many_windows() -> None:
+    rng = random.Random(58)
+    words = [*LINK_WORDS, "1.2.3", "10.0.0.1", "a@b.1", "e.g.", "foo.py", "( x.org)", "localhost:8080/x"]
+    text = " ".join(rng.choice(words) for _ in range(3000))
+    assert len(text) > 10 * WINDOW
+    _check(text)
+
+
+# urlextract relocates each hit with str.find from a cursor that its own arithmetic can
+# put after the end of a URL (``_get_tld_pos`` finds the host in the local part of
+# ``a.com@a.com``), or that reports a URL twice with indices before the text (``3.9.0.0.``).
+DRIFT = [
+    "a.com@a.com" + " " * 40 + "b.com",
+    "example.com@example.com" + " " * (2 * GAP) + "see b.org and c.net",
+    "3.9.0.0." + " " * 40 + "x.org 3.9.0.0.",
+    "see x.org " + "3.9.0.0. " * 5,
+    "a.com/b.co" + " " * 40 + "c.co",
+    "a.com/x.org/.co" + " " * 40 + ".co.uk b.co",
+    "x@y.1 " + " " * 40 + "z@w.1.2",
+    "( " * 30 + "example.com)",
+    "x" * 40 + " (  'a.org')" + " " * 40 + "[b.org](c.org)",
+]
+
+
+@pytest.mark.parametrize("text", DRIFT)
+def test_drifting_cursor(text: str) -> None:
+    _check(text)
+    _check(text + "\n" + text)
+    _check((text + " ") * (WINDOW // len(text) + 2))
+
+
+def test_fast_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On ordinary text urlextract reads a fraction of it, and the whole text never."""
+    text = "\n".join(_sample_lines()) + "\n" + "version 1.2.3 of the package, see the changelog. " * 200
+    backend = UrlExtractBackend()
+    seen: list[int] = []
+    gen_urls = URLExtract.gen_urls
+
+    def spy(self: URLExtract, chunk: str, *args: object, **kwargs: object) -> object:
+        seen.append(len(chunk))
+        return gen_urls(self, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(URLExtract, "gen_urls", spy)
+    for run in (backend.find, backend.candidates, backend.find_and_candidates):
+        seen.clear()
+        run(text)
+        assert seen and sum(seen) < len(text) / 2, run
+
+
+def test_tld_hits_are_anchors() -> None:
+    """Every TLD (both forms, any case) after a dot is an anchor, as urlextract's pattern finds it."""
+    for tld in sorted(icann_tlds()):
+        for form in {tld, tld.upper(), tld.title()}:
+            text = f"x.{form} "
+            for pattern in _ANCHORS.values():
+                m = pattern.search(text)
+                assert m is not None and m.start() == 1, form
+
+
+def test_localhost_test_is_a_superset() -> None:
+    """``_anchor`` looks for ``localhost`` in a text whose case folding holds it: every
+    character that urlextract's IGNORECASE pattern takes for one of its letters folds to it."""
+    everything = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    for letter in set("localhost"):
+        matched = re.findall(letter, everything, re.IGNORECASE)
+        assert matched and all(ch.casefold() == letter for ch in matched), letter
+    assert _anchor("LocalHoſt", False).search("LocalHoſt")
+    assert _anchor("see", True).search("localhost") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1.2.3.4", "http://10.0.0.1:80/", "x@1.2.3.4", "(192.168.0.1)", "<1.2.3.4>", "1.2.3.255."],
+)
+def test_ipv4_tokens_are_anchored(text: str) -> None:
+    backend = _backend()
+    assert backend.plain(text), text  # urlextract links it...
+    assert _anchor(text, False).search(text), text  # ...so the token is given to it
+    assert backend.find(text) == backend.plain(text)
+
+
+@pytest.mark.parametrize("text", ["1.2.3", "2.38.50.20220101", "version 1.2.3-4", "x.1 y.255"])
+def test_version_numbers_are_not_anchors(text: str) -> None:
+    """Tokens whose only hits are urlextract's ".0"-".255" entries and no IPv4 address give nothing."""
+    backend = _backend()
+    assert backend.plain(text) == []
+    assert _anchor(text, True).search(text) is None
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.text("ab.-_~+!#$%&*?^" + "@", min_size=1, max_size=12),
+    st.text("ab0-.", min_size=1, max_size=10),
+    st.sampled_from(["com", "org", "co", "uk", "рф", "1", "255"]),
+    st.sampled_from(["", ".", ",", "!", ";", ")", "/", ">", " x", "\n", "'", ":"]),
+    st.sampled_from(["", " ", "<", "(", "=", "x", "]", '"', "'"]),
+)
+def test_email_candidate_is_urlextracts_completion(local: str, domain: str, tld: str, after: str, before: str) -> None:
+    """``_follow_email``'s premise: where the shortcut applies, urlextract's completion is
+    the candidate's span when its validity check passes, else nothing."""
+    extractor = _CandidateURLExtract(extract_email=True, cache_dns=False, limit=None)
+    text = f"{before}{local}@{domain}.{tld}{after}"
+    tld_pos = len(before) + len(local) + 1 + len(domain)
+    email = extractor._email_candidate(text, tld_pos, "." + tld)
+    if email is None:
+        return
+    assert type(email) is _EmailCandidate
+    try:
+        completed = URLExtract._complete_url(extractor, text, tld_pos, "." + tld)
+    except ValueError as exc:  # then in its validity check of the same span
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            extractor._is_domain_valid(str(email), "." + tld)
+        return
+    valid = extractor._is_domain_valid(str(email), "." + tld)
+    assert completed == (email if valid else ""), (text, completed, email)
+
+
+_LOCALS = ["jane", "a.b", "x?y", "x#y", "a%41", "example.com", "EXAMPLE.COM", "q+r", "~t", "a/b"]
+_DOMAINS = ["example.com", "Example.COM", "example.co", "ex-ample.org", "1.2.3.4", "x.1", "-x.com", "a..com"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_LOCALS), st.sampled_from(_DOMAINS), st.sampled_from(["", ".", ">", ";"])), max_size=8
+    )
+)
+def test_email_verdicts_shared_by_domain(emails: list[tuple[str, str, str]]) -> None:
+    """The dual run keeps urlextract's verdict on an email per domain where the local part
+    cannot change it: addresses of one domain with every kind of local part, one backend."""
+    backend = UrlExtractBackend()
+    for local, domain, after in emails:
+        text = f"<{local}@{domain}{after}> and {local}@{domain}{after}"
+        assert backend.find_and_candidates(text) == (backend.plain(text), backend._windowed_candidates(text)), text
