@@ -15,15 +15,18 @@ import asyncio
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: runner.DaskUnavailable)
 
 from .core import ChunkResult, ChunkTask, audit_chunk
 
-__all__ = ["iter_chunks", "map_chunks"]
+__all__ = ["iter_chunks", "iter_work", "map_chunks"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: Tasks in flight per worker thread of a cluster: enough to keep workers busy, while
 #: the memory held by pending chunks stays bounded on a large corpus.
@@ -60,12 +63,23 @@ def iter_chunks(
     workers: int | None = None,
 ) -> Iterator[ChunkResult]:
     """:func:`map_chunks` as a generator: results in task order, as they arrive, none kept."""
+    return iter_work(tasks, audit_chunk, scheduler, connect_timeout, workers)
+
+
+def iter_work(
+    tasks: Iterable[T],
+    work: Callable[[T], R],
+    scheduler: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    workers: int | None = None,
+) -> Iterator[R]:
+    """``work`` (a top-level function the workers can import) on each task, as :func:`iter_chunks`."""
     if scheduler is None:
-        return _iter_local_cluster(iter(tasks), workers)
-    return _iter_distributed(iter(tasks), scheduler, connect_timeout)
+        return _iter_local_cluster(iter(tasks), work, workers)
+    return _iter_distributed(iter(tasks), work, scheduler, connect_timeout)
 
 
-def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iterator[ChunkResult]:
+def _iter_local_cluster(tasks: Iterator[T], work: Callable[[T], R], workers: int | None) -> Iterator[R]:
     first = list(islice(tasks, 1))
     if not first:
         return
@@ -88,20 +102,20 @@ def _iter_local_cluster(tasks: Iterator[ChunkTask], workers: int | None) -> Iter
         ) as cluster,
         Client(cluster, set_as_default=False) as client,
     ):
-        yield from _iter_client(client, _chain(first, tasks))
+        yield from _iter_client(client, _chain(first, tasks), work)
 
 
-def _chain(head: list[ChunkTask], rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
+def _chain(head: list[T], rest: Iterator[T]) -> Iterator[T]:
     yield from head
     yield from rest
 
 
-def _iter_client(client: Any, tasks: Iterator[ChunkTask]) -> Iterator[ChunkResult]:
+def _iter_client(client: Any, tasks: Iterator[T], work: Callable[[T], R]) -> Iterator[R]:
     threads = sum(client.nthreads().values()) or 1
     window = max(2, WINDOW_PER_THREAD * threads)
     pending: deque[Any] = deque()
     for task in tasks:
-        pending.append(client.submit(audit_chunk, task, pure=False))
+        pending.append(client.submit(work, task, pure=False))
         if len(pending) >= window:
             yield pending.popleft().result()
     while pending:
@@ -154,7 +168,7 @@ def _probe(address: str, timeout: float) -> None:
         raise DaskUnavailable(f"cannot connect to {where}: it does not answer as a Dask scheduler{detail}")
 
 
-def _iter_distributed(tasks: Iterator[ChunkTask], address: str, connect_timeout: float) -> Iterator[ChunkResult]:
+def _iter_distributed(tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float) -> Iterator[R]:
     from distributed import Client
 
     from .runner import DaskUnavailable
@@ -165,4 +179,4 @@ def _iter_distributed(tasks: Iterator[ChunkTask], address: str, connect_timeout:
     except (OSError, TimeoutError, ValueError) as exc:
         raise DaskUnavailable(f"cannot connect to the Dask scheduler at {address}: {exc}") from exc
     with client:
-        yield from _iter_client(client, tasks)
+        yield from _iter_client(client, tasks, work)
