@@ -33,12 +33,15 @@ formats (default: from the --output suffix .json/.md/.html, else md):
 
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
-         directory is given, else 1; never more than the chunks of 500 lines, nor
+         directory is given, else 1; never more than the chunks of 2000 lines, nor
          than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
   dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
          processes started for the run, default one per core); needs
          pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
          --connect-timeout seconds, or is not Dask, is an error (exit status 2)
+  Local workers read their part of each file (byte ranges) themselves and send back
+  the report's rows, so the main process stays nearly idle; the workers of a
+  --scheduler cluster need not see the files: they are sent the lines.
   The report is the same whatever the engine and the number of jobs.
   Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
   and the JSON report written in pieces (md and html are rendered whole).
@@ -167,7 +170,16 @@ def _progress(quiet: bool) -> tuple[Callable[[Rows], None], Callable[[], None]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..report import render
-    from ..report.runner import DaskUnavailable, default_jobs, iter_dask_rows, iter_report_tasks, iter_rows
+    from ..report.runner import (
+        DASK_RANGE_LINES,
+        DASK_TASK,
+        LOCAL_TASK,
+        DaskUnavailable,
+        default_jobs,
+        iter_dask_rows,
+        iter_report_tasks,
+        iter_rows,
+    )
     from ..report.stream import StreamingMerge
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
@@ -196,6 +208,12 @@ def run(args: argparse.Namespace) -> int:
 
     problems: list[str] = []
     failed: set[str] = set()  # inputs that failed part-way: their chunks that ran are dropped
+    # Workers read their byte ranges of each file themselves, except on a cluster
+    # (--scheduler), whose workers need not see this machine's files: they get the lines.
+    ranges = args.scheduler is None
+    lines, size = LOCAL_TASK if args.engine == "local" else DASK_TASK
+    if args.engine == "dask" and ranges:
+        lines = DASK_RANGE_LINES
     tasks = iter_report_tasks(
         paths,
         args.sample,
@@ -203,9 +221,9 @@ def run(args: argparse.Namespace) -> int:
         encoding=args.encoding,
         errors=args.errors,
         max_line=args.max_line,
-        # Workers read their byte ranges of each file themselves, except on a cluster
-        # (--scheduler), whose workers need not see this machine's files: they get the lines.
-        ranges=args.scheduler is None,
+        chunk_lines=lines,
+        ranges=ranges,
+        range_bytes=size,
     )
     on_result, close = _progress(args.quiet)
     failures: list[tuple[str, str]] = []  # (source, message)

@@ -66,6 +66,13 @@ __all__ = [
 CHUNK_LINES = 500
 #: The most bytes in one :class:`RangeTask` (a range also ends after ``chunk_lines`` lines).
 RANGE_BYTES = 4 * 1024 * 1024
+#: The CLI's task sizes, ``(lines, bytes)``: for the local engine (a task costs a process
+#: pool well under a millisecond) and for Dask (some milliseconds of scheduling per task,
+#: so about a second of work per task; on a cluster, whose workers get lines rather than
+#: ranges, the lines in flight stay a few hundred kB per worker thread).
+LOCAL_TASK = (2000, 256 * 1024)
+DASK_TASK = (5000, 1024 * 1024)
+DASK_RANGE_LINES = 1 << 30  # with ranges, Dask tasks are cut by bytes alone
 #: Bytes read at a time when cutting a file into ranges.
 _BLOCK = 1024 * 1024
 
