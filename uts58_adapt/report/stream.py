@@ -162,22 +162,26 @@ class StreamingMerge:
 
     def rows(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON rows of the changes (without newline), in report order."""
+        for data in self._segments(exclude):
+            yield from data.splitlines()
+
+    def _segments(self, exclude: Collection[str]) -> Iterator[bytes]:
+        """The rows of each chunk (each row ending in a newline; never an empty chunk), in report order."""
         self._spill.flush()
         for name in sorted(self._sources):
             if name in exclude:
                 continue
             for _, offset, length in sorted(self._sources[name].segments):
                 self._spill.seek(offset)
-                data = self._spill.read(length)
-                yield from data.splitlines()
+                yield self._spill.read(length)
 
     def json_chunks(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON report, as :func:`~.render_json.render_json` writes it, in pieces."""
         head = json.dumps(self.head(exclude), ensure_ascii=False, indent=2)
         yield (head[:-2] + ',\n  "changes": ').encode("utf-8")
         first = True
-        for row in self.rows(exclude):
-            yield (b"[\n    " if first else b",\n    ") + row
+        for data in self._segments(exclude):  # whole chunks of rows at a time: fewer, larger writes
+            yield (b"[\n    " if first else b",\n    ") + data[:-1].replace(b"\n", b",\n    ")
             first = False
         yield b"[]\n}\n" if first else b"\n  ]\n}\n"
 
