@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -176,3 +178,25 @@ def test_cli_report_is_the_same_for_one_and_two_jobs_and_for_lines(tmp_path: Pat
     report = merge(map(audit_chunk, iter_tasks(inputs, "linkify-it", problems=problems)), backend="linkify-it")
     assert report["summary"]["documents"] == 3 and report["summary"]["changed"] > 0
     assert outs["j1"] == outs["j2"] == render(report, fmt).encode("utf-8", "replace")
+
+
+@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="needs /dev/stdin")
+def test_dev_stdin_redirected_from_a_file_is_read_by_the_main_process(tmp_path: Path) -> None:
+    """``report /dev/stdin < FILE`` names a regular file, but a worker opening /dev/stdin
+    would read its own stdin: such paths are read here and sent as lines."""
+    corpus = tmp_path / "in.txt"
+    corpus.write_bytes(_sample_bytes() * 6)  # several chunks
+    with corpus.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "uts58_adapt.cli", "report", "/dev/stdin", "-q", "-j", "2", "--format", "json"],
+            stdin=stdin,
+            capture_output=True,
+            check=False,
+        )
+    assert proc.returncode == 0, proc.stderr.decode()
+    got = json.loads(proc.stdout)
+    ref = tmp_path / "ref.json"
+    assert main(["report", str(corpus), "-q", "-j", "1", "-o", str(ref)]) == 0
+    expected = json.loads(ref.read_bytes())
+    assert got["summary"] == expected["summary"] and got["summary"]["lines"] > 500
+    assert len(got["changes"]) == len(expected["changes"])

@@ -39,7 +39,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from .._io import MAX_LINE, InputError, _ascii_compatible, _too_long, expand_paths, read_lines
+from .._io import MAX_LINE, InputError, _ascii_compatible, _through_fd_link, _too_long, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
 from .stream import Rows, to_rows
 
@@ -309,9 +309,10 @@ def iter_report_tasks(
         yield from (Notice(None, message, backend) for message in notes)
         notes.clear()
         if by_bytes and path != "-" and _regular(path):
+            where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
-                    yield RangeTask(name, path, offset, length, first, backend, encoding, errors, max_line)
+                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line)
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
             continue
@@ -332,8 +333,10 @@ def iter_report_tasks(
 
 
 def _regular(path: str) -> bool:
+    """Whether the workers can read ``path`` by name: a regular file, not one reached through
+    an open file descriptor (``/dev/stdin < file`` would be the worker's own stdin)."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode) and not Path(path).is_dir()
+        return stat.S_ISREG(os.stat(path).st_mode) and not Path(path).is_dir() and not _through_fd_link(path)
     except OSError:
         return False
 
