@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
 
@@ -180,23 +178,13 @@ def test_cli_report_is_the_same_for_one_and_two_jobs_and_for_lines(tmp_path: Pat
     assert outs["j1"] == outs["j2"] == render(report, fmt).encode("utf-8", "replace")
 
 
-@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="needs /dev/stdin")
-def test_dev_stdin_redirected_from_a_file_is_read_by_the_main_process(tmp_path: Path) -> None:
-    """``report /dev/stdin < FILE`` names a regular file, but a worker opening /dev/stdin
-    would read its own stdin: such paths are read here and sent as lines."""
+@pytest.mark.skipif(not Path("/dev/fd").is_dir(), reason="needs /dev/fd")
+def test_a_path_through_a_file_descriptor_is_read_by_the_main_process(tmp_path: Path) -> None:
+    """``report /dev/stdin < FILE`` names a regular file, but /dev/stdin (/dev/fd/N) opened
+    in a worker is the worker's own descriptor: such paths are read here and sent as lines."""
     corpus = tmp_path / "in.txt"
-    corpus.write_bytes(_sample_bytes() * 6)  # several chunks
-    with corpus.open("rb") as stdin:
-        proc = subprocess.run(
-            [sys.executable, "-m", "uts58_adapt.cli", "report", "/dev/stdin", "-q", "-j", "2", "--format", "json"],
-            stdin=stdin,
-            capture_output=True,
-            check=False,
-        )
-    assert proc.returncode == 0, proc.stderr.decode()
-    got = json.loads(proc.stdout)
-    ref = tmp_path / "ref.json"
-    assert main(["report", str(corpus), "-q", "-j", "1", "-o", str(ref)]) == 0
-    expected = json.loads(ref.read_bytes())
-    assert got["summary"] == expected["summary"] and got["summary"]["lines"] > 500
-    assert len(got["changes"]) == len(expected["changes"])
+    corpus.write_bytes(_sample_bytes() * 20)  # several chunks
+    with corpus.open("rb") as fh:
+        tasks = list(iter_report_tasks([f"/dev/fd/{fh.fileno()}"], False, "linkify-it"))
+    assert len(tasks) > 1 and all(type(t) is ChunkTask for t in tasks)
+    assert [type(t) for t in iter_report_tasks([str(corpus)], False, "linkify-it")] == [RangeTask] * len(tasks)
