@@ -12,10 +12,25 @@ Targets:
                  over the sizes given); at 1 GB (if given) under 500 MB
   (audit-scale)  --jobs 2 >= 1.8 x faster than --jobs 1; --engine dask (a local cluster
                  of 2 processes) <= 1.15 x the time of --jobs 2
+
+The 1 GB check:
+  python benchmarks/bench.py --only audit-memory --corpus-size 10,50,200,1024
+audits generated corpora of 10, 50, 200 and 1024 MB with ``--jobs 1 --format json``
+(one process does all the work: the largest footprint), prints each peak RSS, fails if the
+1024 MB one reaches 500 MB or if the RSS grows by more than 1 MB per MB.  At about
+1.5 MB/s it takes some 15 minutes on one core, and needs about 2.5 GB in $TMPDIR (the
+corpus, the spilled changes and the report, each deleted afterwards).
+
+CPU seconds: where ``psutil`` is installed (it comes with the ``dask`` extra), each run
+also reports the CPU time of the CLI process (main) and of all its descendants (the
+workers, the fork server), polled five times a second.  On a shared machine the wall
+time of ``--jobs 2`` depends on the load (printed with each run): the CPU figures tell
+whether the work itself grew (pickling, a busy main process) or only had to wait.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -23,7 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -112,17 +127,72 @@ def write_corpus(path: Path, size_mb: float, lines: list[str]) -> int:
     return written
 
 
-def run_cli(args: Sequence[str]) -> tuple[float, float, int]:
-    """Run ``uts58-adapt report ARGS`` in a subprocess: ``(seconds, peak RSS in MB, exit status)``."""
+class Run(NamedTuple):
+    seconds: float
+    rss_mb: float  # peak RSS of the CLI process itself (see _hwm)
+    status: int
+    main_cpu: float | None  # CPU seconds of the CLI process (None without psutil)
+    all_cpu: float | None  # ... and of all its descendants (workers)
+    load: float  # 1-minute load average at the end
+
+
+def run_cli(args: Sequence[str]) -> Run:
+    """Run ``uts58-adapt report ARGS`` in a subprocess and measure it (see :class:`Run`)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    try:
+        import psutil
+    except ImportError:
+        psutil = None
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", *args], env=env, stdout=subprocess.DEVNULL
     )
-    _, status, usage = os.wait4(proc.pid, 0)
+    cpu: dict[int, float] = {}
+    hwm = 0.0
+    while True:
+        hwm = max(hwm, _hwm(proc.pid))
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if psutil is not None:
+            try:
+                root = psutil.Process(proc.pid)
+                for p in [root, *root.children(recursive=True)]:
+                    with contextlib.suppress(psutil.Error):
+                        times = p.cpu_times()
+                        cpu[p.pid] = times.user + times.system
+            except psutil.Error:
+                pass
+        time.sleep(0.2)
+    seconds = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - t0, usage.ru_maxrss / 1024, proc.returncode  # ru_maxrss: KiB on Linux
+    main_cpu = all_cpu = None
+    if psutil is not None:
+        main_cpu = usage.ru_utime + usage.ru_stime  # exact for the CLI process; its workers as last polled
+        all_cpu = main_cpu + sum(t for p, t in cpu.items() if p != proc.pid)
+    # ru_maxrss counts the pages of this (big) process shared by the fork before exec: on
+    # Linux the CLI's own high-water mark (VmHWM, polled) is the truer figure.
+    rss = hwm or usage.ru_maxrss / 1024  # KiB on Linux
+    return Run(seconds, rss, proc.returncode, main_cpu, all_cpu, os.getloadavg()[0])
+
+
+def _hwm(pid: int) -> float:
+    """The peak RSS of process ``pid`` so far in MB (VmHWM in /proc; 0 where there is none)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
+
+
+def _cpu(run: Run) -> str:
+    if run.main_cpu is None or run.all_cpu is None:
+        return ""
+    return f", CPU {run.main_cpu:.1f} s main / {run.all_cpu:.1f} s all"
 
 
 def _slope(xs: list[float], ys: list[float]) -> float:
@@ -143,14 +213,19 @@ def bench_audit_memory(
         for size in sizes_mb:
             corpus = Path(tmp) / "corpus.txt"
             mb = write_corpus(corpus, size, lines) / MB
-            seconds, rss, status = run_cli(
+            run = run_cli(
                 [str(corpus), "--backend", backend, "--jobs", "1", "--format", "json", "-o", str(Path(tmp) / "r.json")]
             )
-            out_mb = (Path(tmp) / "r.json").stat().st_size / MB
+            seconds, rss, status = run.seconds, run.rss_mb, run.status
+            out = Path(tmp) / "r.json"
+            out_mb = out.stat().st_size / MB if out.exists() else 0.0
+            out.unlink(missing_ok=True)
             print(
                 f"  {mb:8.1f} MB in: {rss:7.1f} MB peak RSS, {mb / seconds:5.2f} MB/s, {seconds:7.1f} s, "
-                f"report {out_mb:.1f} MB, exit {status}"
+                f"report {out_mb:.1f} MB, exit {status}, load {run.load:.2f}"
             )
+            if status != 0:
+                report.failed.append(f"audit of {mb:.0f} MB exited with status {status}")
             xs.append(mb)
             ys.append(rss)
             if size >= 1024 and rss >= 500:
@@ -172,14 +247,25 @@ def bench_audit_scale(size_mb: float, lines: list[str], report: _Report, backend
         mb = write_corpus(corpus, size_mb, lines) / MB
         common = [str(corpus), "--backend", backend, "--format", "json", "-o", str(Path(tmp) / "r.json")]
         times = {}
+        runs = {}
         for label, extra in (
             ("jobs1", ["--jobs", "1"]),
             ("jobs2", ["--jobs", "2"]),
             ("dask2", ["--engine", "dask", "--jobs", "2"]),
         ):
-            seconds, rss, status = run_cli([*common, *extra])
-            times[label] = seconds
-            print(f"  {label}: {seconds:7.1f} s, {mb / seconds:5.2f} MB/s, peak RSS {rss:.0f} MB, exit {status}")
+            load = os.getloadavg()[0]
+            run = runs[label] = run_cli([*common, *extra])
+            times[label] = run.seconds
+            print(
+                f"  {label}: {run.seconds:7.1f} s, {mb / run.seconds:5.2f} MB/s, peak RSS {run.rss_mb:.0f} MB, "
+                f"exit {run.status}{_cpu(run)}; load {load:.2f} before, {run.load:.2f} after"
+            )
+            if run.status != 0:
+                report.failed.append(f"{label} exited with status {run.status}")
+        one, two = runs["jobs1"].all_cpu, runs["jobs2"].all_cpu
+        if one and two:
+            # What an idle machine would show if nothing but the work itself counted.
+            print(f"  (CPU time of --jobs 2 / --jobs 1: {two / one:.3f}; idle-machine bound {2 * one / two:.2f}x)")
         load = os.getloadavg()[0]
         print(f"  (cores: {os.cpu_count()}; load average {load:.2f}: other work on the machine slows both)")
         speedup = times["jobs1"] / times["jobs2"]

@@ -129,7 +129,13 @@ def test_without_scheduler_a_process_cluster_runs_the_chunks(monkeypatch: pytest
     real = distributed.LocalCluster
 
     def spy(*args: object, **kwargs: object) -> object:
-        seen.append(kwargs)
+        import dask
+
+        config = {
+            key: dask.config.get(key)
+            for key in ("distributed.worker.multiprocessing-method", "distributed.worker.profile.enabled")
+        }
+        seen.append({**kwargs, **config})
         return real(*args, **kwargs)
 
     monkeypatch.setattr(distributed, "LocalCluster", spy)
@@ -138,6 +144,9 @@ def test_without_scheduler_a_process_cluster_runs_the_chunks(monkeypatch: pytest
     assert len(seen) == 1
     assert seen[0]["processes"] is True and seen[0]["n_workers"] == 2 and seen[0]["threads_per_worker"] == 1
     assert seen[0]["host"] == "127.0.0.1"
+    # Workers forked from a fork server (never from this threaded process), no profiler.
+    assert seen[0]["distributed.worker.multiprocessing-method"] in ("forkserver", "spawn")
+    assert seen[0]["distributed.worker.profile.enabled"] is False
     assert map_chunks([], None) == [] and len(seen) == 1  # nothing to do: no cluster
 
 

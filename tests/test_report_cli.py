@@ -215,17 +215,15 @@ def test_dask_engine_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 
 
 def test_dask_engine_is_called_and_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from uts58_adapt.report.core import audit_chunk
-
     calls = []
 
-    def iter_chunks(tasks, scheduler, connect_timeout=30.0, workers=None):
+    def iter_work(tasks, work, scheduler, connect_timeout=30.0, workers=None):
         tasks = list(tasks)
         calls.append((len(tasks), scheduler))
-        return iter([audit_chunk(t) for t in reversed(tasks)][::-1])
+        return iter([work(t) for t in reversed(tasks)][::-1])
 
     fake = types.ModuleType("uts58_adapt.report.dask_engine")
-    fake.iter_chunks = iter_chunks
+    fake.iter_work = iter_work
     monkeypatch.setitem(sys.modules, "uts58_adapt.report.dask_engine", fake)
     dask_out, local_out = tmp_path / "dask.json", tmp_path / "local.json"
     args = ["report", "--sample", "--quiet", "--backend", "urlextract"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .._io import add_decoding_options, codec_problem, write_output
 
 if TYPE_CHECKING:
-    from ..report.core import ChunkResult
+    from ..report.stream import Rows
 
 PROG = "uts58-adapt report"
 
@@ -33,12 +33,15 @@ formats (default: from the --output suffix .json/.md/.html, else md):
 
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
-         directory is given, else 1; never more than the chunks of 500 lines, nor
+         directory is given, else 1; never more than the chunks of 2000 lines, nor
          than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
   dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
          processes started for the run, default one per core); needs
          pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
          --connect-timeout seconds, or is not Dask, is an error (exit status 2)
+  Local workers read their part of each file (byte ranges) themselves and send back
+  the report's rows, so the main process stays nearly idle; the workers of a
+  --scheduler cluster need not see the files: they are sent the lines.
   The report is the same whatever the engine and the number of jobs.
   Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
   and the JSON report written in pieces (md and html are rendered whole).
@@ -145,7 +148,7 @@ def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
     write_output(path, data)
 
 
-def _progress(quiet: bool) -> tuple[Callable[[ChunkResult], None], Callable[[], None]]:
+def _progress(quiet: bool) -> tuple[Callable[[Rows], None], Callable[[], None]]:
     """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal."""
     enabled = not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     if not enabled:
@@ -157,7 +160,7 @@ def _progress(quiet: bool) -> tuple[Callable[[ChunkResult], None], Callable[[], 
     bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
     sources: set[str] = set()
 
-    def on_result(result: ChunkResult) -> None:
+    def on_result(result: Rows) -> None:
         sources.add(result.source)
         bar.update(result.lines)
         bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
@@ -167,7 +170,16 @@ def _progress(quiet: bool) -> tuple[Callable[[ChunkResult], None], Callable[[], 
 
 def run(args: argparse.Namespace) -> int:
     from ..report import render
-    from ..report.runner import DaskUnavailable, default_jobs, iter_dask, iter_local, iter_tasks, resolve_inputs
+    from ..report.runner import (
+        DASK_RANGE_LINES,
+        DASK_TASK,
+        LOCAL_TASK,
+        DaskUnavailable,
+        default_jobs,
+        iter_dask_rows,
+        iter_report_tasks,
+        iter_rows,
+    )
     from ..report.stream import StreamingMerge
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
@@ -196,25 +208,39 @@ def run(args: argparse.Namespace) -> int:
 
     problems: list[str] = []
     failed: set[str] = set()  # inputs that failed part-way: their chunks that ran are dropped
-    tasks = iter_tasks(
-        resolve_inputs(paths, args.sample, problems),
+    # Workers read their byte ranges of each file themselves, except on a cluster
+    # (--scheduler), whose workers need not see this machine's files: they get the lines.
+    ranges = args.scheduler is None
+    lines, size = LOCAL_TASK if args.engine == "local" else DASK_TASK
+    if args.engine == "dask" and ranges:
+        lines = DASK_RANGE_LINES
+    tasks = iter_report_tasks(
+        paths,
+        args.sample,
         args.backend,
         encoding=args.encoding,
         errors=args.errors,
-        problems=problems,
         max_line=args.max_line,
-        failed=failed,
+        chunk_lines=lines,
+        ranges=ranges,
+        range_bytes=size,
     )
     on_result, close = _progress(args.quiet)
     failures: list[tuple[str, str]] = []  # (source, message)
     with StreamingMerge(args.backend) as merged:
-        results: Iterator[ChunkResult] | None = None
+        results: Iterator[Rows] | None = None
         try:
             if args.engine == "dask":
-                results = iter_dask(tasks, args.scheduler, args.connect_timeout, args.jobs)
+                results = iter_dask_rows(tasks, args.scheduler, args.connect_timeout, args.jobs)
             else:
-                results = iter_local(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
+                results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
             for result in results:
+                if result.problem is not None:  # an input that cannot be read (or a path that is not there)
+                    if not result.source or result.source not in failed:
+                        problems.append(result.problem)
+                    if result.source:
+                        failed.add(result.source)
+                    continue
                 try:
                     merged.add(result)
                 except OSError as exc:  # the spill file: a full or read-only $TMPDIR

@@ -23,32 +23,61 @@ so the report does not depend on the engine.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
+import re
 import signal
+import stat
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import lru_cache
 from importlib import resources
 from itertools import islice
 from multiprocessing.context import BaseContext
+from pathlib import Path
+from typing import NamedTuple, TypeVar
 
-from .._io import MAX_LINE, InputError, expand_paths, read_lines
+from .._io import MAX_LINE, InputError, _ascii_compatible, _through_fd_link, _too_long, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
+from .stream import Rows, to_rows
 
 __all__ = [
     "CHUNK_LINES",
     "DaskUnavailable",
+    "Notice",
+    "RangeTask",
+    "audit_rows",
     "iter_dask",
+    "iter_dask_rows",
     "iter_local",
+    "iter_pool",
+    "iter_report_tasks",
+    "iter_rows",
     "iter_tasks",
     "map_dask",
     "map_local",
+    "read_range",
     "sample_inputs",
 ]
 
 #: Lines per chunk: large enough to amortise process overhead, small enough to spread work.
 CHUNK_LINES = 500
+#: The most bytes in one :class:`RangeTask` (a range also ends after ``chunk_lines`` lines).
+RANGE_BYTES = 4 * 1024 * 1024
+#: The CLI's task sizes, ``(lines, bytes)``: for the local engine (a task costs a process
+#: pool well under a millisecond) and for Dask (some milliseconds of scheduling per task,
+#: so about a second of work per task; on a cluster, whose workers get lines rather than
+#: ranges, the lines in flight stay a few hundred kB per worker thread).
+LOCAL_TASK = (2000, 256 * 1024)
+DASK_TASK = (5000, 1024 * 1024)
+DASK_RANGE_LINES = 1 << 30  # with ranges, Dask tasks are cut by bytes alone
+#: Bytes read at a time when cutting a file into ranges.
+_BLOCK = 1024 * 1024
+
+T = TypeVar("T")
+R = TypeVar("R")
 #: Chunks in flight per worker process.
 _WINDOW_PER_JOB = 4
 #: The name given to standard input in reports.
@@ -120,6 +149,196 @@ def iter_tasks(
         yield from chunks
         if lines or first == 1:
             yield ChunkTask(name, first, lines, backend)
+
+
+class RangeTask(NamedTuple):
+    """Lines ``first_line``, … of ``source``: the ``length`` bytes at ``offset`` in the file ``path``.
+
+    What the main process sends a worker instead of the lines themselves: the worker reads
+    and decodes them (:func:`read_range`), so the main process stays nearly idle.  Only for
+    regular files in an encoding in which a newline is the byte 0x0A; a range holds whole
+    lines (the last may lack its newline at the end of the file, or be a line longer than
+    ``max_line`` bytes, which the worker reports).
+    """
+
+    source: str
+    path: str
+    offset: int
+    length: int
+    first_line: int
+    backend: str
+    encoding: str
+    errors: str
+    max_line: int
+
+
+class Notice(NamedTuple):
+    """A message about the inputs, passed along the tasks so that it is reported in input
+    order whatever the engine; ``source`` (if not None) failed and is left out of the report."""
+
+    source: str | None
+    message: str
+    backend: str
+
+
+#: What :func:`audit_rows` takes.
+Task = ChunkTask | RangeTask | Notice
+
+
+def read_range(task: RangeTask) -> ChunkTask:
+    """The lines of ``task`` as a :class:`~.core.ChunkTask`, decoded as :func:`~uts58_adapt._io.read_lines`
+    does; raises InputError (the same messages, naming ``task.source``)."""
+    name = task.source
+    try:
+        with open(task.path, "rb") as fh:
+            fh.seek(task.offset)
+            data = fh.read(task.length)
+    except OSError as exc:
+        raise InputError(f"{name}: read error: {exc.strerror}") from None
+    if len(data) != task.length:
+        raise InputError(f"{name}: read error: the file changed while it was read")
+    lines: list[str] = []
+    lineno = task.first_line - 1
+    raw = io.BytesIO(data)
+    try:
+        while line := raw.readline(task.max_line + 1):
+            lineno += 1
+            if len(line) > task.max_line and not line.endswith(b"\n"):
+                raise InputError(_too_long(name, lineno, task.max_line))
+            lines.append(line.decode(task.encoding, task.errors).rstrip("\r\n"))
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{name}: cannot decode line {lineno} as {task.encoding} ({exc.reason} at byte {exc.start});"
+            " try --encoding or --errors replace"
+        ) from None
+    return ChunkTask(name, task.first_line, lines, task.backend)
+
+
+def audit_rows(task: Task) -> Rows:
+    """Audit one task (the work a worker does for the CLI): the result as :class:`~.stream.Rows`,
+    or a ``Rows`` with a ``problem`` for a :class:`Notice` or an input that cannot be read."""
+    if isinstance(task, Notice):
+        return Rows(task.source or "", 0, task.backend, 0, 0, 0, 0, b"", (), (), (), task.message)
+    if isinstance(task, RangeTask):
+        try:
+            chunk = read_range(task)
+        except InputError as exc:
+            return Rows(task.source, task.first_line, task.backend, 0, 0, 0, 0, b"", (), (), (), str(exc))
+    else:
+        chunk = task
+    return to_rows(audit_chunk(chunk))
+
+
+@lru_cache(maxsize=8)
+def _lines_pattern(n: int) -> re.Pattern[bytes]:
+    return re.compile(b"(?:[^\n]*\n){%d}" % n)
+
+
+def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: int) -> Iterator[tuple[int, int, int]]:
+    """``(offset, length, first line)`` of the ranges of the file ``path``; raises InputError (cannot open or read).
+
+    Each range is ``chunk_lines`` whole lines, or fewer when they would pass ``range_bytes``
+    (a longer line is a range of its own); the last range ends at the end of the file.
+    Memory is bounded: a line with no newline within ``max_line`` bytes ends the file's
+    last range there (the worker reports it as too long).  An empty file is one empty range.
+    """
+    pattern = _lines_pattern(chunk_lines)
+    try:
+        fh = open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise InputError(f"{name}: cannot open: {exc.strerror}") from None
+    with fh:
+        buf = b""
+        base = 0  # the offset of buf in the file
+        line = 1
+        while True:
+            try:
+                block = fh.read(_BLOCK)
+            except OSError as exc:
+                raise InputError(f"{name}: read error: {exc.strerror}") from None
+            buf = buf + block if buf else block
+            pos = 0
+            while m := pattern.match(buf, pos):
+                yield base + pos, m.end() - pos, line
+                line += chunk_lines
+                pos = m.end()
+            if len(buf) - pos > range_bytes:  # long lines: fewer than chunk_lines in a range
+                cut = buf.rfind(b"\n", pos) + 1
+                if cut > pos:
+                    yield base + pos, cut - pos, line
+                    line += buf.count(b"\n", pos, cut)
+                    pos = cut
+            buf = buf[pos:]
+            base += pos
+            if not block:
+                if buf or base == 0:
+                    yield base, len(buf), line
+                return
+            if len(buf) - (buf.rfind(b"\n") + 1) > max_line:  # a line too long: the worker says so
+                yield base, len(buf), line
+                return
+
+
+def iter_report_tasks(
+    paths: Sequence[str],
+    sample: bool,
+    backend: str,
+    *,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+    max_line: int = MAX_LINE,
+    chunk_lines: int = CHUNK_LINES,
+    ranges: bool = True,
+    range_bytes: int = RANGE_BYTES,
+) -> Iterator[Task]:
+    """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
+
+    With ``ranges``, a regular file in an ASCII-compatible encoding is cut into
+    :class:`RangeTask` objects (its workers read it); other inputs (stdin, a FIFO, UTF-16)
+    are read here, as by :func:`iter_tasks`.  Every message about the inputs (a path that
+    does not exist, an input that cannot be read) is a :class:`Notice` among the tasks,
+    so the messages come out in input order whatever the engine.  An input that fails
+    part-way may already have had some chunks audited: the caller leaves out every source
+    named by a Notice or a failed range (the CLI does).
+    """
+    if chunk_lines < 1:
+        raise ValueError("chunk_lines must be at least 1")
+    notes: list[str] = []
+    by_bytes = ranges and _ascii_compatible(encoding)
+    for name, path in resolve_inputs(paths, sample, notes):
+        yield from (Notice(None, message, backend) for message in notes)
+        notes.clear()
+        if by_bytes and path != "-" and _regular(path):
+            where = os.path.abspath(path)  # the workers' working directory may differ
+            try:
+                for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
+                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line)
+            except InputError as exc:
+                yield Notice(name, str(exc), backend)
+            continue
+        failed: set[str] = set()
+        yield from iter_tasks(
+            [(name, path)],
+            backend,
+            encoding=encoding,
+            errors=errors,
+            problems=notes,
+            chunk_lines=chunk_lines,
+            max_line=max_line,
+            failed=failed,
+        )
+        yield from (Notice(name if name in failed else None, message, backend) for message in notes)
+        notes.clear()
+    yield from (Notice(None, message, backend) for message in notes)
+
+
+def _regular(path: str) -> bool:
+    """Whether the workers can read ``path`` by name: a regular file, not one reached through
+    an open file descriptor (``/dev/stdin < file`` would be the worker's own stdin)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and not Path(path).is_dir() and not _through_fd_link(path)
+    except OSError:
+        return False
 
 
 def resolve_inputs(paths: Sequence[str], sample: bool, problems: list[str]) -> Iterator[tuple[str, str]]:
@@ -199,20 +418,31 @@ def map_local(
 def iter_local(tasks: Iterable[ChunkTask], jobs: int = 1) -> Generator[ChunkResult, None, None]:
     """:func:`map_local` as a generator: each result is yielded as it arrives, in task order,
     and none is kept (bounded memory).  Closing the generator early stops the workers."""
+    return iter_pool(tasks, jobs, audit_chunk)
+
+
+def iter_rows(tasks: Iterable[Task], jobs: int = 1) -> Generator[Rows, None, None]:
+    """:func:`audit_rows` on each task (the CLI's tasks: :func:`iter_report_tasks`), as :func:`iter_local`."""
+    return iter_pool(tasks, jobs, audit_rows)
+
+
+def iter_pool(tasks: Iterable[T], jobs: int, work: Callable[[T], R]) -> Generator[R, None, None]:
+    """``work`` (a picklable top-level function) on each task, in this process or a pool of
+    up to ``jobs`` processes; the results in task order, as they arrive."""
     iterator = iter(tasks)
     jobs = min(jobs, max_workers())
     head = list(islice(iterator, max(jobs, 1)))
     if jobs <= 1 or len(head) <= 1:  # one chunk: not worth a process pool
         for task in _chain(head, iterator):
-            yield audit_chunk(task)
+            yield work(task)
         return
     workers = min(jobs, len(head))
     window = max(2, workers * _WINDOW_PER_JOB)
-    pending: deque[Future[ChunkResult]] = deque()
+    pending: deque[Future[R]] = deque()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(), initializer=_worker_init)
     try:
         for task in _chain(head, iterator):
-            pending.append(pool.submit(audit_chunk, task))
+            pending.append(pool.submit(work, task))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
@@ -223,7 +453,7 @@ def iter_local(tasks: Iterable[ChunkTask], jobs: int = 1) -> Generator[ChunkResu
     pool.shutdown(wait=True)
 
 
-def _chain(head: list[ChunkTask], rest: Iterator[ChunkTask]) -> Iterator[ChunkTask]:
+def _chain(head: list[T], rest: Iterator[T]) -> Iterator[T]:
     yield from head
     yield from rest
 
@@ -250,12 +480,27 @@ def iter_dask(
     """:func:`map_dask` as a generator (results in task order, none kept); ``workers``: the
     processes of the local cluster started when ``scheduler`` is None (default: one per core)."""
     try:
-        from .dask_engine import iter_chunks
+        from .dask_engine import iter_work
     except ImportError as exc:
-        raise DaskUnavailable(
-            f"the dask engine is not available ({exc}); install it with: pip install 'uts58_adapt[dask]'"
-        ) from exc
-    return iter_chunks(tasks, scheduler, connect_timeout, workers)
+        raise _unavailable(exc) from exc
+    return iter_work(tasks, audit_chunk, scheduler, connect_timeout, workers)
+
+
+def iter_dask_rows(
+    tasks: Iterable[Task], scheduler: str | None, connect_timeout: float = 30.0, workers: int | None = None
+) -> Iterator[Rows]:
+    """:func:`audit_rows` on each task with Dask (the CLI's ``--engine dask``), as :func:`iter_dask`."""
+    try:
+        from .dask_engine import iter_work
+    except ImportError as exc:
+        raise _unavailable(exc) from exc
+    return iter_work(tasks, audit_rows, scheduler, connect_timeout, workers)
+
+
+def _unavailable(exc: ImportError) -> DaskUnavailable:
+    return DaskUnavailable(
+        f"the dask engine is not available ({exc}); install it with: pip install 'uts58_adapt[dask]'"
+    )
 
 
 def default_jobs(paths: Sequence[str]) -> int:

@@ -19,12 +19,12 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Collection, Iterator
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from ..properties import UNICODE_VERSION
 from .core import ChunkResult, change_row, summary
 
-__all__ = ["StreamingMerge", "json_row"]
+__all__ = ["Rows", "StreamingMerge", "json_row", "to_rows"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -35,6 +35,48 @@ def json_row(change: dict[str, Any]) -> bytes:
     if not text.isascii():
         text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text.encode("utf-8")
+
+
+class Rows(NamedTuple):
+    """A chunk's result as :class:`StreamingMerge` keeps it: the changes already rendered
+    as the JSON report's rows, and only their counts by kind and reason.
+
+    Worker processes return this rather than a :class:`~.core.ChunkResult`: it is smaller
+    to send, and the main process does not render rows (it stays nearly idle, issue 11.4).
+    ``problem``, when set, is a message about an input rather than a result: the input
+    ``source`` (if any) could not be read, and is left out of the report.
+    """
+
+    source: str
+    first_line: int
+    backend: str
+    lines: int
+    links_before: int
+    links_after: int
+    unchanged: int
+    rows: bytes  # one JSON row per change, each ending in a newline, in report order
+    by_kind: tuple[tuple[str, int], ...]
+    by_reason: tuple[tuple[str, int], ...]
+    failures: tuple[str, ...] = ()
+    problem: str | None = None
+
+
+def to_rows(result: ChunkResult) -> Rows:
+    """``result`` with its changes rendered as JSON rows (:func:`json_row`, one per line)."""
+    changes = result.changes
+    return Rows(
+        result.source,
+        result.first_line,
+        result.backend,
+        result.lines,
+        result.links_before,
+        result.links_after,
+        result.unchanged,
+        b"".join(json_row(change_row(c)) + b"\n" for c in changes),
+        tuple(Counter(c.kind for c in changes).items()),
+        tuple(Counter(c.reason for c in changes).items()),
+        result.failures,
+    )
 
 
 class _Source:
@@ -72,7 +114,12 @@ class StreamingMerge:
     def close(self) -> None:
         self._spill.close()
 
-    def add(self, result: ChunkResult) -> None:
+    def add(self, result: ChunkResult | Rows) -> None:
+        """Count ``result`` and spill its rows (a :class:`Rows` with a ``problem`` is an error)."""
+        if isinstance(result, ChunkResult):
+            result = to_rows(result)
+        if result.problem is not None:
+            raise ValueError(f"not a result: {result.problem}")
         if result.backend != self.backend:
             raise ValueError(f"results from several backends: {sorted({self.backend, result.backend})}")
         src = self._sources.get(result.source)
@@ -82,15 +129,14 @@ class StreamingMerge:
         src.before += result.links_before
         src.after += result.links_after
         src.unchanged += result.unchanged
-        if result.changes:
-            data = b"".join(json_row(change_row(c)) + b"\n" for c in result.changes)
+        data = result.rows
+        if data:
             self._spill.seek(self._end)
             self._spill.write(data)
             src.segments.append((result.first_line, self._end, len(data)))
             self._end += len(data)
-            for c in result.changes:
-                src.by_kind[c.kind] += 1
-                src.by_reason[c.reason] += 1
+            src.by_kind.update(dict(result.by_kind))
+            src.by_reason.update(dict(result.by_reason))
 
     def head(self, exclude: Collection[str] = ()) -> dict[str, Any]:
         """The report without its ``changes``: ``backend``, ``unicode_version``, ``summary``."""
@@ -116,22 +162,26 @@ class StreamingMerge:
 
     def rows(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON rows of the changes (without newline), in report order."""
+        for data in self._segments(exclude):
+            yield from data.splitlines()
+
+    def _segments(self, exclude: Collection[str]) -> Iterator[bytes]:
+        """The rows of each chunk (each row ending in a newline; never an empty chunk), in report order."""
         self._spill.flush()
         for name in sorted(self._sources):
             if name in exclude:
                 continue
             for _, offset, length in sorted(self._sources[name].segments):
                 self._spill.seek(offset)
-                data = self._spill.read(length)
-                yield from data.splitlines()
+                yield self._spill.read(length)
 
     def json_chunks(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON report, as :func:`~.render_json.render_json` writes it, in pieces."""
         head = json.dumps(self.head(exclude), ensure_ascii=False, indent=2)
         yield (head[:-2] + ',\n  "changes": ').encode("utf-8")
         first = True
-        for row in self.rows(exclude):
-            yield (b"[\n    " if first else b",\n    ") + row
+        for data in self._segments(exclude):  # whole chunks of rows at a time: fewer, larger writes
+            yield (b"[\n    " if first else b",\n    ") + data[:-1].replace(b"\n", b",\n    ")
             first = False
         yield b"[]\n}\n" if first else b"\n  ]\n}\n"
 
