@@ -420,6 +420,18 @@ def test_urlextract_undecodable_escape_does_not_raise() -> None:
     assert [(link.text, link.kind) for link in links] == [("example.org/%FF", "url")]
 
 
+@pytest.mark.parametrize("text", ["0.0.\ud800@", "x 1.2.3.\ud800@a y", "0.0.0.\ud800@0.0"])
+def test_urlextract_lone_surrogate_in_a_domain_does_not_raise(text: str) -> None:
+    """uritools encodes a domain as UTF-8, which a lone surrogate cannot be (found by tests/test_fuzz.py)."""
+    from uts58_adapt.backends import get_backend
+
+    backend = get_backend("urlextract")
+    assert backend.plain(text) == []  # type: ignore[attr-defined]
+    assert backend.find(text) == []
+    assert uts58_adapt.detect(text, "urlextract", refine=False) == []
+    assert uts58_adapt.detect(text, "urlextract") == []
+
+
 def test_urlextract_no_refine_cli_finishes_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "mail.txt"
     src.write_text("x@example.com/%FF\nthen example.org/a\n", encoding="utf-8")

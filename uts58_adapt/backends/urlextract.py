@@ -48,11 +48,13 @@ class _OfflineURLExtract(URLExtract):
 
     def _is_domain_valid(self, url: str, tld: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
         # For ``x@example.com/%FF`` uritools decodes the path as strict UTF-8 only to see
-        # whether it is empty, and raised UnicodeDecodeError out of find() (issue 13.8).
-        # A part that cannot be decoded is not empty: urlextract's own answer is False.
+        # whether it is empty, and raised UnicodeDecodeError out of find() (issue 13.8);
+        # it encodes the host as UTF-8, which raised UnicodeEncodeError for a lone
+        # surrogate (``0.0.\ud800@``).  Such a part is not empty, nor such a host valid:
+        # urlextract's own answer is False.
         try:
             return bool(super()._is_domain_valid(url, tld, check_dns=check_dns, with_schema_only=with_schema_only))
-        except UnicodeDecodeError:
+        except UnicodeError:
             return False
 
     def _download_tlds_list(self) -> bool:  # pragma: no cover - defensive
