@@ -109,9 +109,12 @@ def test_dev_stdout(tmp_path: Path, stdout_kind: str) -> None:
 
 
 # The report is written with os.fsync slowed down: the child says "ready" once the
-# temporary file holds the new report, then waits to be signalled.
+# temporary file holds the new report, then waits to be signalled.  SIGINT is given
+# Python's own handler first: a shell starts a background job (``cmd &`` without job
+# control, as a CI script may) with SIGINT ignored, and children inherit that.
 CHILD = """
-import os, sys, time
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 def slow_fsync(fd):
     print("ready", flush=True)
     time.sleep(60)
