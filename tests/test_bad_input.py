@@ -280,11 +280,15 @@ def test_ten_megabyte_line_in_linear_time(tmp_path: Path, capsys: pytest.Capture
         line = LINE_UNIT * (mb * 1_000_000 // len(LINE_UNIT))
         files[mb] = tmp_path / f"line{mb}.txt"
         files[mb].write_text(line + "\n", encoding="utf-8")
+    # CPU time on a shared virtual machine varies up to 2x between identical runs: each
+    # size is measured in two interleaved rounds (three if still over), the best kept.
     t5, _out5 = _cpu_time_of_detect_cli(files[5], capsys)
     t10, out10 = _cpu_time_of_detect_cli(files[10], capsys)
-    if t10 / t5 >= 2.6:  # one slow spell on a shared machine: measure both once more
-        t10 = min(t10, _cpu_time_of_detect_cli(files[10], capsys)[0])
+    for extra_round in range(2):
+        if extra_round and t10 / t5 < 2.6:
+            break
         t5 = min(t5, _cpu_time_of_detect_cli(files[5], capsys)[0])
+        t10 = min(t10, _cpu_time_of_detect_cli(files[10], capsys)[0])
     units = 10_000_000 // len(LINE_UNIT)
     assert out10.count("⸠") == 3 * units  # every link of every repetition, none lost
     assert out10.count("⸠https://example.com/path/a(b)c?q=1#frag⸡. or ⸠www.example.net/x⸡, mail ⸠a.b@") == units
