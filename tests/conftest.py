@@ -96,6 +96,20 @@ def require_data(*relative: str) -> Path:
     return path
 
 
+def plain_text(line: str) -> str:
+    """A line of LinkDetectionTest.txt without the marks around its expected links."""
+    return line.replace(OPEN_MARK, "").replace(CLOSE_MARK, "")
+
+
+def sample_lines() -> list[str]:
+    """Every line of the bundled sample corpus (uts58_adapt/corpora/*.txt), in file order."""
+    return [
+        line
+        for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
 def detection_cases() -> list[tuple[int, str]]:
     """(line number, line) for every test line of LinkDetectionTest.txt (read at collection)."""
     base = _find_data_dir()

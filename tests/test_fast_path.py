@@ -26,7 +26,7 @@ from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import GAP, WINDOW
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import REPO, detection_cases
+from conftest import detection_cases, plain_text, sample_lines
 
 
 def _check(text: str) -> None:
@@ -39,32 +39,23 @@ def _check(text: str) -> None:
 @pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
 def test_official_lines(lineno: int, detection_test_file: object) -> None:
     line = dict(detection_cases())[lineno]
-    text = line.replace("\u2e20", "").replace("\u2e21", "")  # the marks around expected links
-    _check(text)
+    _check(plain_text(line))
 
 
 def test_official_file_as_one_text(detection_test_file: object) -> None:
-    lines = [line.replace("\u2e20", "").replace("\u2e21", "") for _, line in detection_cases()]
+    lines = [plain_text(line) for _, line in detection_cases()]
     _check("\n".join(lines))
 
 
-def _sample_lines() -> list[str]:
-    return [
-        line
-        for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-    ]
-
-
 def test_sample_corpus_lines() -> None:
-    lines = _sample_lines()
+    lines = sample_lines()
     assert len(lines) >= 50
     for line in lines:
         _check(line)
 
 
 def test_sample_corpus_as_one_text() -> None:
-    text = "\n".join(_sample_lines())
+    text = "\n".join(sample_lines())
     assert len(text) > 2 * WINDOW
     _check(text)
 

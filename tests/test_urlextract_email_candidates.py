@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from uts58_adapt.backends.urlextract import UrlExtractBackend, _CandidateURLExtract, _EmailCandidate
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import REPO, detection_cases
+from conftest import detection_cases, sample_lines
 
 
 class _CompletingExtract(_CandidateURLExtract):
@@ -70,10 +70,7 @@ def _same(text: str) -> None:
 
 
 def _corpus_lines() -> list[str]:
-    lines = [line for _, line in detection_cases()]
-    for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt")):
-        lines += path.read_text(encoding="utf-8").splitlines()
-    return lines
+    return [line for _, line in detection_cases()] + sample_lines()
 
 
 def test_official_and_sample_lines_give_the_same_links(detection_test_file) -> None:

@@ -35,7 +35,7 @@ from uts58_adapt.backends.urlextract import (
     _EmailCandidate,
 )
 
-from conftest import LINK_WORDS, REPO, detection_cases
+from conftest import LINK_WORDS, detection_cases, plain_text, sample_lines
 
 
 def _backend() -> UrlExtractBackend:
@@ -56,31 +56,23 @@ def _check(text: str) -> None:
 @pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
 def test_official_lines(lineno: int, detection_test_file: object) -> None:
     line = dict(detection_cases())[lineno]
-    _check(line.replace("\u2e20", "").replace("\u2e21", ""))
+    _check(plain_text(line))
 
 
 def test_official_file_as_one_text(detection_test_file: object) -> None:
-    lines = [line.replace("\u2e20", "").replace("\u2e21", "") for _, line in detection_cases()]
+    lines = [plain_text(line) for _, line in detection_cases()]
     _check("\n".join(lines))
 
 
-def _sample_lines() -> list[str]:
-    return [
-        line
-        for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
-        for line in path.read_text(encoding="utf-8").splitlines()
-    ]
-
-
 def test_sample_corpus_lines() -> None:
-    lines = _sample_lines()
+    lines = sample_lines()
     assert len(lines) >= 50
     for line in lines:
         _check(line)
 
 
 def test_sample_corpus_as_one_text() -> None:
-    text = "\n".join(_sample_lines())
+    text = "\n".join(sample_lines())
     assert len(text) > 2 * WINDOW
     _check(text)
 
@@ -194,7 +186,7 @@ def test_drifting_cursor(text: str) -> None:
 
 def test_fast_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """On ordinary text urlextract reads a fraction of it, and the whole text never."""
-    text = "\n".join(_sample_lines()) + "\n" + "version 1.2.3 of the package, see the changelog. " * 200
+    text = "\n".join(sample_lines()) + "\n" + "version 1.2.3 of the package, see the changelog. " * 200
     backend = UrlExtractBackend()
     seen: list[int] = []
     gen_urls = URLExtract.gen_urls
