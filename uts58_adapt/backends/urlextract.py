@@ -133,12 +133,16 @@ class _TrackedURLExtract(_OfflineURLExtract):
         self._rest = ""
 
     def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
+        self._track(tld_pos)
+        return self._accepts(text, matched_tld, tld_pos)
+
+    def _track(self, tld_pos: int) -> None:
+        """Note the hit ``gen_urls`` takes now, found at ``tld_pos``."""
         recorder = self._recorder
         i = self._index = recorder.hits.taken - 1
         self._hit_pos = tld_pos
         if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
             self._exact = False  # not found where findall found it (or not at all)
-        return self._accepts(text, matched_tld, tld_pos)
 
     def _accepts(self, text: str, matched_tld: str, tld_pos: int) -> bool:
         return bool(URLExtract._validate_tld_match(self, text, matched_tld, tld_pos))
@@ -227,12 +231,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
         self._lib_url: str | None = None  # and the URL it would report for it
 
     def _validate_tld_match(self, text: str, matched_tld: str, tld_pos: int) -> bool:
-        # _TrackedURLExtract's, with _accepts inlined (once per hit)
-        recorder = self._recorder
-        i = self._index = recorder.hits.taken - 1
-        self._hit_pos = tld_pos
-        if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
-            self._exact = False
+        self._track(tld_pos)
         if not self._dual:
             return self._accepts_candidate(text, matched_tld, tld_pos)
         return self._accepts(text, matched_tld, tld_pos)
