@@ -16,6 +16,8 @@ from uts58_adapt.report import core
 from uts58_adapt.report.classify import KINDS, REASONS, classify, explain_end
 from uts58_adapt.report.core import ChunkResult, ChunkTask, audit_chunk, merge, pair_links
 
+from conftest import detection_cases, plain_text, sample_lines
+
 
 def url(line: str, start: int, end: int, original: tuple[int, int] | str | None = "self") -> Link:
     """A URL link on ``line``; ``original`` defaults to its own span (a backend link)."""
@@ -345,6 +347,23 @@ def test_real_detect_audit_chunk() -> None:
     assert change.reason == "bracket-across-separator"
     assert change.after == (4, 22) and change.after_text == "example.com/αβ(γ/δ"
     assert Counter(c.kind for c in result.changes) == Counter({"trimmed": 1})
+
+
+@pytest.mark.parametrize("backend", ["linkify-it", "urlextract"])
+def test_audit_line_shortcut_gives_what_pairing_gives(backend: str) -> None:
+    """audit_line counts a line whose links all stay as they were without pairing them;
+    that must be what pairing and classifying them gives, on lines where links change or not."""
+    from uts58_adapt.detection import detect, detect_pair
+
+    lines = [*sample_lines(), *(plain_text(line) for _, line in detection_cases())]
+    lines += ["mail jane@example.org and see x.org", " -- A B <a.b@debian.org>  Tue, 1 Jan 2022", "no link"]
+    kept = 0
+    for line in lines:
+        before, after = detect_pair(line, backend)
+        expected = core._audited(line, before, after) if before or after else (0, 0, 0, [])
+        assert core.audit_line(line, backend, detect) == expected, line
+        kept += bool(before) and expected[2] == len(before) == len(after)
+    assert kept > 10  # the shortcut was taken
 
 
 def test_a_failing_line_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:

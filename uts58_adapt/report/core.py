@@ -155,6 +155,17 @@ def audit_line(
         after = detect(line, backend, refine=True)
     if not before and not after:
         return 0, 0, 0, []
+    if len(before) == len(after) and all(
+        a.original == (b.start, b.end) and a.start == b.start and a.end == b.end for b, a in zip(before, after)
+    ):
+        return len(before), len(after), len(after), []  # every link kept as it was: what _audited gives
+    return _audited(line, before, after)
+
+
+def _audited(
+    line: str, before: list[Link], after: list[Link]
+) -> tuple[int, int, int, list[tuple[Link | None, Link | None, str, str]]]:
+    """:func:`audit_line` for the links ``before`` and ``after`` refinement: pair them, classify the changed pairs."""
     unchanged = 0
     changes = []
     for b, a in pair_links(before, after):
