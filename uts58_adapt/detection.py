@@ -73,7 +73,10 @@ def detect(
         return []
     if refine:
         find: Callable[[str], list[RawLink]] = getattr(impl, "candidates", None) or impl.find
-        links = _refined(impl, text, find(text), strict_hosts)
+        raw = find(text)
+        if not raw and text.isascii() and "@" not in text:
+            return []  # what refinement gives: no span to refine, no email, no "。" domain
+        links = _refined(impl, text, raw, strict_hosts)
     else:
         links = _unrefined(text, impl.find(text))
     return _within(links, max_length)
@@ -105,6 +108,8 @@ def detect_pair(
         raw = impl.find(text)
         candidates = getattr(impl, "candidates", None)
         refine_from = candidates(text) if candidates else raw
+    if not raw and not refine_from and text.isascii() and "@" not in text:
+        return [], []  # as in detect: nothing to refine
     after = _refined(impl, text, refine_from, strict_hosts)
     return _within(_unrefined(text, raw), max_length), _within(after, max_length)
 
@@ -131,11 +136,17 @@ def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -
     return links
 
 
+def _start_then_longest(r: RawLink) -> tuple[int, int]:
+    return r.start, -r.end
+
+
 def _unrefined(text: str, raw: list[RawLink]) -> list[Link]:
     """The backend's spans as links, as it reported them (``original`` is the link's own span)."""
+    if not raw:
+        return []
     links = []
     last_end = -1
-    for r in sorted(raw, key=lambda r: (r.start, -r.end)):
+    for r in sorted(raw, key=_start_then_longest) if len(raw) > 1 else raw:
         if r.start < last_end or not 0 <= r.start < r.end <= len(text):
             continue
         span = text[r.start : r.end]
