@@ -197,6 +197,24 @@ def test_url_host_rejects_a_start_whose_host_run_reaches_an_at(pieces, data):
         assert hosts.url_host(text, start) is None
 
 
+# Host characters and not, ASCII, BMP and astral (𝔞 maps to "a"; 𐩐 and 😀 are not host characters).
+_RUN_PIECES = ["a", "Z", "9", "-", ".", "。", "ö", "普", "𝔞", "𐩐", "😀", "@", " ", "/", "_", "\ud800"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_RUN_PIECES), min_size=1, max_size=40), st.data())
+def test_host_run_start_steps_back_as_is_host_char(pieces, data):
+    """host_run_start (one regex on the reversed text) stops where stepping back one
+    character at a time with is_host_char stops, never below its floor."""
+    text = "".join(pieces)
+    pos = data.draw(st.integers(0, len(text)))
+    floor = data.draw(st.integers(0, pos))
+    expected = pos
+    while expected > floor and hosts.is_host_char(text[expected - 1]):
+        expected -= 1
+    assert hosts.host_run_start(text, pos, floor) == expected
+
+
 # --- strict_hosts=False, scheme checks, exact astral host characters (issue 9, issue 13.1) ---
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "domain_unicode",
     "email_domain_end",
     "host_run_end",
+    "host_run_start",
     "is_host_char",
     "normalize_separators",
     "separator_tld_hits",
@@ -207,6 +208,8 @@ def _astral_host_char(cp: int) -> bool:
 
 def _exact_end(text: str, hs: int, he: int) -> int:
     """Cut the coarse run ``text[hs:he]`` at its first astral code point that is not a host character."""
+    if text.isascii():
+        return he
     run = text[hs:he]
     if run.isascii() or max(run) <= "\uffff":
         return he
@@ -223,6 +226,8 @@ def _host_class(below: int) -> str:
 #: A run of host characters (bounded: longer runs are too long to be a domain anyway).
 _HOST_RUN = FlagPattern(lambda below: f"[{_host_class(below)}]{{1,{MAX_HOST + 1}}}")
 _HOST_CHAR = FlagPattern(lambda below: f"[{_host_class(below)}]")
+#: The same run, read backwards (on reversed text, for :func:`host_run_start`).
+_HOST_RUN_BACK = FlagPattern(lambda below: f"[{_host_class(below)}]*")
 
 
 @lru_cache(maxsize=1)
@@ -299,6 +304,19 @@ def host_run_end(text: str, pos: int) -> int:
     """The end of the run of host characters starting at ``pos`` (``pos`` when there is none)."""
     m = _HOST_RUN.get(text).match(text, pos)
     return _exact_end(text, pos, m.end()) if m else pos
+
+
+def host_run_start(text: str, pos: int, floor: int = 0) -> int:
+    """The start of the run of host characters that ends at ``pos``, looking back no further than ``floor``."""
+    if pos <= floor:
+        return pos
+    m = _HOST_RUN_BACK.get(text).match(text[floor:pos][::-1])
+    start = pos - m.end() if m else pos
+    if start < pos and not text.isascii() and max(text[start:pos]) > "\uffff":
+        start = pos  # the class takes every astral code point: step back one by one
+        while start > floor and is_host_char(text[start - 1]):
+            start -= 1
+    return start
 
 
 @lru_cache(maxsize=1 << 16)
@@ -614,8 +632,7 @@ def url_host(
             return None
         anchor = hs
         floor = max(0, hs - MAX_HOST)
-        while hs > floor and is_host_char(text[hs - 1]):
-            hs -= 1
+        hs = host_run_start(text, hs, floor)
         if hs == floor and hs > 0 and is_host_char(text[hs - 1]):
             return None  # a run of host characters too long to be a domain
         if hs < anchor:
