@@ -27,7 +27,9 @@ Targets:
       paragraph (blank-line separated) and on the whole corpus as one text.  linkify-it:
       against LinkifyIt(same options and TLD list).match, and (information) a default
       LinkifyIt().match.  urlextract: against URLExtract(same TLD list).find_urls, and
-      (information) a stock URLExtract().find_urls.  MB/s of each are printed.
+      (information) a stock URLExtract().find_urls.  MB/s of each are printed, and
+      (information) the backend pass of detect() alone (the windowed find() or
+      candidates() that refinement starts from) against the same raw backend.
   (f) start-up, in fresh processes (best of --startup-runs, CPU time of the child, with
       the modules' bytecode cached as after pip install): the first detect() after the
       import <= 120 ms, `echo line | uts58-adapt detect` <= 250 ms
@@ -365,6 +367,7 @@ def bench_detection(lines: list[str], repeat: int, report: Report) -> None:
             "linkify-it",
             {
                 "detect": each(lambda s: detect(s, backend="linkify-it")),
+                "backend pass": each(get_backend("linkify-it").find),
                 "raw": each(same.match),  # type: ignore[attr-defined]
                 "default": each(default.match),
             },
@@ -376,6 +379,7 @@ def bench_detection(lines: list[str], repeat: int, report: Report) -> None:
             "urlextract",
             {
                 "detect": each(lambda s: detect(s, backend="urlextract")),
+                "backend pass": each(backend.candidates),  # type: ignore[attr-defined]
                 "raw": each(same_ux.find_urls),
                 "default": each(stock_ux.find_urls),  # type: ignore[attr-defined]
             },
@@ -395,6 +399,14 @@ def bench_detection(lines: list[str], repeat: int, report: Report) -> None:
             report.ratio(f"{name} {scope}: detect / {raw_label}", times["detect"], times["raw"], 0.6)
             report.ratio(
                 f"{name} {scope}: detect / {default_label} (information)", times["detect"], times["default"], None
+            )
+            # What refine=True hands to refinement (the windowed backend pass), alone: the part
+            # of detect() that is the library's own work and the windows around it.
+            report.ratio(
+                f"{name} {scope}: its backend pass alone / {raw_label} (information)",
+                times["backend pass"],
+                times["raw"],
+                None,
             )
 
 
