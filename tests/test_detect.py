@@ -15,6 +15,7 @@ from uts58_adapt.backends import BACKENDS, get_backend
 from uts58_adapt.backends.base import Backend, RawLink
 from uts58_adapt.cli import main
 from uts58_adapt.detection import detect
+from uts58_adapt.link import Link
 from uts58_adapt.refine.migration import refine_links
 
 from conftest import CLOSE_MARK, OPEN_MARK, REPO
@@ -325,3 +326,26 @@ def test_cli_stdin_subprocess():
         [sys.executable, "-m", "uts58_adapt.cli", "detect", "--help"], capture_output=True, cwd=REPO, check=False
     )
     assert proc.returncode == 0 and b"examples:" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("cls", "args", "defaults"),
+    [
+        (Link, {"start": 1, "end": 3, "text": "ab", "kind": "url", "href": "https://ab"}, {"original": None}),
+        (RawLink, {"start": 1, "end": 3, "kind": "email"}, {"scheme_length": 0}),
+    ],
+)
+def test_result_types_are_frozen_dataclasses(cls: type, args: dict[str, object], defaults: dict[str, object]) -> None:
+    """Link and RawLink write their own __init__ (for speed): still frozen dataclasses with
+    every field set, defaults, value equality and hashing, replace() and pickling."""
+    import dataclasses
+    import pickle
+
+    obj = cls(**args)
+    assert {f.name: getattr(obj, f.name) for f in dataclasses.fields(cls)} == {**args, **defaults}
+    assert obj == cls(*args.values()) and hash(obj) == hash(cls(**args))
+    assert obj != dataclasses.replace(obj, end=4) and dataclasses.replace(obj, end=4).end == 4
+    assert pickle.loads(pickle.dumps(obj)) == obj
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        obj.start = 0
+    assert repr(obj).startswith(f"{cls.__name__}(start=1, end=3, ")

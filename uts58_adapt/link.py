@@ -10,7 +10,7 @@ __all__ = ["Link", "LinkKind"]
 LinkKind = Literal["url", "email"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Link:
     """One detected link.  Offsets are Python ``str`` indices (code points) into the input text.
 
@@ -28,3 +28,16 @@ class Link:
     kind: LinkKind
     href: str
     original: tuple[int, int] | None = None
+
+    def __init__(
+        self, start: int, end: int, text: str, kind: LinkKind, href: str, original: tuple[int, int] | None = None
+    ) -> None:
+        # What the generated __init__ does, less its object.__setattr__ call per field (a
+        # frozen dataclass's), which made building a Link 2.5 times slower.
+        fields = self.__dict__
+        fields["start"] = start
+        fields["end"] = end
+        fields["text"] = text
+        fields["kind"] = kind
+        fields["href"] = href
+        fields["original"] = original
