@@ -81,6 +81,10 @@ PIECES = [
     *LINK_WORDS,
     "x",
     "com",
+    "comx",
+    "org9",
+    "in-",
+    "Debian",
     "org",
     "co",
     "py",
@@ -210,6 +214,35 @@ def test_tld_hits_are_anchors() -> None:
             for pattern in _ANCHORS.values():
                 m = pattern.search(text)
                 assert m is not None and m.start() == 1, form
+
+
+# After a TLD: ASCII label characters, characters urlextract takes after a TLD, and
+# non-ASCII ones (host characters or not; "K" and "ı" match [a-z] under IGNORECASE).
+_AFTER_TLD = ["a", "Z", "7", "-", "_", " ", ".", "/", ":", ",", ")", ">", "K", "ı", "é", "。", "\u200b", ""]
+
+
+def test_every_hit_either_extractor_accepts_is_an_anchor() -> None:
+    """A token goes to urlextract only when it holds an anchor: every hit of urlextract's
+    TLD pattern that urlextract or the candidates' extractor accepts must be one."""
+    backend = _backend()
+    pattern = backend._extractor._tlds_re
+    candidates = backend._candidates_extractor()
+    for tld in sorted(icann_tlds()):
+        for after in _AFTER_TLD:
+            text = f"x.{tld}{after}y"
+            hits = [(m.group(), m.start()) for m in pattern.finditer(text)]
+            accepted = [
+                (hit, pos)
+                for hit, pos in hits
+                if URLExtract._validate_tld_match(backend._extractor, text, hit, pos)
+                or candidates._accepts_candidate(text, hit, pos)
+            ]
+            if accepted:
+                for anchor in _ANCHORS.values():
+                    assert anchor.search(text) is not None, (text, accepted)
+    # and a hit followed by a letter, a digit or "-" is none
+    for text in ("x.comx", "x.org9", "Makefile.in-1", "README.Debian"):
+        assert all(anchor.search(text) is None for anchor in _ANCHORS.values()), text
 
 
 def test_localhost_test_is_a_superset() -> None:

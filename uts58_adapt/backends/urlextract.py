@@ -371,14 +371,20 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
 #: What a token (cut at ASCII white space) holds when urlextract can find something in it:
 #: a hit of its TLD pattern (``_OfflineURLExtract._reload_tlds_from_file``) other than
-#: its ".0"-".255" entries, or an IPv4 address.  A hit of the latter gives a URL only
+#: its ".0"-".255" entries and not followed by an ASCII letter, digit or ``-`` (which
+#: both urlextract's ``_validate_tld_match`` and ``_CandidateURLExtract._accepts_candidate``
+#: reject; a hit holds no dot but its first character, so it overlaps no other hit and
+#: the longest TLD at a dot is followed by one of those whenever a shorter one is),
+#: or an IPv4 address.  A hit of the latter gives a URL only
 #: with an IPv4 address as its host (``URLExtract._is_domain_valid``: four octets of one
 #: to three ASCII digits, nothing decoded; neither a URL nor its host ends before a
 #: digit); the candidates' extractor also gives an email candidate for
 #: it after an ``@`` and ASCII host characters (``_CandidateURLExtract._email_candidate``).
 #: Every alternative begins with a dot (``re`` then searches much faster), but
 #: ``localhost``, which is looked for only in a text that holds it (case-folded).
-_DOT_ANCHOR = rf"\.(?:{tld_pattern()}|(?<=[0-9]\.)[0-9]{{1,3}}\.[0-9]{{1,3}}\.[0-9]{{1,3}}(?![0-9]))"
+_DOT_ANCHOR = (
+    rf"\.(?:(?:{tld_pattern()})(?!(?-i:[A-Za-z0-9\-]))|(?<=[0-9]\.)[0-9]{{1,3}}\.[0-9]{{1,3}}\.[0-9]{{1,3}}(?![0-9]))"
+)
 _EMAIL_ANCHOR = r"@(?=[^\s@]*\.[0-9])"
 #: (for the candidates, with localhost) -> anchor
 _ANCHORS = {
