@@ -401,6 +401,7 @@ def _anchor(text: str, candidates: bool) -> re.Pattern[str]:
     return _ANCHORS[candidates, "localhost" in text.casefold()]
 
 
+#: Sort key of RawLinks: by start, then end.
 _SPAN = operator.attrgetter("start", "end")
 
 #: What ``gen_urls(..., get_indices=True)`` yields (urlextract's own annotation is looser).
