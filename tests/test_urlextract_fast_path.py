@@ -29,6 +29,7 @@ from uts58_adapt.backends._tlds import icann_tlds
 from uts58_adapt.backends._windows import GAP, WINDOW
 from uts58_adapt.backends.urlextract import (
     _ANCHORS,
+    _TLD_START,
     UrlExtractBackend,
     _anchor,
     _CandidateURLExtract,
@@ -214,6 +215,19 @@ def test_tld_hits_are_anchors() -> None:
             for pattern in _ANCHORS.values():
                 m = pattern.search(text)
                 assert m is not None and m.start() == 1, form
+
+
+def test_tld_start_lookahead_takes_every_first_character() -> None:
+    """``_TLD_START`` (a class under IGNORECASE) takes every code point with which the TLD
+    trie (an alternation of literals under IGNORECASE) can begin: ``re`` may fold the two
+    differently (``K``, U+212A, is ``k``), so both are matched on every code point."""
+    firsts = sorted({tld[0] for tld in icann_tlds()})
+    alternation = re.compile("(?:" + "|".join(map(re.escape, firsts)) + ")", re.IGNORECASE)
+    lookahead = re.compile(_TLD_START + ".", re.IGNORECASE | re.DOTALL)
+    every = "".join(map(chr, range(0x110000)))
+    starts = [m.start() for m in alternation.finditer(every)]
+    assert starts == [m.start() for m in lookahead.finditer(every)]
+    assert "\u212a" in "".join(every[i] for i in starts)  # the Kelvin sign, folded to "k"
 
 
 # After a TLD: ASCII label characters, characters urlextract takes after a TLD, and
