@@ -142,6 +142,11 @@ def icann_tlds() -> frozenset[str]:
     return icann_suffixes().tlds
 
 
+def tld_initials() -> str:
+    """The first characters of the ICANN TLDs (lower case, both forms), escaped for a regex character class."""
+    return "".join(sorted({re.escape(tld[0]) for tld in icann_tlds()}))
+
+
 def snapshot_version() -> str:
     """The ``// VERSION:`` line of the snapshot, for reports."""
     from . import _tld_data

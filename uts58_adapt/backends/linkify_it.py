@@ -21,7 +21,7 @@ from typing import Literal
 
 from linkify_it.main import LinkifyIt
 
-from ._tlds import icann_tlds, tld_pattern
+from ._tlds import tld_initials, tld_pattern
 from ._windows import anchored_windows
 from .base import RawLink
 
@@ -40,8 +40,7 @@ class LinkifyItBackend:
         self._linkify.tlds([tld_pattern()], False)
         # Every link holds "//", "@" or a dot before the first letter of a TLD (with the
         # list replaced, linkify-it adds only ``xn--…`` names to it).
-        firsts = "".join(sorted({tld[0] for tld in icann_tlds()} | {"x"}))
-        self._anchor = re.compile(f"//|@|\\.[{re.escape(firsts)}]", re.IGNORECASE)
+        self._anchor = re.compile(f"//|@|\\.[{tld_initials()}x]", re.IGNORECASE)
         # LinkifyIt keeps the state of its last test() on the instance: one caller at a time.
         self._lock = threading.Lock()
 

@@ -18,7 +18,7 @@ from typing import Any, Literal, SupportsIndex, cast
 from urlextract.urlextract_core import URLExtract
 
 from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
-from ._tlds import icann_tlds, tld_pattern
+from ._tlds import icann_tlds, tld_initials, tld_pattern
 from ._windows import ASCII_SPACE, anchored_windows
 from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
 from ._windows import WINDOW as _WINDOW
@@ -384,7 +384,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
 #: ``localhost``, which is looked for only in a text that holds it (case-folded).  A
 #: lookahead for the TLDs' first characters (either case, as the trie under IGNORECASE)
 #: fails most dots (line ends, spaces, digits) before the trie is tried: half the time.
-_TLD_START = "(?=[" + "".join(sorted({re.escape(tld[0]) for tld in icann_tlds()})) + "])"
+_TLD_START = f"(?=[{tld_initials()}])"
 _DOT_ANCHOR = (
     rf"\.(?:{_TLD_START}(?:{tld_pattern()})(?!(?-i:[A-Za-z0-9\-]))"
     rf"|(?<=[0-9]\.)[0-9]{{1,3}}\.[0-9]{{1,3}}\.[0-9]{{1,3}}(?![0-9]))"
