@@ -61,23 +61,6 @@ def _two_passes(text: str, backend: str, refine: bool = True, **kw: object) -> l
     return detect(text, backend, refine=refine)
 
 
-def _cold(run: Callable[[list[str]], None], backend: str) -> Callable[[list[str]], None]:
-    """``run``, starting each block with no urlextract email verdicts kept: the audit
-    alone keeps them (``_CandidateURLExtract._follow_email``), so without this the
-    rounds after the first would find every address of the block already judged."""
-    if backend != "urlextract":
-        return run
-    from uts58_adapt.backends import get_backend
-
-    verdicts = get_backend("urlextract")._candidates_extractor()._email_verdicts  # type: ignore[attr-defined]
-
-    def block(lines: list[str]) -> None:
-        verdicts.clear()
-        run(lines)
-
-    return block
-
-
 def bench_audit_cost(
     lines: list[str],
     repeat: int,
@@ -92,7 +75,7 @@ def bench_audit_cost(
         times = measure(
             {
                 "detect": each(lambda line, backend=backend: detect(line, backend)),
-                "audit": _cold(each(lambda line, backend=backend: audit_line(line, backend, detect)), backend),
+                "audit": each(lambda line, backend=backend: audit_line(line, backend, detect)),
                 "two-pass": each(lambda line, backend=backend: audit_line(line, backend, _two_passes)),
             },
             lines,

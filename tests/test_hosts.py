@@ -317,3 +317,16 @@ def test_bracketed_ipv6_after_a_scheme(strict: bool) -> None:
     assert url_host("http://[zz::1]/x", 0, strict=strict) is None  # not an IPv6 address
     assert url_host("http://[2001:db8::2/x", 0, strict=strict) is None  # no closing bracket
     assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict).end == 20  # type: ignore[union-attr]
+
+
+def test_ascii_host_chars_are_the_host_class() -> None:
+    """The ASCII set that is_host_char and host_run_start test first takes exactly what the
+    host character class takes below U+0080, in both of its compiled forms."""
+    ascii_form = hosts._HOST_CHAR.get("a")
+    full_form = hosts._HOST_CHAR.get("é")
+    for cp in range(0x80):
+        ch = chr(cp)
+        expected = ascii_form.match(ch) is not None
+        assert (full_form.match(ch) is not None) is expected, hex(cp)
+        assert (ch in hosts.ASCII_HOST_CHARS) is expected, hex(cp)
+        assert hosts.is_host_char(ch) is expected, hex(cp)

@@ -334,3 +334,46 @@ def test_email_verdicts_shared_by_domain(emails: list[tuple[str, str, str]]) -> 
     for local, domain, after in emails:
         text = f"<{local}@{domain}{after}> and {local}@{domain}{after}"
         assert backend.find_and_candidates(text) == (backend.plain(text), backend._windowed_candidates(text)), text
+
+
+def test_repeated_windows_are_run_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window seen before is not given to urlextract again, whatever its offset; after
+    ``clear_memo`` it is; the links are the same every time."""
+    backend = UrlExtractBackend()
+    calls: list[str] = []
+    gen_urls = URLExtract.gen_urls
+
+    def spy(self: URLExtract, chunk: str, *args: object, **kwargs: object) -> object:
+        calls.append(chunk)
+        return gen_urls(self, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(URLExtract, "gen_urls", spy)
+    line = " -- Jane Doe <jane@example.org>  Mon, 01 Jan 2024, see https://example.com/a"
+    text = "\n".join([line, "filler " * 20, line, "x " + line])
+    for run in (backend.find, backend.candidates, backend.find_and_candidates):
+        calls.clear()
+        first = run(text)
+        distinct = len(set(calls))
+        assert calls and len(calls) == distinct, run  # each window once, the repeats from the memo
+        calls.clear()
+        assert run(text) == first and not calls, run
+        backend.clear_memo()
+        assert run(text) == first and len(calls) == distinct, run
+    reference = UrlExtractBackend()
+    assert backend.find(text) == reference.plain(text)
+    assert backend.candidates(text) == reference._windowed_candidates(text)
+
+
+def test_window_memo_is_bounded() -> None:
+    """At most ``_RUNS`` windows are kept per extractor, none longer than ``_RUN_CHARS``."""
+    from uts58_adapt.backends import urlextract
+
+    backend = UrlExtractBackend()
+    text = (" " * (GAP + 8)).join(f"a{i}.com" for i in range(urlextract._RUNS + 10))  # one window each
+    backend.candidates(text)
+    extractor = backend._candidates_extractor()
+    assert len(extractor._runs) == 10  # full after _RUNS windows: emptied, then 10 more
+    backend.clear_memo()
+    long_token = "x" * urlextract._RUN_CHARS + ".com"
+    assert backend.candidates(long_token) == backend._windowed_candidates(long_token)
+    assert not extractor._runs

@@ -28,8 +28,8 @@ def _texts():
 @pytest.mark.parametrize("text", _texts(), ids=lambda t: f"len{len(t)}")
 def test_windowed_candidates_give_the_same_links(text):
     backend = get_backend("urlextract")
-    backend.candidates("")  # builds the candidate extractor
-    whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
+    extractor = backend._candidates_extractor()
+    whole = refine_links(text, backend._spans(extractor, text))
     windowed = refine_links(text, backend.candidates(text))
 
     # The links are the same; a candidate span that ran past a window end is cut there,
@@ -48,8 +48,8 @@ def test_dense_space_free_text_gives_valid_links():
     rng = random.Random(58)
     text = "".join(rng.choice(WORDS) for _ in range(900))
     backend = get_backend("urlextract")
-    backend.candidates("")
-    whole = refine_links(text, backend._spans(backend._candidate_extractor, text))
+    extractor = backend._candidates_extractor()
+    whole = refine_links(text, backend._spans(extractor, text))
     windowed = refine_links(text, backend.candidates(text))
     assert all(0 <= a.start < a.end <= len(text) for a in windowed)
     assert all(a.end <= b.start for a, b in itertools.pairwise(windowed))

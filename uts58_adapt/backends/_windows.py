@@ -84,7 +84,12 @@ def windows(
 
 
 def anchored_windows(
-    text: str, anchor: re.Pattern[str], space: Space = ANY_SPACE, gap: int = GAP, window: int = WINDOW
+    text: str,
+    anchor: re.Pattern[str],
+    space: Space = ANY_SPACE,
+    gap: int = GAP,
+    window: int = WINDOW,
+    first: re.Match[str] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Yield the windows (as :func:`windows` cuts them) of the white-space-delimited tokens
     of ``text`` that hold a match of ``anchor``, in order.
@@ -92,23 +97,30 @@ def anchored_windows(
     A token runs from just after a white-space character (or the start) to just after the
     next one (or the end), so every window starts and ends where :func:`windows` may cut.
     Tokens at most ``gap`` apart are joined, with what lies between; ``window`` is the
-    longest window (a larger one than any text: never cut inside a run).  Cost: one search of
+    longest window (a larger one than any text: never cut inside a run); ``first`` is the
+    first match of ``anchor`` in ``text`` when the caller has it.  Cost: one search of
     ``anchor`` and of white space over the text, in C, and a few steps per token.
     """
     n = len(text)
     lo = hi = 0  # the tokens gathered so far: text[lo:hi], empty when lo == hi
-    pos = 0
-    while (m := anchor.search(text, pos)) is not None:
+    m = anchor.search(text) if first is None else first
+    while m is not None:
         last = space.last.match(text, hi, m.start())  # the token starts after white space, or at hi
         start = hi if last is None else last.end()
         after = space.search.search(text, m.end())
         end = n if after is None else after.end()
         if lo < hi and start - hi > gap:
-            yield from windows(text, window, space=space, lo=lo, hi=hi)
+            if hi - lo <= window:
+                yield lo, hi  # what windows() gives, without its generator
+            else:
+                yield from windows(text, window, space=space, lo=lo, hi=hi)
             lo = start
         elif lo == hi:
             lo = start
         hi = end
-        pos = end
+        m = anchor.search(text, end)
     if lo < hi:
-        yield from windows(text, window, space=space, lo=lo, hi=hi)
+        if hi - lo <= window:
+            yield lo, hi
+        else:
+            yield from windows(text, window, space=space, lo=lo, hi=hi)

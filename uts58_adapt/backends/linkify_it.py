@@ -71,11 +71,14 @@ class LinkifyItBackend:
         ``WINDOW // 2`` code points without white space is cut inside (the windows then
         overlap), and there the links can differ from those of one call.
         """
+        first = self._anchor.search(text)
+        if first is None:
+            return []  # no anchor: no link
         found: list[RawLink] = []
         overlapped = False
         end = 0
         with self._lock:
-            for lo, hi in anchored_windows(text, self._anchor):
+            for lo, hi in anchored_windows(text, self._anchor, first=first):
                 overlapped |= lo < end
                 end = hi
                 found += self._spans(text[lo:hi] if hi - lo < len(text) else text, lo)

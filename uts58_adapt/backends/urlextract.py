@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import operator
 import re
-import string
 import threading
 from collections.abc import Iterator
-from typing import Any, Literal, SupportsIndex, cast
+from typing import Any, Literal, NamedTuple, SupportsIndex, cast
 
 from urlextract.urlextract_core import URLExtract
 
-from ..refine.hosts import MAX_HOST, SEPARATORS, host_run_end, is_host_char
+from ..refine.hosts import ASCII_HOST_CHARS, MAX_HOST, SEPARATORS, host_run_end, is_host_char
 from ._tlds import icann_tlds, tld_initials, tld_pattern
 from ._windows import ASCII_SPACE, anchored_windows
 from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
@@ -66,6 +65,24 @@ class _OfflineURLExtract(URLExtract):
 
     def update_when_older(self, days: int) -> bool:  # pragma: no cover - defensive
         return self._download_tlds_list()
+
+
+class _Run(NamedTuple):
+    """What one run of a tracked extractor on a window gave (``UrlExtractBackend._window_run``)."""
+
+    #: The URLs as gen_urls yields them, ``(url, start, end, lib_url)``: ``lib_url`` is the
+    #: URL urlextract itself would report there (a dual run only; else None).
+    found: tuple[tuple[str, int, int, str | None], ...]
+    #: ``_TrackedURLExtract._window_is_exact`` after the run.
+    exact: bool
+    #: A dual run: whether urlextract's own run takes the same steps (``_CandidateURLExtract._same``).
+    same: bool
+
+
+#: How many window runs an extractor keeps (``UrlExtractBackend._window_run``), and the
+#: longest window kept (so the memo stays under a few megabytes).
+_RUNS = 4096
+_RUN_CHARS = 512
 
 
 class _Hits(list[str]):
@@ -118,6 +135,11 @@ class _TrackedURLExtract(_OfflineURLExtract):
     holds no TLD hit at all (so in the whole run no later hit is dropped there).  The
     rest follows from where windows are cut (see ``UrlExtractBackend._fast``).
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        #: (window text, dual run?) -> what a run on it gave (``UrlExtractBackend._window_run``).
+        self._runs: dict[tuple[str, bool], _Run] = {}
 
     def _reload_tlds_from_file(self) -> None:
         super()._reload_tlds_from_file()
@@ -180,7 +202,7 @@ class _TrackedURLExtract(_OfflineURLExtract):
 
 
 #: The ASCII characters that continue a host label ("." is a separator, see SEPARATORS).
-_ASCII_LABEL_CHARS = frozenset(string.ascii_letters + string.digits + "-")
+_ASCII_LABEL_CHARS = ASCII_HOST_CHARS - set(SEPARATORS)
 
 
 #: Before an email's "@": ASCII local-part characters (RFC 5322 atext and "."), less "/",
@@ -225,7 +247,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
     _dual = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        super().__init__(*args, **kwargs)
         self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
 
     def _begin(self) -> None:
@@ -424,7 +446,7 @@ class UrlExtractBackend:
 
     def __init__(self) -> None:
         self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]
-        self._tracked = _TrackedURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]
+        self._tracked = _TrackedURLExtract(extract_email=True, cache_dns=False, limit=None)
         self._candidate_extractor: _CandidateURLExtract | None = None
         # The tracked extractors keep the state of their current run: one caller at a time.
         self._lock = threading.Lock()
@@ -441,9 +463,12 @@ class UrlExtractBackend:
         (``_anchor``), see :meth:`_fast`; where that cannot be shown to give the
         same links, one call on the whole text.
         """
+        first = _anchor(text, False).search(text)
+        if first is None:
+            return []  # no anchor: no link (see _fast)
         try:
             with self._lock:
-                fast = self._fast(self._tracked, text, _anchor(text, False), len(text) + _WINDOW)
+                fast = self._fast(self._tracked, text, first, len(text) + _WINDOW)
         except Exception:  # the plain call raises it again, or not
             fast = None
         return self.plain(text) if fast is None else fast[0]
@@ -454,10 +479,13 @@ class UrlExtractBackend:
         From the anchored tokens, as :meth:`find` , when that gives
         exactly the candidates of :meth:`_windowed_candidates`, else those.
         """
+        first = _anchor(text, True).search(text)
+        if first is None:
+            return []
         extractor = self._candidates_extractor()
         try:
             with self._lock:
-                fast = self._fast(extractor, text, _anchor(text, True), _WINDOW)
+                fast = self._fast(extractor, text, first, _WINDOW)
         except Exception:  # the plain pass raises it again, or not
             fast = None
         return self._windowed_candidates(text) if fast is None else fast[0]
@@ -470,12 +498,15 @@ class UrlExtractBackend:
         and where both take the same steps, urlextract's links are read off the same run.
         Elsewhere ``find`` is called too.
         """
+        first = _anchor(text, True).search(text)
+        if first is None:
+            return [], []
         extractor = self._candidates_extractor()
         try:
             with self._lock:
                 extractor._dual = True
                 try:
-                    fast = self._fast(extractor, text, _anchor(text, True), _WINDOW)
+                    fast = self._fast(extractor, text, first, _WINDOW)
                 finally:
                     extractor._dual = False
         except Exception:  # the two plain passes raise it again, or not
@@ -484,6 +515,16 @@ class UrlExtractBackend:
             return self.find(text), self._windowed_candidates(text)
         candidates, own = fast
         return (own if own is not None else self.find(text)), candidates
+
+    def clear_memo(self) -> None:
+        """Forget the windows' runs and the email verdicts this backend keeps (the same
+        links come out, from more work: for benchmarks, and to release the memory)."""
+        with self._lock:
+            for extractor in (self._tracked, self._candidate_extractor):
+                if extractor is not None:
+                    extractor._runs.clear()
+            if self._candidate_extractor is not None:
+                self._candidate_extractor._email_verdicts.clear()
 
     def _candidates_extractor(self) -> _CandidateURLExtract:
         if self._candidate_extractor is None:
@@ -517,11 +558,13 @@ class UrlExtractBackend:
 
     @staticmethod
     def _fast(
-        extractor: _TrackedURLExtract, text: str, anchor: re.Pattern[str], window: int
+        extractor: _TrackedURLExtract, text: str, first: re.Match[str], window: int
     ) -> tuple[list[RawLink], list[RawLink] | None] | None:
         """The links of one ``extractor`` call on ``text`` (and, for a dual run, urlextract's
         own: None where its steps differ), from the anchored tokens only; None where that
-        cannot be shown to be exact.
+        cannot be shown to be exact.  ``first`` is the first match of the anchor pattern
+        (``_anchor``) in ``text``: a text without one holds no link, and the callers
+        return at once.
 
         Windows are cut at ASCII white space (urlextract's stop characters: no URL, and no
         TLD hit, crosses one), each begins with the spaces and left enclosure characters
@@ -536,30 +579,28 @@ class UrlExtractBackend:
         own: list[RawLink] | None = [] if dual is not None else None
         end = 0
         pos = own_pos = 0  # as in _spans, over the whole text
-        for lo, hi in anchored_windows(text, anchor, space=ASCII_SPACE, gap=_GAP, window=window):
+        anchor = first.re
+        for lo, hi in anchored_windows(text, anchor, space=ASCII_SPACE, gap=_GAP, window=window, first=first):
             if lo < end:
                 return None  # cut inside a run without white space: the windows overlap
             end = hi
             while lo and text[lo - 1] in _LEFT_CONTEXT:
                 lo -= 1
             chunk = text[lo:hi] if hi - lo < len(text) else text
-            extractor._begin()
-            found_urls = cast(_Found, extractor.gen_urls(chunk, get_indices=True))
-            for url, (start, stop) in found_urls:
+            run = UrlExtractBackend._window_run(extractor, chunk, dual is not None)
+            for url, start, stop, lib_url in run.found:
                 start += lo
                 stop += lo
                 kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
-                if own is not None and dual is not None:
-                    lib_url = dual._lib_url
-                    if lib_url is not None:
-                        if lib_url != url:
-                            own = None
-                        else:
-                            own_pos = _place(own, text, url, start, stop, own_pos, kind)
+                if own is not None and lib_url is not None:
+                    if lib_url != url:
+                        own = None
+                    else:
+                        own_pos = _place(own, text, url, start, stop, own_pos, kind)
                 pos = _place(out, text, url, start, stop, pos, kind)
-            if not extractor._window_is_exact(len(chunk)):
+            if not run.exact:
                 return None
-            if dual is not None and not dual._same:
+            if not run.same:
                 own = None
         if len(text) > _WINDOW and isinstance(extractor, _CandidateURLExtract):
             return sorted(set(out), key=_SPAN), own
@@ -567,6 +608,33 @@ class UrlExtractBackend:
         if own is not None:
             own.sort(key=_SPAN)
         return out, own
+
+    @staticmethod
+    def _window_run(extractor: _TrackedURLExtract, chunk: str, dual: bool) -> _Run:
+        """One run of ``extractor`` on the window ``chunk`` (``dual``: the candidates' extractor
+        in its dual mode), or what the last run on the same window gave.
+
+        A run depends on the window's text alone (``_begin`` resets the extractor, the
+        configuration is the backend's own), and text repeats: signatures, changelog
+        trailers, the same project URLs.  Up to ``_RUNS`` windows of at most
+        ``_RUN_CHARS`` code points are kept per extractor, all dropped when it is full
+        (:meth:`UrlExtractBackend.clear_memo` empties it too).  The caller holds the lock.
+        """
+        key = (chunk, dual)
+        run = extractor._runs.get(key)
+        if run is not None:
+            return run
+        extractor._begin()
+        found: list[tuple[str, int, int, str | None]] = []
+        lib = extractor if dual and isinstance(extractor, _CandidateURLExtract) else None
+        for url, (start, stop) in cast(_Found, extractor.gen_urls(chunk, get_indices=True)):
+            found.append((url, start, stop, None if lib is None else lib._lib_url))
+        run = _Run(tuple(found), extractor._window_is_exact(len(chunk)), lib is None or lib._same)
+        if len(chunk) <= _RUN_CHARS:
+            if len(extractor._runs) >= _RUNS:
+                extractor._runs.clear()
+            extractor._runs[key] = run
+        return run
 
     @staticmethod
     def _spans(extractor: URLExtract, text: str) -> list[RawLink]:

@@ -264,8 +264,14 @@ _IPV4 = re.compile(
 _INITIATORS = "/?#"
 
 
+#: The ASCII host characters: what ``_HOST_CHAR`` takes below U+0080 (tests/test_hosts.py).
+ASCII_HOST_CHARS = frozenset("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
 def is_host_char(ch: str) -> bool:
     """Whether ``ch`` can be part of a host (see the module docstring)."""
+    if ch < "\x80":
+        return ch in ASCII_HOST_CHARS
     if ch > "\uffff":
         return len(ch) == 1 and _astral_host_char(ord(ch))
     return _HOST_CHAR.get(ch).match(ch) is not None
@@ -310,6 +316,9 @@ def host_run_start(text: str, pos: int, floor: int = 0) -> int:
     """The start of the run of host characters that ends at ``pos``, looking back no further than ``floor``."""
     if pos <= floor:
         return pos
+    before = text[pos - 1]
+    if before < "\x80" and before not in ASCII_HOST_CHARS:
+        return pos  # no run
     m = _HOST_RUN_BACK.get(text).match(text[floor:pos][::-1])
     start = pos - m.end() if m else pos
     if start < pos and not text.isascii() and max(text[start:pos]) > "\uffff":
