@@ -594,12 +594,17 @@ class UrlExtractBackend:
                 start += lo
                 stop += lo
                 kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
+                placed = len(out)
+                new_pos = _place(out, text, url, start, stop, pos, kind)
                 if own is not None and lib_url is not None:
                     if lib_url != url:
                         own = None
+                    elif own_pos == pos:  # _place would do the same for urlextract's own list
+                        own += out[placed:]
+                        own_pos = new_pos
                     else:
                         own_pos = _place(own, text, url, start, stop, own_pos, kind)
-                pos = _place(out, text, url, start, stop, pos, kind)
+                pos = new_pos
             if not run.exact:
                 return None
             if not run.same:
