@@ -70,9 +70,10 @@ class _OfflineURLExtract(URLExtract):
 class _Run(NamedTuple):
     """What one run of a tracked extractor on a window gave (``UrlExtractBackend._window_run``)."""
 
-    #: The URLs as gen_urls yields them, ``(url, start, end, lib_url)``: ``lib_url`` is the
-    #: URL urlextract itself would report there (a dual run only; else None).
-    found: tuple[tuple[str, int, int, str | None], ...]
+    #: The URLs as gen_urls yields them, ``(url, start, end, kind, lib_url)``: ``kind`` is
+    #: :func:`_kind` of the URL, ``lib_url`` the URL urlextract itself would report there
+    #: (a dual run only; else None).
+    found: tuple[tuple[str, int, int, Literal["url", "email"], str | None], ...]
     #: ``_TrackedURLExtract._window_is_exact`` after the run.
     exact: bool
     #: A dual run: whether urlextract's own run takes the same steps (``_CandidateURLExtract._same``).
@@ -577,8 +578,8 @@ class UrlExtractBackend:
         is not, and neither is a URL whose indices are not its own text.  The caller holds the lock.
         """
         out: list[RawLink] = []
-        dual = extractor if isinstance(extractor, _CandidateURLExtract) and extractor._dual else None
-        own: list[RawLink] | None = [] if dual is not None else None
+        dual = isinstance(extractor, _CandidateURLExtract) and extractor._dual
+        own: list[RawLink] | None = [] if dual else None
         end = 0
         pos = own_pos = 0  # as in _spans, over the whole text
         anchor = first.re
@@ -589,11 +590,10 @@ class UrlExtractBackend:
             while lo and text[lo - 1] in _LEFT_CONTEXT:
                 lo -= 1
             chunk = text[lo:hi] if hi - lo < len(text) else text
-            run = UrlExtractBackend._window_run(extractor, chunk, dual is not None)
-            for url, start, stop, lib_url in run.found:
+            run = UrlExtractBackend._window_run(extractor, chunk, dual)
+            for url, start, stop, kind, lib_url in run.found:
                 start += lo
                 stop += lo
-                kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
                 placed = len(out)
                 new_pos = _place(out, text, url, start, stop, pos, kind)
                 if own is not None and lib_url is not None:
@@ -632,10 +632,10 @@ class UrlExtractBackend:
         if run is not None:
             return run
         extractor._begin()
-        found: list[tuple[str, int, int, str | None]] = []
+        found: list[tuple[str, int, int, Literal["url", "email"], str | None]] = []
         lib = extractor if dual and isinstance(extractor, _CandidateURLExtract) else None
         for url, (start, stop) in cast(_Found, extractor.gen_urls(chunk, get_indices=True)):
-            found.append((url, start, stop, None if lib is None else lib._lib_url))
+            found.append((url, start, stop, _kind(url), None if lib is None else lib._lib_url))
         run = _Run(tuple(found), extractor._window_is_exact(len(chunk)), lib is None or lib._same)
         if len(chunk) <= _RUN_CHARS:
             if len(extractor._runs) >= _RUNS:
@@ -651,10 +651,14 @@ class UrlExtractBackend:
         # With get_indices=True, urlextract yields (url, (start, end)) pairs.
         found_urls = cast(_Found, extractor.gen_urls(text, get_indices=True))
         for url, (start, end) in found_urls:
-            kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
-            pos = _place(out, text, url, start, end, pos, kind)
+            pos = _place(out, text, url, start, end, pos, _kind(url))
         out.sort(key=_SPAN)
         return out
+
+
+def _kind(url: str) -> Literal["url", "email"]:
+    """What a URL urlextract reports is: ``x@y`` without ``://`` or ``/`` is an email."""
+    return "email" if "@" in url and "://" not in url and "/" not in url else "url"
 
 
 def _place(
