@@ -70,10 +70,11 @@ class _Wrapper:
     any other attribute is looked up on, and set on, the wrapped instance.
     """
 
-    _OWN = frozenset({"_wrapped", "_pending", "_strict_hosts"})
+    _OWN = frozenset({"_wrapped", "_pending", "_strict_hosts", "_reject_risky"})
     _local_names: frozenset[str] = _OWN
     _wrapped: Any
     _strict_hosts: bool
+    _reject_risky: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -83,10 +84,11 @@ class _Wrapper:
                 names.update(vars(klass))
         cls._local_names = frozenset(names)
 
-    def __init__(self, wrapped: Any, strict_hosts: bool = False) -> None:
+    def __init__(self, wrapped: Any, strict_hosts: bool = False, reject_risky: bool = False) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
         object.__setattr__(self, "_pending", None)
         object.__setattr__(self, "_strict_hosts", bool(strict_hosts))
+        object.__setattr__(self, "_reject_risky", bool(reject_risky))
 
     def __getattribute__(self, name: str) -> Any:
         if name in type(self)._local_names or (name[:2] == "__" and name[-2:] == "__"):
@@ -357,16 +359,18 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         opts = getattr(self._wrapped, "_opts", None)
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
-        out = [
-            self._make_match(text, _schema_of(link), link.start, link.end)
-            for link in refine_links(
-                refine_text,
-                raw,
-                strict_hosts=self._strict_hosts,
-                scheme_ok=scheme_check(self._accepts_scheme),
-                accepts_email=self._accepts_email,
-            )
-        ]
+        links = refine_links(
+            refine_text,
+            raw,
+            strict_hosts=self._strict_hosts,
+            scheme_ok=scheme_check(self._accepts_scheme),
+            accepts_email=self._accepts_email,
+        )
+        if self._reject_risky:
+            from .refine.risks import reject_risky_links
+
+            links = reject_risky_links(refine_text, links, strict_hosts=self._strict_hosts)
+        out = [self._make_match(text, _schema_of(link), link.start, link.end) for link in links]
         if len(refinable) < len(matches):
             others = [
                 m if backend_text is text else self._make_match(text, m.schema, m.index, m.last_index)
@@ -532,6 +536,10 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         links = refine_links(
             refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
         )
+        if self._reject_risky:
+            from .refine.risks import reject_risky_links
+
+            links = reject_risky_links(refine_text, links, strict_hosts=self._strict_hosts)
         for link in links:
             if not self._host_allowed(link):
                 continue
@@ -544,14 +552,14 @@ _U = TypeVar("_U", bound=URLExtract)
 
 
 @overload
-def wrap(obj: _L, *, strict_hosts: bool = False) -> _L: ...
+def wrap(obj: _L, *, strict_hosts: bool = False, reject_risky: bool = False) -> _L: ...
 @overload
-def wrap(obj: _U, *, strict_hosts: bool = False) -> _U: ...
+def wrap(obj: _U, *, strict_hosts: bool = False, reject_risky: bool = False) -> _U: ...
 @overload
-def wrap(obj: Linker, *, strict_hosts: bool = False) -> Linker: ...
+def wrap(obj: Linker, *, strict_hosts: bool = False, reject_risky: bool = False) -> Linker: ...
 
 
-def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
+def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) -> Any:
     """Return ``obj`` upgraded to UTS #58: same methods, same result types, refined spans.
 
     ``obj`` is an already configured ``linkify_it.LinkifyIt`` or ``urlextract.URLExtract``
@@ -562,9 +570,10 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
     Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
     wrapper of the same instance).  Raises TypeError for anything else.
+    ``reject_risky=True`` applies ``detect()``'s §8 checks (``link_risks``) to the refined links.
     """
     if isinstance(obj, _Wrapper):
-        if obj.strict_hosts == bool(strict_hosts):
+        if obj.strict_hosts == bool(strict_hosts) and obj._reject_risky == bool(reject_risky):
             return obj
         obj = obj.wrapped
     base: type[_Wrapper]
@@ -577,6 +586,8 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
 
         bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
         if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+            if reject_risky:
+                raise ValueError("reject_risky is not supported for a bleach Linker yet")
             from .integrations.bleach import wrap_linker
 
             return wrap_linker(obj, strict_hosts)
@@ -584,7 +595,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
             "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
             f"not {type(obj).__name__}"
         )
-    return _wrapper_class(base, type(obj))(obj, strict_hosts)
+    return _wrapper_class(base, type(obj))(obj, strict_hosts, reject_risky)
 
 
 _SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}
