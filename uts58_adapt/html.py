@@ -71,7 +71,7 @@ def linkify(
 ) -> str:
     """Return ``text`` as HTML, with each detected link whose scheme is in ``schemes`` as an anchor.
 
-    Links are found by ``detect(text, backend, max_length=max_length, reject_risky=reject_risky)`` and the
+    Links are found by ``detect(text, backend, max_length=max_length)`` and the
     anchor's href is the link's ``href``.  Schemes compare case-insensitively
     (``"http"`` and ``"http:"`` are the same); ``javascript``, ``vbscript`` and
     ``data`` are refused (ValueError).  Raises TypeError naming the argument when
@@ -90,7 +90,8 @@ def linkify(
     if not isinstance(escape_bidi, bool):
         raise TypeError(f"escape_bidi must be bool, not {type(escape_bidi).__name__}")
     _scheme_set(schemes)  # argument errors before any work
-    return render(text, detect(text, backend, max_length=max_length, reject_risky=reject_risky), schemes=schemes, escape_bidi=escape_bidi)
+    links = detect(text, backend, max_length=max_length, reject_risky=reject_risky)
+    return render(text, links, schemes=schemes, escape_bidi=escape_bidi)
 
 
 def render(

@@ -74,7 +74,6 @@ class _Wrapper:
     _local_names: frozenset[str] = _OWN
     _wrapped: Any
     _strict_hosts: bool
-    _reject_risky: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -117,6 +116,14 @@ class _Wrapper:
     def strict_hosts(self) -> bool:
         """Whether hosts must be registrable domains (§1.4), as in ``detect()``; see ``wrap``."""
         return self._strict_hosts
+
+    def _risk_filter(self, text: str, links: list[Link]) -> list[Link]:
+        """``wrap(..., reject_risky=True)``: the §8 checks of ``detect()`` (:mod:`.refine.risks`)."""
+        if not self._reject_risky:
+            return links
+        from .refine.risks import reject_risky_links
+
+        return reject_risky_links(text, links, strict_hosts=self._strict_hosts)
 
     def __dir__(self) -> list[str]:
         return sorted(set(dir(type(self))) | set(dir(self._wrapped)))
@@ -359,18 +366,19 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         opts = getattr(self._wrapped, "_opts", None)
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
-        links = refine_links(
-            refine_text,
-            raw,
-            strict_hosts=self._strict_hosts,
-            scheme_ok=scheme_check(self._accepts_scheme),
-            accepts_email=self._accepts_email,
-        )
-        if self._reject_risky:
-            from .refine.risks import reject_risky_links
-
-            links = reject_risky_links(refine_text, links, strict_hosts=self._strict_hosts)
-        out = [self._make_match(text, _schema_of(link), link.start, link.end) for link in links]
+        out = [
+            self._make_match(text, _schema_of(link), link.start, link.end)
+            for link in self._risk_filter(
+                refine_text,
+                refine_links(
+                    refine_text,
+                    raw,
+                    strict_hosts=self._strict_hosts,
+                    scheme_ok=scheme_check(self._accepts_scheme),
+                    accepts_email=self._accepts_email,
+                ),
+            )
+        ]
         if len(refinable) < len(matches):
             others = [
                 m if backend_text is text else self._make_match(text, m.schema, m.index, m.last_index)
@@ -536,11 +544,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         links = refine_links(
             refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
         )
-        if self._reject_risky:
-            from .refine.risks import reject_risky_links
-
-            links = reject_risky_links(refine_text, links, strict_hosts=self._strict_hosts)
-        for link in links:
+        for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
