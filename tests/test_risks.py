@@ -207,6 +207,8 @@ def test_codes_are_stable() -> None:
         # more of each
         ("https://pаypal.com/x", ("mixed-script",)),
         ("user@pаypal.com", ("mixed-script",)),
+        ("mailto:user@pаypal.com", ("mixed-script",)),
+        ("user@example.c0m:25", ("invalid-tld",)),
         ("xn--80ak6aa92e.com", ("whole-script-confusable",)),  # аррӏе.com as an A-label
         ("аррӏе.рф", ()),  # the TLD is in the label's script
         ("ёлка.рф", ()),
@@ -346,10 +348,10 @@ _ALPHABET = st.sampled_from(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_ALPHABET, max_size=40).map("".join), st.booleans())
-def test_reject_risky_never_adds_a_link_nor_moves_an_end(text: str, strict_hosts: bool) -> None:
-    before = detect(text, strict_hosts=strict_hosts)
-    after = detect(text, strict_hosts=strict_hosts, reject_risky=True)
+@given(st.lists(_ALPHABET, max_size=40).map("".join), st.booleans(), st.sampled_from(["linkify-it", "urlextract"]))
+def test_reject_risky_never_adds_a_link_nor_moves_an_end(text: str, strict_hosts: bool, backend: str) -> None:
+    before = detect(text, backend, strict_hosts=strict_hosts)
+    after = detect(text, backend, strict_hosts=strict_hosts, reject_risky=True)
     by_end = {link.end: link for link in before}
     for link in after:
         assert link.end in by_end, (text, link)

@@ -218,13 +218,11 @@ def _host_span(text: str, kind: str) -> tuple[int, int, bool] | None:
             starts_link = False
     if text.startswith("[", start):
         return None
-    end = len(text)
-    if kind != "email":
-        am = _AUTHORITY_END.search(text, start)
-        end = am.start() if am else len(text)
-        colon = text.find(":", start, end)
-        if colon != -1:
-            end = colon
+    am = _AUTHORITY_END.search(text, start)
+    end = am.start() if am else len(text)
+    colon = text.find(":", start, end)
+    if colon != -1:
+        end = colon  # a port
     while end > start and text[end - 1] in _SEPARATORS:
         end -= 1
     if end == start:
