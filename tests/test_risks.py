@@ -204,6 +204,7 @@ def test_codes_are_stable() -> None:
         ("аррӏе.com", ("whole-script-confusable",)),  # all Cyrillic, skeleton "apple"
         ("example.com/αβ(γ)", ()),  # only the host decides
         ("ウェブサイトはexample.com", ("ideographic-boundary",)),
+        ("ウェブサイトはexample.com です。", ("ideographic-boundary",)),  # the host ends at white space
         # more of each
         ("https://pаypal.com/x", ("mixed-script",)),
         ("user@pаypal.com", ("mixed-script",)),

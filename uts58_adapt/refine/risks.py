@@ -66,7 +66,7 @@ RISK_CODES = (
 
 _SEPARATORS = hosts.SEPARATORS
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
-_AUTHORITY_END = re.compile(r"[/?#\\]")
+_AUTHORITY_END = re.compile(r"[/?#\\\s]")  # white space too: a URL string may be followed by prose
 _LABEL_SPLIT = re.compile(f"[{_SEPARATORS}]")
 #: A last label WHATWG URL reads as an IPv4 number: the host is an address, with no TLD.
 _IPV4_PART = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)\Z")
