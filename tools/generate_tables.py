@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 UNICODE_VERSION = "17.0.0"
 MAX_CP = 0x10FFFF
@@ -306,7 +307,21 @@ def _run_list(cps: set[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def derive_security(ucd: Path) -> dict[str, object]:
+class SecurityData(NamedTuple):
+    """What ``_security_tables.py`` holds, before rendering."""
+
+    allowed: list[tuple[int, int]]
+    scripts: list[str]
+    script_of: dict[int, str]
+    extensions: dict[int, tuple[str, ...]]
+    ideographic: list[tuple[int, int]]
+    combining: list[tuple[int, int]]
+    bidi_control: list[tuple[int, int]]
+    not_tld: list[tuple[int, int]]
+    confusable: dict[int, str]
+
+
+def derive_security(ucd: Path) -> SecurityData:
     """The §8 tables from the UTS #39 and UCD files of the release directory above ``ucd``."""
     release = ucd.parent
     allowed: set[int] = set()
@@ -356,17 +371,17 @@ def derive_security(ucd: Path) -> dict[str, object]:
         target = "".join(chr(int(cp, 16)) for cp in fields[0].split())
         if target.isascii():
             confusable[first] = target
-    return {
-        "allowed": _run_list(allowed),
-        "scripts": sorted(long_names | {"Unknown"}),
-        "script_of": script_of,
-        "extensions": extensions,
-        "ideographic": _run_list(ideographic),
-        "combining": _run_list(combining),
-        "bidi_control": _run_list(bidi_control),
-        "not_tld": _run_list(not_tld),
-        "confusable": confusable,
-    }
+    return SecurityData(
+        allowed=_run_list(allowed),
+        scripts=sorted(long_names | {"Unknown"}),
+        script_of=script_of,
+        extensions=extensions,
+        ideographic=_run_list(ideographic),
+        combining=_run_list(combining),
+        bidi_control=_run_list(bidi_control),
+        not_tld=_run_list(not_tld),
+        confusable=confusable,
+    )
 
 
 def _literal(text: str) -> str:
@@ -379,15 +394,15 @@ def _literal(text: str) -> str:
 def render_security(ucd: Path) -> str:
     """The text of ``uts58_adapt/_security_tables.py``."""
     d = derive_security(ucd)
-    scripts: list[str] = d["scripts"]  # type: ignore[assignment]
+    scripts = d.scripts
     index = {name: i for i, name in enumerate(scripts)}
-    script_of: dict[int, str] = d["script_of"]  # type: ignore[assignment]
-    extensions: dict[int, tuple[str, ...]] = d["extensions"]  # type: ignore[assignment]
-    confusable: dict[int, str] = d["confusable"]  # type: ignore[assignment]
+    script_of = d.script_of
+    extensions = d.extensions
+    confusable = d.confusable
 
     def runs(name: str, comment: str) -> list[str]:
         out = ["", f"# {comment}", f"{name} = ("]
-        out += [f"    (0x{first:04X}, 0x{last:04X})," for first, last in d[name.lower()]]  # type: ignore[attr-defined]
+        out += [f"    (0x{first:04X}, 0x{last:04X})," for first, last in getattr(d, name.lower())]
         return out + [")"]
 
     lines = [
@@ -410,9 +425,9 @@ def render_security(ucd: Path) -> str:
         "# (first, last, SCRIPTS index) runs of the Script property; unlisted: Unknown.",
         "SCRIPT_RANGES = (",
     ]
-    run_start = None
+    run_start: int | None = None
     prev = -2
-    value = None
+    value = ""
     items = sorted(script_of.items())
     for cp, name in items + [(MAX_CP + 2, "")]:
         if cp != prev + 1 or name != value:
