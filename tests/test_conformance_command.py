@@ -141,3 +141,76 @@ def test_a_corrupt_data_file_is_named_not_a_traceback(
 def test_full_escape_escapes_data_syntax_of_each_part() -> None:
     structure = parse_structure("# {𝑺=https:// 𝑯=example.com 𝑷=α/β 𝑷=50% 𝑸=a&b 𝑽=c=d 𝑭=f:x 𝑫=text=a,b}")
     assert full_escape(structure) == "https://example.com/%CE%B1%2F%CE%B2/50%25?a%26b=c%3Dd#f%3Ax:~:text=a%2Cb"
+
+
+# --- backends that recognize fewer links (issue 22, point 3) ------------------------------------
+
+
+def test_a_narrower_backend_passes_with_no_wrong_link_and_prints_its_recall(
+    base: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """django's urlize links 301 of the 344 lines (its documented limits): no line is wrong, so it passes."""
+    assert main(["conformance", "--data-dir", str(base), "--backend", "django"]) == 0
+    out = capsys.readouterr().out
+    assert "     301/344      LinkDetectionTest.txt with backend django\n" in out
+    assert (
+        f"{'':18}recall: 278/323 expected links (86.1%); 43 lines miss a link the library does not recognize "
+        "(its documented limits); 0 lines with a wrong link\n"
+    ) in out
+    assert out.endswith("OK: every score is the correct one\n")
+
+
+@pytest.mark.parametrize("backend", ["django", "jinja2", "mistune", "magiclink"])
+def test_each_narrower_backend_has_no_wrong_link(base: Path, backend: str) -> None:
+    from uts58_adapt.conformance import check_detection
+
+    result = check_detection(base / "17.0.0" / "linkification" / "LinkDetectionTest.txt", backend)
+    assert result.recall_only and result.wrong == [] and result.ok
+    assert result.passed < result.total  # a narrower library: lines it misses are allowed
+
+
+def _one_link_too_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``detect`` with every link of a line holding ``abc.com`` ending one character late."""
+    from uts58_adapt import detection
+    from uts58_adapt.link import Link
+
+    real = detection.detect
+
+    def detect(text: str, *args: object, **kwargs: object) -> list[Link]:
+        links = real(text, *args, **kwargs)  # type: ignore[arg-type]
+        if "abc.com" not in text:
+            return links
+        return [
+            Link(link.start, link.end + 1, text[link.start : link.end + 1], link.kind, link.href)
+            if link.end < len(text)
+            else link
+            for link in links
+        ]
+
+    monkeypatch.setattr(detection, "detect", detect)
+
+
+def test_a_wrong_link_fails_a_narrower_backend(
+    base: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from uts58_adapt.conformance import check_detection
+
+    _one_link_too_long(monkeypatch)
+    result = check_detection(base / "17.0.0" / "linkification" / "LinkDetectionTest.txt", "django")
+    assert result.wrong and not result.ok
+    assert result.notes[-1].endswith(f"; {len(result.wrong)} lines with a wrong link")
+    assert main(["conformance", "--data-dir", str(base), "--backend", "django"]) == 1
+    out = capsys.readouterr().out
+    assert f"{'':18}WRONG: {len(result.wrong)} line(s) with a link the file does not expect\n" in out
+
+
+@pytest.mark.parametrize("backend", ["linkify-it", "urlextract", "bleach"])
+def test_exact_backends_still_fail_on_a_missed_link(base: Path, backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """linkify-it, urlextract and bleach must pass every line: a missed link (no wrong one) fails them."""
+    from uts58_adapt import detection
+    from uts58_adapt.conformance import check_detection
+
+    real = detection.detect
+    monkeypatch.setattr(detection, "detect", lambda text, *a, **k: [] if "abc.com" in text else real(text, *a, **k))
+    result = check_detection(base / "17.0.0" / "linkification" / "LinkDetectionTest.txt", backend)
+    assert result.wrong == [] and result.failures and not result.recall_only and not result.ok

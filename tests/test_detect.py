@@ -294,6 +294,7 @@ def test_cli_marked_and_json(tmp_path, capsys):
         "kind": "url",
         "href": "https://example.com/αβγ",
         "original": rows[0]["links"][0]["original"],
+        "risks": [],
     }
     assert rows[0]["links"][1]["kind"] == "email"
     assert rows[1]["links"] == []

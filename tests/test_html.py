@@ -17,7 +17,7 @@ BACKENDS = ["linkify-it", "urlextract"]
 
 
 def fixed_links(monkeypatch: pytest.MonkeyPatch, *links: Link) -> None:
-    monkeypatch.setattr(html_mod, "detect", lambda text, backend, max_length: list(links))
+    monkeypatch.setattr(html_mod, "detect", lambda text, backend, max_length, **_options: list(links))
 
 
 # --- end to end -----------------------------------------------------------------------

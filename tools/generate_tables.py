@@ -9,6 +9,10 @@ twice gives the same bytes, and a test checks that the committed file matches.
 
     python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd
 
+It also writes ``_security_tables.py`` beside the output: the data of the UTS #58 §8
+checks, from the UTS #39, UCD and IDNA files of the release directory above
+``--ucd-dir`` (:func:`render_security`).
+
 Derivation (verified to reproduce LinkTerm.txt, LinkBracket.txt and
 LinkEmail.txt of Unicode 17.0.0 for all 0x110000 code points):
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 UNICODE_VERSION = "17.0.0"
 MAX_CP = 0x10FFFF
@@ -159,6 +164,315 @@ def render(ucd: Path) -> str:
     return "\n".join(lines)
 
 
+# --- UTS #58 §8 security layer (UTS #39 data): uts58_adapt/_security_tables.py ---------------------
+
+SECURITY_MODULE = "_security_tables.py"
+#: Inputs of the security tables, relative to the directory above ``--ucd-dir`` (``17.0.0/``).
+SECURITY_INPUTS = (
+    "security/IdentifierStatus.txt",
+    "security/confusables.txt",
+    "ucd/Scripts.txt",
+    "ucd/ScriptExtensions.txt",
+    "ucd/LineBreak.txt",
+    "ucd/PropList.txt",
+    "ucd/extracted/DerivedGeneralCategory.txt",
+    "idna/Idna2008.txt",
+)
+#: Script_Extensions values are short names (ISO 15924 codes), Scripts.txt values long ones.
+#: The alias file (PropertyValueAliases.txt) is not among the input files, so the aliases
+#: of the codes that ScriptExtensions.txt uses are listed here; render_security checks each
+#: one against the files (the long name is a script of Scripts.txt, every code of
+#: ScriptExtensions.txt is listed, and a character's own script is in its extensions).
+SCRIPT_CODES = {
+    "Adlm": "Adlam",
+    "Aghb": "Caucasian_Albanian",
+    "Arab": "Arabic",
+    "Armn": "Armenian",
+    "Avst": "Avestan",
+    "Beng": "Bengali",
+    "Bopo": "Bopomofo",
+    "Bugi": "Buginese",
+    "Buhd": "Buhid",
+    "Cakm": "Chakma",
+    "Cari": "Carian",
+    "Cher": "Cherokee",
+    "Copt": "Coptic",
+    "Cpmn": "Cypro_Minoan",
+    "Cprt": "Cypriot",
+    "Cyrl": "Cyrillic",
+    "Deva": "Devanagari",
+    "Dogr": "Dogra",
+    "Dupl": "Duployan",
+    "Elba": "Elbasan",
+    "Ethi": "Ethiopic",
+    "Gara": "Garay",
+    "Geor": "Georgian",
+    "Glag": "Glagolitic",
+    "Gong": "Gunjala_Gondi",
+    "Gonm": "Masaram_Gondi",
+    "Goth": "Gothic",
+    "Gran": "Grantha",
+    "Grek": "Greek",
+    "Gujr": "Gujarati",
+    "Gukh": "Gurung_Khema",
+    "Guru": "Gurmukhi",
+    "Hang": "Hangul",
+    "Hani": "Han",
+    "Hano": "Hanunoo",
+    "Hebr": "Hebrew",
+    "Hira": "Hiragana",
+    "Hung": "Old_Hungarian",
+    "Java": "Javanese",
+    "Kali": "Kayah_Li",
+    "Kana": "Katakana",
+    "Khoj": "Khojki",
+    "Knda": "Kannada",
+    "Kthi": "Kaithi",
+    "Latn": "Latin",
+    "Limb": "Limbu",
+    "Lina": "Linear_A",
+    "Linb": "Linear_B",
+    "Lisu": "Lisu",
+    "Lyci": "Lycian",
+    "Lydi": "Lydian",
+    "Mahj": "Mahajani",
+    "Mand": "Mandaic",
+    "Mani": "Manichaean",
+    "Mero": "Meroitic_Hieroglyphs",
+    "Merc": "Meroitic_Cursive",
+    "Mlym": "Malayalam",
+    "Modi": "Modi",
+    "Mong": "Mongolian",
+    "Mult": "Multani",
+    "Mymr": "Myanmar",
+    "Nand": "Nandinagari",
+    "Newa": "Newa",
+    "Nkoo": "Nko",
+    "Onao": "Ol_Onal",
+    "Orkh": "Old_Turkic",
+    "Orya": "Oriya",
+    "Osge": "Osage",
+    "Ougr": "Old_Uyghur",
+    "Perm": "Old_Permic",
+    "Phag": "Phags_Pa",
+    "Phlp": "Psalter_Pahlavi",
+    "Rohg": "Hanifi_Rohingya",
+    "Runr": "Runic",
+    "Samr": "Samaritan",
+    "Shaw": "Shavian",
+    "Shrd": "Sharada",
+    "Sind": "Khudawadi",
+    "Sinh": "Sinhala",
+    "Sogd": "Sogdian",
+    "Sogo": "Old_Sogdian",
+    "Sunu": "Sunuwar",
+    "Sylo": "Syloti_Nagri",
+    "Syrc": "Syriac",
+    "Tagb": "Tagbanwa",
+    "Takr": "Takri",
+    "Tale": "Tai_Le",
+    "Taml": "Tamil",
+    "Tang": "Tangut",
+    "Telu": "Telugu",
+    "Tfng": "Tifinagh",
+    "Tglg": "Tagalog",
+    "Thaa": "Thaana",
+    "Thai": "Thai",
+    "Tibt": "Tibetan",
+    "Tirh": "Tirhuta",
+    "Todr": "Todhri",
+    "Toto": "Toto",
+    "Tutg": "Tulu_Tigalari",
+    "Yezi": "Yezidi",
+    "Yiii": "Yi",
+    "Zyyy": "Common",
+    "Zinh": "Inherited",
+}
+#: Line_Break values of §8's ideographic test: ID and Complex_Context (SA), with CJ, which
+#: UAX #14 (LB1) resolves to ID in strict line breaking (small kana, the prolonged sound mark).
+IDEOGRAPHIC_LB = ("ID", "CJ", "SA")
+#: Line_Break values that take the value of the character before them (UAX #14 LB9).
+COMBINING_LB = ("CM", "ZWJ")
+ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _run_list(cps: set[int]) -> list[tuple[int, int]]:
+    """Sorted (first, last) runs of a set of code points."""
+    runs: list[tuple[int, int]] = []
+    for cp in sorted(cps):
+        if runs and runs[-1][1] == cp - 1:
+            runs[-1] = (runs[-1][0], cp)
+        else:
+            runs.append((cp, cp))
+    return runs
+
+
+class SecurityData(NamedTuple):
+    """What ``_security_tables.py`` holds, before rendering."""
+
+    allowed: list[tuple[int, int]]
+    scripts: list[str]
+    script_of: dict[int, str]
+    extensions: dict[int, tuple[str, ...]]
+    ideographic: list[tuple[int, int]]
+    combining: list[tuple[int, int]]
+    bidi_control: list[tuple[int, int]]
+    not_tld: list[tuple[int, int]]
+    confusable: dict[int, str]
+
+
+def derive_security(ucd: Path) -> SecurityData:
+    """The §8 tables from the UTS #39 and UCD files of the release directory above ``ucd``."""
+    release = ucd.parent
+    allowed: set[int] = set()
+    for first, last, fields in _records(release / "security" / "IdentifierStatus.txt"):
+        if fields[0] != "Allowed":
+            raise ValueError(f"IdentifierStatus.txt: unexpected value {fields[0]!r}")
+        allowed.update(range(first, last + 1))
+
+    script_of: dict[int, str] = {}
+    for first, last, fields in _records(ucd / "Scripts.txt"):
+        for cp in range(first, last + 1):
+            script_of[cp] = fields[0]
+    long_names = set(script_of.values())
+    unknown = sorted(name for name in SCRIPT_CODES.values() if name not in long_names)
+    if unknown:
+        raise ValueError(f"SCRIPT_CODES names scripts that Scripts.txt lacks: {unknown}")
+    extensions: dict[int, tuple[str, ...]] = {}
+    for first, last, fields in _records(ucd / "ScriptExtensions.txt"):
+        codes = fields[0].split()
+        missing = [code for code in codes if code not in SCRIPT_CODES]
+        if missing:
+            raise ValueError(f"ScriptExtensions.txt uses codes that SCRIPT_CODES lacks: {missing}")
+        names = tuple(sorted(SCRIPT_CODES[code] for code in codes))
+        for cp in range(first, last + 1):
+            own = script_of.get(cp, "Unknown")
+            if own not in ("Common", "Inherited") and own not in names:
+                raise ValueError(f"U+{cp:04X}: Script {own} is not in its Script_Extensions {names}: wrong alias")
+            extensions[cp] = names
+
+    ideographic: set[int] = set()
+    combining: set[int] = set()
+    for first, last, fields in _records(ucd / "LineBreak.txt"):
+        if fields[0] in IDEOGRAPHIC_LB:
+            ideographic.update(range(first, last + 1))
+        elif fields[0] in COMBINING_LB:
+            combining.update(range(first, last + 1))
+
+    bidi_control = _code_points(ucd / "PropList.txt", 0, "Bidi_Control")
+    not_tld: set[int] = {ord("-")}
+    not_tld |= _code_points(ucd / "extracted" / "DerivedGeneralCategory.txt", 0, "Nd")
+    for first, last, fields in _records(release / "idna" / "Idna2008.txt"):
+        if fields[0] in ("CONTEXTJ", "CONTEXTO"):
+            not_tld.update(range(first, last + 1))
+
+    confusable: dict[int, str] = {}
+    for first, _last, fields in _records(release / "security" / "confusables.txt"):
+        target = "".join(chr(int(cp, 16)) for cp in fields[0].split())
+        if target.isascii():
+            confusable[first] = target
+    return SecurityData(
+        allowed=_run_list(allowed),
+        scripts=sorted(long_names | {"Unknown"}),
+        script_of=script_of,
+        extensions=extensions,
+        ideographic=_run_list(ideographic),
+        combining=_run_list(combining),
+        bidi_control=_run_list(bidi_control),
+        not_tld=_run_list(not_tld),
+        confusable=confusable,
+    )
+
+
+def _literal(text: str) -> str:
+    """A string literal as the formatter writes it: double quotes unless the text holds one."""
+    if '"' in text and "'" not in text:
+        return repr(text)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_security(ucd: Path) -> str:
+    """The text of ``uts58_adapt/_security_tables.py``."""
+    d = derive_security(ucd)
+    scripts = d.scripts
+    index = {name: i for i, name in enumerate(scripts)}
+    script_of = d.script_of
+    extensions = d.extensions
+    confusable = d.confusable
+
+    def runs(name: str, comment: str) -> list[str]:
+        out = ["", f"# {comment}", f"{name} = ("]
+        out += [f"    (0x{first:04X}, 0x{last:04X})," for first, last in getattr(d, name.lower())]
+        return out + [")"]
+
+    lines = [
+        "# This file is generated by tools/generate_tables.py. Do not edit it by hand.",
+        f"# Unicode {UNICODE_VERSION}; input files: " + ", ".join(SECURITY_INPUTS) + ".",
+        "# The data of the UTS #58 §8 checks (uts58_adapt/refine/risks.py): UTS #39 identifier status,",
+        "# scripts and confusables, the Line_Break classes of §8's ideographic test, Bidi_Control, and",
+        "# the characters a TLD cannot hold (RZ-LGR: digits, hyphen, IDNA2008 CONTEXTJ and CONTEXTO).",
+        "# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd",
+        "# fmt: off",
+        "",
+        f'UNICODE_VERSION = "{UNICODE_VERSION}"',
+    ]
+    lines += runs("ALLOWED", "(first, last) runs with Identifier_Status=Allowed; every other code point is Restricted.")
+    lines += ["", "# Script values (long names), indexed by SCRIPT_RANGES and SCRIPT_EXTENSIONS.", "SCRIPTS = ("]
+    lines += [f'    "{name}",' for name in scripts]
+    lines += [
+        ")",
+        "",
+        "# (first, last, SCRIPTS index) runs of the Script property; unlisted: Unknown.",
+        "SCRIPT_RANGES = (",
+    ]
+    run_start: int | None = None
+    prev = -2
+    value = ""
+    items = sorted(script_of.items())
+    for cp, name in items + [(MAX_CP + 2, "")]:
+        if cp != prev + 1 or name != value:
+            if run_start is not None:
+                lines.append(f"    (0x{run_start:04X}, 0x{prev:04X}, {index[value]}),  # {value}")
+            run_start, value = cp, name
+        prev = cp
+    lines += [
+        ")",
+        "",
+        "# (first, last, SCRIPTS indices): Script_Extensions where ScriptExtensions.txt lists it.",
+        "SCRIPT_EXTENSIONS = (",
+    ]
+    run_start = None
+    prev = -2
+    ext_value: tuple[str, ...] = ()
+    for cp, names in sorted(extensions.items()) + [(MAX_CP + 2, ())]:
+        if cp != prev + 1 or names != ext_value:
+            if run_start is not None:
+                ids = ", ".join(str(index[n]) for n in ext_value) + ("," if len(ext_value) == 1 else "")
+                line = f"    (0x{run_start:04X}, 0x{prev:04X}, ({ids})),"
+                comment = f"  # {' '.join(ext_value)}"
+                lines.append(line + comment if len(line + comment) <= 120 else line)
+            run_start, ext_value = cp, names
+        prev = cp
+    lines.append(")")
+    lines += runs(
+        "IDEOGRAPHIC", "(first, last) runs with Line_Break " + ", ".join(IDEOGRAPHIC_LB) + " (§8's ideographic test)."
+    )
+    lines += runs(
+        "COMBINING",
+        "(first, last) runs with Line_Break " + ", ".join(COMBINING_LB) + " (they take the class before them).",
+    )
+    lines += runs("BIDI_CONTROL", "(first, last) runs with Bidi_Control=Yes.")
+    lines += runs("NOT_TLD", "(first, last) runs a TLD cannot hold: gc=Nd, '-', IDNA2008 CONTEXTJ and CONTEXTO.")
+    lines += [
+        "",
+        "# confusables.txt: code point -> its prototype, for the prototypes that are ASCII.",
+        "CONFUSABLE_ASCII = {",
+    ]
+    lines += [f"    0x{cp:04X}: {_literal(confusable[cp])}," for cp in sorted(confusable)]
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ucd-dir", required=True, type=Path, help="directory with the UCD 17.0.0 files")
@@ -172,11 +486,16 @@ def main(argv: list[str] | None = None) -> int:
     missing = [name for name in INPUT_FILES if not (args.ucd_dir / name).is_file()]
     if missing:
         parser.error(f"{args.ucd_dir} lacks {', '.join(missing)}")
+    missing = [name for name in SECURITY_INPUTS if not (args.ucd_dir.parent / name).is_file()]
+    if missing:
+        parser.error(f"{args.ucd_dir.parent} lacks {', '.join(missing)}")
     text = render(args.ucd_dir)
     if str(args.output) == "-":
         sys.stdout.write(text)
     else:
         args.output.write_text(text, encoding="utf-8", newline="\n")
+        # The §8 tables go beside the output (uts58_adapt/_security_tables.py by default).
+        args.output.with_name(SECURITY_MODULE).write_text(render_security(args.ucd_dir), encoding="utf-8", newline="\n")
     return 0
 
 

@@ -20,12 +20,14 @@ if TYPE_CHECKING:
     from .html_fragment import linkify_html
     from .refine.email import email_start, quote_local_part
     from .refine.escaping import format_url, minimal_escape
+    from .refine.risks import RISK_CODES, link_risks
     from .refine.termination import terminate
     from .wrapping import wrap
 
 __version__ = "0.2.0"
 
 __all__ = [
+    "RISK_CODES",
     "UNICODE_VERSION",
     "Backend",
     "Link",
@@ -36,6 +38,7 @@ __all__ = [
     "format_url",
     "is_link_email",
     "link_bracket",
+    "link_risks",
     "link_term",
     "linkify",
     "linkify_html",
@@ -52,6 +55,8 @@ _LAZY = {
     "format_url": ".refine.escaping",
     "minimal_escape": ".refine.escaping",
     "terminate": ".refine.termination",
+    "link_risks": ".refine.risks",
+    "RISK_CODES": ".refine.risks",
     "detect": ".detection",
     "linkify": ".html",
     "linkify_html": ".html_fragment",

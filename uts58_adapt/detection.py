@@ -16,6 +16,7 @@ from .link import Link
 # The refinement stage (regex tables, IDNA) is imported on the first refined call, so
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
 _refine_links: Callable[..., list[Link]] | None = None
+_reject_risky_links: Callable[..., list[Link]] | None = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect", "detect_pair"]
 
@@ -42,6 +43,7 @@ def detect(
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
     strict_hosts: bool = True,
+    reject_risky: bool = False,
 ) -> list[Link]:
     """Return the links in ``text``, sorted by start and non-overlapping.
 
@@ -62,7 +64,14 @@ def detect(
     an IPv4 address only after a scheme).  Off, only invalid hosts are rejected (empty
     labels, bad hyphens, UTS #46 failures).  Either way a ``scheme://`` is linked only
     for http, https and ftp, so every refined href starts with ``http://``, ``https://``,
-    ``ftp://`` or ``mailto:``.
+    ``ftp://`` or ``mailto:``.  With refinement, an explicit ``http://``, ``https://`` or
+    ``ftp://`` right after a non-ASCII letter (``詳しくはhttps://example.com``) is a link
+    start too, whatever the backend saw there (:mod:`uts58_adapt.refine.initiation`).
+
+    ``reject_risky`` (default off): the UTS #58 §8 checks above detection.  A link in
+    which :func:`uts58_adapt.link_risks` finds a risk is not returned, except that for
+    ``ideographic-boundary`` alone its start moves instead (``ウェブサイトはexample.com``
+    gives ``example.com``); see :func:`uts58_adapt.refine.risks.reject_risky_links`.
 
     Any ``str`` is accepted, including lone surrogates, NUL and every plane; a non-str
     ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
@@ -79,7 +88,8 @@ def detect(
         links = _refined(impl, text, raw, strict_hosts)
     else:
         links = _unrefined(text, impl.find(text))
-    return _within(links, max_length)
+    links = _within(links, max_length)
+    return _without_risky(text, links, strict_hosts) if reject_risky else links
 
 
 def detect_pair(
@@ -88,6 +98,7 @@ def detect_pair(
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
     strict_hosts: bool = True,
+    reject_risky: bool = False,
 ) -> tuple[list[Link], list[Link]]:
     """``(detect(text, backend, refine=False), detect(text, backend, refine=True))``, from one
     backend pass where the backend allows it (the audit's "before" and "after").
@@ -97,6 +108,7 @@ def detect_pair(
     candidates, as ``detect`` does; when it also has ``find_and_candidates(text)``, both
     come from that one call (urlextract's: one pass of the candidates' extractor, which
     follows what the library itself would do; tests/test_report_pair.py checks the equality).
+    ``reject_risky`` applies to both lists, as in ``detect``.
     """
     impl = _checked(text, backend, max_length)
     if not text:
@@ -111,7 +123,11 @@ def detect_pair(
     if not raw and not refine_from and text.isascii() and "@" not in text:
         return [], []  # as in detect: nothing to refine
     after = _refined(impl, text, refine_from, strict_hosts)
-    return _within(_unrefined(text, raw), max_length), _within(after, max_length)
+    before = _within(_unrefined(text, raw), max_length)
+    after = _within(after, max_length)
+    if reject_risky:
+        return _without_risky(text, before, strict_hosts), _without_risky(text, after, strict_hosts)
+    return before, after
 
 
 def _checked(text: object, backend: str | Backend, max_length: object) -> Backend:
@@ -124,16 +140,34 @@ def _checked(text: object, backend: str | Backend, max_length: object) -> Backen
 
 
 def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -> list[Link]:
-    """§10: the backend's spans refined to UTS #58."""
+    """§10: the backend's spans refined to UTS #58, with the schemes after a word (see ``detect``)."""
     global _refine_links
     if _refine_links is None:
         from .refine.migration import refine_links
 
         _refine_links = refine_links
+    if not text.isascii() and "://" in text:
+        from .refine.initiation import schemes_after_letters
+
+        extra = schemes_after_letters(text)
+        if extra:
+            raw = [*raw, *(RawLink(start, end, "url", end - start - 2) for start, end in extra)]
     links = _refine_links(text, raw, strict_hosts=strict_hosts)
     if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
         links = [link for link in links if link.kind != "email"]
     return links
+
+
+def _without_risky(text: str, links: list[Link], strict_hosts: bool) -> list[Link]:
+    """``reject_risky=True``: :func:`uts58_adapt.refine.risks.reject_risky_links`."""
+    global _reject_risky_links
+    if not links:
+        return links
+    if _reject_risky_links is None:
+        from .refine.risks import reject_risky_links
+
+        _reject_risky_links = reject_risky_links
+    return _reject_risky_links(text, links, strict_hosts=strict_hosts)
 
 
 def _start_then_longest(r: RawLink) -> tuple[int, int]:

@@ -67,6 +67,7 @@ def linkify(
     schemes: Collection[str] = ("http", "https", "mailto"),
     max_length: int = 4096,
     escape_bidi: bool = True,
+    reject_risky: bool = False,
 ) -> str:
     """Return ``text`` as HTML, with each detected link whose scheme is in ``schemes`` as an anchor.
 
@@ -78,6 +79,7 @@ def linkify(
 
     Anchors are bidi isolates (``dir="ltr"``); with ``escape_bidi`` (default) the
     Bidi_Control characters outside links are shown as ``⟨U+XXXX⟩`` (see the module doc).
+    ``reject_risky`` is ``detect()``'s: the §8 checks (``link_risks``), off by default.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -88,7 +90,8 @@ def linkify(
     if not isinstance(escape_bidi, bool):
         raise TypeError(f"escape_bidi must be bool, not {type(escape_bidi).__name__}")
     _scheme_set(schemes)  # argument errors before any work
-    return render(text, detect(text, backend, max_length=max_length), schemes=schemes, escape_bidi=escape_bidi)
+    links = detect(text, backend, max_length=max_length, reject_risky=reject_risky)
+    return render(text, links, schemes=schemes, escape_bidi=escape_bidi)
 
 
 def render(

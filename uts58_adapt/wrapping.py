@@ -70,7 +70,7 @@ class _Wrapper:
     any other attribute is looked up on, and set on, the wrapped instance.
     """
 
-    _OWN = frozenset({"_wrapped", "_pending", "_strict_hosts"})
+    _OWN = frozenset({"_wrapped", "_pending", "_strict_hosts", "_reject_risky"})
     _local_names: frozenset[str] = _OWN
     _wrapped: Any
     _strict_hosts: bool
@@ -83,10 +83,11 @@ class _Wrapper:
                 names.update(vars(klass))
         cls._local_names = frozenset(names)
 
-    def __init__(self, wrapped: Any, strict_hosts: bool = False) -> None:
+    def __init__(self, wrapped: Any, strict_hosts: bool = False, reject_risky: bool = False) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
         object.__setattr__(self, "_pending", None)
         object.__setattr__(self, "_strict_hosts", bool(strict_hosts))
+        object.__setattr__(self, "_reject_risky", bool(reject_risky))
 
     def __getattribute__(self, name: str) -> Any:
         if name in type(self)._local_names or (name[:2] == "__" and name[-2:] == "__"):
@@ -115,6 +116,14 @@ class _Wrapper:
     def strict_hosts(self) -> bool:
         """Whether hosts must be registrable domains (§1.4), as in ``detect()``; see ``wrap``."""
         return self._strict_hosts
+
+    def _risk_filter(self, text: str, links: list[Link]) -> list[Link]:
+        """``wrap(..., reject_risky=True)``: the §8 checks of ``detect()`` (:mod:`.refine.risks`)."""
+        if not self._reject_risky:
+            return links
+        from .refine.risks import reject_risky_links
+
+        return reject_risky_links(text, links, strict_hosts=self._strict_hosts)
 
     def __dir__(self) -> list[str]:
         return sorted(set(dir(type(self))) | set(dir(self._wrapped)))
@@ -359,12 +368,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
             self._make_match(text, _schema_of(link), link.start, link.end)
-            for link in refine_links(
+            for link in self._risk_filter(
                 refine_text,
-                raw,
-                strict_hosts=self._strict_hosts,
-                scheme_ok=scheme_check(self._accepts_scheme),
-                accepts_email=self._accepts_email,
+                refine_links(
+                    refine_text,
+                    raw,
+                    strict_hosts=self._strict_hosts,
+                    scheme_ok=scheme_check(self._accepts_scheme),
+                    accepts_email=self._accepts_email,
+                ),
             )
         ]
         if len(refinable) < len(matches):
@@ -532,7 +544,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         links = refine_links(
             refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
         )
-        for link in links:
+        for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
@@ -544,14 +556,14 @@ _U = TypeVar("_U", bound=URLExtract)
 
 
 @overload
-def wrap(obj: _L, *, strict_hosts: bool = False) -> _L: ...
+def wrap(obj: _L, *, strict_hosts: bool = False, reject_risky: bool = False) -> _L: ...
 @overload
-def wrap(obj: _U, *, strict_hosts: bool = False) -> _U: ...
+def wrap(obj: _U, *, strict_hosts: bool = False, reject_risky: bool = False) -> _U: ...
 @overload
-def wrap(obj: Linker, *, strict_hosts: bool = False) -> Linker: ...
+def wrap(obj: Linker, *, strict_hosts: bool = False, reject_risky: bool = False) -> Linker: ...
 
 
-def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
+def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) -> Any:
     """Return ``obj`` upgraded to UTS #58: same methods, same result types, refined spans.
 
     ``obj`` is an already configured ``linkify_it.LinkifyIt`` or ``urlextract.URLExtract``
@@ -562,9 +574,10 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
     Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
     wrapper of the same instance).  Raises TypeError for anything else.
+    ``reject_risky=True`` applies ``detect()``'s §8 checks (``link_risks``) to the refined links.
     """
     if isinstance(obj, _Wrapper):
-        if obj.strict_hosts == bool(strict_hosts):
+        if obj.strict_hosts == bool(strict_hosts) and obj._reject_risky == bool(reject_risky):
             return obj
         obj = obj.wrapped
     base: type[_Wrapper]
@@ -577,6 +590,8 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
 
         bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
         if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+            if reject_risky:
+                raise ValueError("reject_risky is not supported for a bleach Linker yet")
             from .integrations.bleach import wrap_linker
 
             return wrap_linker(obj, strict_hosts)
@@ -584,7 +599,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
             "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
             f"not {type(obj).__name__}"
         )
-    return _wrapper_class(base, type(obj))(obj, strict_hosts)
+    return _wrapper_class(base, type(obj))(obj, strict_hosts, reject_risky)
 
 
 _SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}

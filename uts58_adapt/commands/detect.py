@@ -15,12 +15,16 @@ FORMATS = ("marked", "json", "html")
 EPILOG = """\
 Each line is detected on its own (a line break is Link_Term=Hard, so this gives the
 same links as detecting the whole text).  Links longer than --max-length code points
-are dropped (UTS #58 §8).
+are dropped (UTS #58 §8).  With --reject-risky, a link with a §8 risk (mixed-script,
+restricted-character, whole-script-confusable, bidi-control, invalid-tld) is not
+linked, and one whose host follows ideographs (ideographic-boundary) starts after
+them: ウェブサイトはexample.com links example.com.
 
 formats:
   marked  each line with every link wrapped in ⸠ ⸡ (the LinkDetectionTest.txt format)
   json    one JSON object per line (JSON Lines): {"source", "line", "links": [{"start",
-          "end", "text", "kind", "href", "original"}]}; offsets are code points
+          "end", "text", "kind", "href", "original", "risks"}]}; offsets are code
+          points; "risks" lists the link's §8 codes (uts58_adapt.link_risks)
   html    each line as HTML with <a href> around the links
 
 examples:
@@ -28,6 +32,7 @@ examples:
   uts58-adapt detect notes.txt --format json
   uts58-adapt detect docs/ --backend urlextract --no-refine     the backend's own view
   uts58-adapt detect old.txt --encoding latin-1
+  uts58-adapt detect mail.txt --reject-risky                   no link with a §8 risk
 
 exit status: 0 when every input was read, 1 when an input could not be read or
 decoded, had a line longer than --max-line, or detection failed on a line (a message
@@ -62,7 +67,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="drop links longer than N code points; 0 for no limit (default: %(default)s)",
     )
+    parser.add_argument(
+        "--reject-risky",
+        action="store_true",
+        help="do not link a link with a UTS #58 §8 risk (see docs/security.md); off by default",
+    )
     parser.set_defaults(func=run)
+
+
+def stdin_hint(command: str, what: str) -> None:
+    """On a terminal, say on stderr that ``command`` reads ``what`` from it (issue 24.3): not a silent wait."""
+    stdin = sys.stdin
+    try:
+        interactive = stdin is not None and stdin.isatty()
+    except (AttributeError, ValueError, OSError):  # a replaced or closed stdin
+        interactive = False
+    if interactive:
+        print(
+            f"uts58-adapt {command}: reading {what} from the terminal; end with Ctrl-D (Ctrl-Z Enter on Windows), "
+            f"or pass files (uts58-adapt {command} --help)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _marked(line: str, links: list[Link]) -> str:
@@ -85,6 +111,8 @@ def _html(line: str, links: list[Link]) -> str:
 def _json(source: str, lineno: int, links: list[Link]) -> str:
     import json
 
+    from ..refine.risks import link_risks
+
     return json.dumps(
         {
             "source": source,
@@ -97,6 +125,7 @@ def _json(source: str, lineno: int, links: list[Link]) -> str:
                     "kind": link.kind,
                     "href": link.href,
                     "original": list(link.original) if link.original is not None else None,
+                    "risks": list(link_risks(link)),
                 }
                 for link in links
             ],
@@ -121,12 +150,17 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(ValueError, OSError):  # exotic streams: keep their error handler
             out.reconfigure(errors="surrogateescape" if args.errors == "surrogateescape" else "backslashreplace")
 
-    for name in expand_paths(args.files or ["-"], errors):
+    names = args.files or ["-"]
+    if "-" in names:
+        stdin_hint("detect", "text")
+    for name in expand_paths(names, errors):
         source = "<stdin>" if name == "-" else name
         try:
             for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
                 try:
-                    links = detect(line, args.backend, args.refine, max_length=max_length)
+                    links = detect(
+                        line, args.backend, args.refine, max_length=max_length, reject_risky=args.reject_risky
+                    )
                 except Exception as exc:  # a backend bug on one line must not sink the batch
                     errors.append(f"{source}:{lineno}: detect failed ({type(exc).__name__}: {exc}); line not shown")
                     continue

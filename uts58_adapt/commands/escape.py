@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if args.urls:
         escape_lines(args.urls, sys.stdout, args.unbuffered)
         return 0
+    from .detect import stdin_hint
+
+    stdin_hint("escape", "URLs, one per line,")
     stdin = sys.stdin
     # Bytes that are not UTF-8 arrive as U+DC80..U+DCFF, which minimal_escape writes as %80..%FF.
     if hasattr(stdin, "reconfigure"):
