@@ -79,3 +79,11 @@ def test_shell_completion_knows_every_subcommand() -> None:
     (line,) = [ln for ln in script.splitlines() if ln.startswith("_shtab_uts58_adapt_subparsers=")]
     assert line == "_shtab_uts58_adapt_subparsers=(detect report escape conformance)"
     assert "--backend" in script and sys.modules["shtab"] is shtab
+
+
+def test_ci_builds_the_docs_strictly() -> None:
+    """`mkdocs build --strict --quiet` neither shows nor counts warnings: it passes with a broken link."""
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    (line,) = [ln for ln in ci.splitlines() if "mkdocs build" in ln and not ln.lstrip().startswith("#")]
+    assert "--strict" in line and "--quiet" not in line and " -q " not in line
+    assert "strict: true" in MKDOCS
