@@ -87,3 +87,12 @@ def test_ci_builds_the_docs_strictly() -> None:
     (line,) = [ln for ln in ci.splitlines() if "mkdocs build" in ln and not ln.lstrip().startswith("#")]
     assert "--strict" in line and "--quiet" not in line and " -q " not in line
     assert "strict: true" in MKDOCS
+
+
+def test_sphinx_roles_are_dropped_from_the_api_page() -> None:
+    hooks = _hooks()
+    html = "An :class:<code>ImportError</code>, see :func:<code>detect</code> and a:b:<code>x</code>"
+    assert (
+        hooks.on_page_content(html, page=None)
+        == "An <code>ImportError</code>, see <code>detect</code> and a:b:<code>x</code>"
+    )

@@ -1,5 +1,8 @@
 """MkDocs hooks (mkdocs.yml ``hooks:``): the CLI reference, generated from the argparse parser.
 
+Also: the docstrings cite other objects with Sphinx roles (``:func:`detect```), which
+mkdocstrings leaves as text; :func:`on_page_content` drops the role, keeping the code span.
+
 ``docs/cli.md`` holds the line ``<!-- cli-reference -->``; at build time it is replaced by
 the ``--help`` text of ``uts58-adapt`` and of each subcommand, as
 :func:`uts58_adapt.cli.build_parser` builds them, so the page cannot drift from the
@@ -9,13 +12,18 @@ parser.  ``tests/test_docs.py`` checks the generated text against the parser too
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 MARKER = "<!-- cli-reference -->"
-WIDTH = "100"  # argparse wraps help text to $COLUMNS: fixed, so the page is the same everywhere
+WIDTH = "100"
+#: ``:func:`` before the ``<code>`` that mkdocstrings renders for a Sphinx role's target.
+ROLE = re.compile(
+    r":(?:py:)?(?:func|class|meth|attr|data|mod|exc|obj|const):(?=<code>)"
+)  # argparse wraps help text to $COLUMNS: fixed, so the page is the same everywhere
 
 
 def cli_reference() -> str:
@@ -50,3 +58,7 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
     if MARKER in markdown:
         return markdown.replace(MARKER, cli_reference())
     return markdown
+
+
+def on_page_content(html: str, page: Any, **kwargs: Any) -> str:
+    return ROLE.sub("", html)
