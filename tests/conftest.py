@@ -238,3 +238,53 @@ LINK_WORDS = [
     "?q=1&b=(2)",
     "#:~:text=a,b",
 ]
+
+
+# --- Markers: the fast subset, and a reversed order ----------------------------------------------
+
+#: Test files marked ``slow`` as a whole: each takes from several seconds to minutes (timing
+#: ratios, fuzzing campaigns, worker pools and Dask clusters, 10 MB inputs, every official
+#: line through several backends).  The fast subset, ``pytest -m "not slow and not browser"``,
+#: runs the rest in under two minutes on 2 cores (docs/development.md gives the figure).
+SLOW_FILES = frozenset(
+    {
+        "test_linear_time.py",
+        "test_fuzz.py",
+        "test_fuzz_campaign.py",
+        "test_dask.py",
+        "test_dask_cli_cluster.py",
+        "test_report_pool.py",
+        "test_bad_input.py",
+        "test_fast_path.py",
+        "test_urlextract_fast_path.py",
+        "test_regenerate_reports.py",
+        "test_alignment_properties.py",
+        "test_urlextract_email_candidates.py",
+        "test_conftest_data.py",
+        "test_wrap_typing.py",
+    }
+)
+#: Test files about tools/upstream_compat.py (marked ``upstream``).
+UPSTREAM_FILES = frozenset({"test_upstream_compat.py"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--reverse-order",
+        action="store_true",
+        help="run the collected tests in reverse order (tests must not depend on the order; .ci/run checks the browser tests)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``slow``, ``browser`` (a test that uses :func:`chromium_browser`) and ``upstream``."""
+    for item in items:
+        name = item.path.name
+        if name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
+        if name in UPSTREAM_FILES:
+            item.add_marker(pytest.mark.upstream)
+        if "chromium_browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+    if config.getoption("--reverse-order"):
+        items.reverse()

@@ -12,7 +12,7 @@ from uts58_adapt.conformance import full_escape, parse_structure
 
 from conftest import require_data
 
-# The README's figures, written out by hand ("Decisions where the standard leaves room").
+# The documented figures (docs/data.md), written out by hand.
 EXPECTED_OUTPUT = """\
  1114112/1114112  LinkTerm.txt (code points)
  1114112/1114112  LinkBracket.txt (code points)

@@ -11,8 +11,6 @@ measurement does see it reversed, so the measurement can fail.
 from __future__ import annotations
 
 import itertools
-import os
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +19,6 @@ import pytest
 from uts58_adapt import linkify
 
 SPOOF = "Pay here: \u202e (evil.com/moc.knab)"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 #: x of the left edge of each character of the first anchor, in logical order.
 CHAR_LEFTS = """() => {
@@ -38,32 +35,20 @@ CHAR_LEFTS = """() => {
 }"""
 
 
-def _chromium() -> str | None:
-    for candidate in (os.environ.get("UTS58_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
+def page(chromium_browser: Any) -> Iterator[Any]:
+    """A page of the session's one headless Chromium (``conftest.chromium_browser``).
+
+    One Playwright instance per session: a second ``sync_playwright()`` started while the
+    first is running fails with "using Playwright Sync API inside the asyncio loop", which
+    made these tests fail when run after tests/test_report_browser.py.
+    """
+    pg = chromium_browser.new_page()
+    pg.route("**/*", lambda route: route.abort())  # nothing from the network
     try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed")
-    path = _chromium()
-    if path is None:
-        if os.environ.get("UTS58_REQUIRE_BROWSER") == "1":
-            pytest.fail("no Chromium found (UTS58_CHROMIUM, /usr/bin/chromium or PATH)")
-        pytest.skip("no Chromium found (UTS58_CHROMIUM, /usr/bin/chromium or PATH)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=LAUNCH_ARGS)
-        try:
-            pg = browser.new_page()
-            pg.route("**/*", lambda route: route.abort())  # nothing from the network
-            yield pg
-        finally:
-            browser.close()
+        yield pg
+    finally:
+        pg.close()
 
 
 def _lefts(page: Any, body: str) -> list[float]:

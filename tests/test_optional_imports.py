@@ -32,3 +32,27 @@ def test_core_entry_points_do_not_import_them() -> None:
 
 def test_the_probe_can_fail() -> None:
     assert "bleach" in _imported_after("import uts58_adapt.backends.bleach as b\nb.BleachBackend()")
+
+
+def test_tldextract_is_not_imported_at_run_time() -> None:
+    """tldextract (and requests, which it imports) is only the generator's source of the PSL snapshot."""
+    code = (
+        "import sys\n"
+        "import uts58_adapt\n"
+        "uts58_adapt.detect('see example.com/αβ, mail σ@example.gr', backend='linkify-it')\n"
+        "uts58_adapt.detect('see example.com/αβ, mail σ@example.gr', backend='urlextract')\n"
+        "uts58_adapt.data_versions()\n"
+        "from urlextract import URLExtract\n"
+        "uts58_adapt.wrap(URLExtract()).find_urls('x.com/a')\n"
+        "from uts58_adapt.cli import main\n"
+        "main(['escape', 'https://x.com/%CE%B1'])\n"
+        "print(' '.join(m for m in ('tldextract', 'requests') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == ""
+
+
+def test_the_tldextract_probe_can_fail() -> None:
+    code = "import sys\nimport tldextract\nprint('tldextract' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "True\n"

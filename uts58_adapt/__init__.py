@@ -14,6 +14,7 @@ from .link import Link
 from .properties import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
 
 if TYPE_CHECKING:
+    from .backends import BackendUnavailable, data_versions
     from .backends.base import Backend, RawLink
     from .detection import detect
     from .html import linkify
@@ -24,15 +25,18 @@ if TYPE_CHECKING:
     from .refine.termination import terminate
     from .wrapping import wrap
 
-__version__ = "0.2.0"
+#: A release is X.Y.Z (tagged vX.Y.Z); between releases, X.Y.Z.devN (docs/development.md).
+__version__ = "0.3.0.dev0"
 
 __all__ = [
     "RISK_CODES",
     "UNICODE_VERSION",
     "Backend",
+    "BackendUnavailable",
     "Link",
     "LinkTerm",
     "RawLink",
+    "data_versions",
     "detect",
     "email_start",
     "format_url",
@@ -63,6 +67,8 @@ _LAZY = {
     "wrap": ".wrapping",
     "Backend": ".backends.base",
     "RawLink": ".backends.base",
+    "BackendUnavailable": ".backends",
+    "data_versions": ".backends",
 }
 
 

@@ -33,13 +33,39 @@ Run 'uts58-adapt COMMAND --help' for each command's options.
 """
 
 
+def version_text() -> str:
+    """``uts58-adapt --version``: the package's version and the data it applies (``data_versions()``)."""
+    from . import __version__
+    from .backends import data_versions
+
+    v = data_versions()
+    return (
+        f"uts58-adapt {__version__}\n"
+        f"Unicode {v['unicode']} (UTS #58 revision 2: Link_Term, Link_Bracket, Link_Email)\n"
+        f"Public Suffix List {v['public_suffix_list']} (snapshot of {v['public_suffix_list_date']})\n"
+        f"idna {v['idna']} (UTS #46 and IDNA2008 tables of Unicode {v['idna_unicode']})\n"
+        f"Python {sys.version.split()[0]}"
+    )
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: computed only when asked for (``data_versions()`` imports idna)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uts58-adapt", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    from . import __version__
-
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show the version and the data it applies (Unicode, PSL, idna)"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f".commands.{name}", __package__).register(subparsers)

@@ -5,7 +5,7 @@ Used by ``uts58-adapt conformance``.  Each ``check_*`` function returns a
 case (naming the line of the official file), the documented correct score
 (``expected``) and notes that explain it.
 
-The documented correct scores (README, "Decisions where the standard leaves room"):
+The documented correct scores (docs/decisions.md and docs/data.md):
 every code point of the property files, every line of LinkDetectionTest.txt (for a
 backend of :data:`RECALL_BACKENDS`: no line with a link the file does not expect, the
 recall being reported), and every case of LinkFormattingTest.txt except the 10 errata of the 17.0.0 file
