@@ -26,7 +26,7 @@ from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import GAP, WINDOW
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import detection_cases, plain_text, sample_lines
+from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
 
 
 def _check(text: str) -> None:
@@ -151,4 +151,19 @@ def test_tokens_joined_across_windows() -> None:
     words = ["see", "x.com/a(b)", "a@b.org", "http://h.net/p?q#f", "e.g.", "foo.c", "word", "-", "(x.co)", "10.0.0.1"]
     text = " ".join(rng.choice(words) for _ in range(3000))
     assert len(text) > 10 * WINDOW
+    _check(text)
+
+
+# The benchmark's dense multilingual corpus (generated, deterministic): links in brackets,
+# quotes and before CJK punctuation, IDN hosts, non-ASCII emails, text without spaces.
+def test_dense_corpus_paragraphs() -> None:
+    paragraphs = dense_paragraphs()
+    assert len(paragraphs) > 40
+    for paragraph in paragraphs:
+        _check(paragraph)
+
+
+def test_dense_corpus_as_one_text() -> None:
+    text = "\n\n".join(dense_paragraphs())
+    assert len(text) > 20 * WINDOW
     _check(text)
