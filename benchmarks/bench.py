@@ -6,7 +6,7 @@
     python benchmarks/bench.py --profile  # also cProfile the adapter over the corpus
 
 Every figure is a ratio of two timings taken in the same process on the same input,
-so it does not depend much on the machine.  Timings use time.perf_counter; the input
+so it does not depend much on the machine.  Timings use time.perf_counter (``--clock cpu``: process_time); the input
 is cut into blocks of ~20 ms of work, the variants being compared run each block in
 turn (interleaved), and each block's time is its minimum over ``--repeat`` rounds.
 
@@ -104,6 +104,9 @@ AUDIT_FIGURES = ["audit", "audit-memory", "audit-scale"]
 DOC_DIR = Path("/usr/share/doc")
 BACKENDS = ("linkify-it", "urlextract")
 BLOCK_SECONDS = 0.02  # work per timed block (see measure)
+#: The clock of measure(): wall time (perf_counter), or with --clock cpu this process's CPU
+#: time (process_time), which other processes on a shared machine change much less.
+CLOCK: Callable[[], float] = time.perf_counter
 T = TypeVar("T")
 
 
@@ -179,12 +182,13 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
     before every timed run (``forget``), so a round never reuses an earlier round's work:
     only text repeated within one block is found again, as in one pass over a corpus.
     """
+    clock = CLOCK
     probe = items[: max(1, len(items) // 50)]
     for fn in variants.values():  # warm-up: lazy tables, compiled patterns, caches
         fn(probe)
-    t0 = time.perf_counter()
+    t0 = clock()
     next(iter(variants.values()))(probe)
-    per_item = (time.perf_counter() - t0) / len(probe)
+    per_item = (clock() - t0) / len(probe)
     size = max(1, int(BLOCK_SECONDS / max(per_item, 1e-9)))
     blocks = [items[i : i + size] for i in range(0, len(items), size)]
     best = {name: [float("inf")] * len(blocks) for name in variants}
@@ -194,9 +198,9 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
             order.reverse()  # A B, then B A: no variant always runs first (warm caches, clock ramps)
             for name, fn in order:
                 forget()
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn(block)
-                best[name][k] = min(best[name][k], time.perf_counter() - t0)
+                best[name][k] = min(best[name][k], clock() - t0)
     return {name: sum(times) for name, times in best.items()}
 
 
@@ -485,6 +489,21 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
         upgraded.linkify = uts58_adapt.wrap(upgraded.linkify)
         out.append(("markdown-it-py render, md.linkify wrapped / not", plain.render, upgraded.render, "text"))
 
+    def anchored_prototype() -> None:
+        # For information: the wrapper with the instance's own anchors (backends.linkify_it:
+        # instance_anchor, anchored_matches), not yet what wrap() returns.
+        from linkify_it import LinkifyIt
+        from markdown_it import MarkdownIt
+
+        anchored = _anchored_wrapper()
+        label = "wrap(LinkifyIt()).match, instance anchors (prototype) / LinkifyIt().match (information)"
+        out.append((label, LinkifyIt().match, anchored(LinkifyIt()).match, "text"))
+        plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded.linkify = anchored(upgraded.linkify)
+        label = "markdown-it-py render, the same prototype / not wrapped (information)"
+        out.append((label, plain.render, upgraded.render, "text"))
+
     def urlextract() -> None:
         from urlextract import URLExtract
 
@@ -564,12 +583,39 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
             return
         out.append(("linkify_html / bleach.linkify (information)", bleach.linkify, uts58_adapt.linkify_html, "html"))
 
-    for add in (linkify_it, markdown_it, urlextract, bleach, django, jinja2, mistune, magiclink, html_fragment):
+    for add in (
+        linkify_it,
+        markdown_it,
+        anchored_prototype,
+        urlextract,
+        bleach,
+        django,
+        jinja2,
+        mistune,
+        magiclink,
+        html_fragment,
+    ):
         try:
             add()
         except ImportError as exc:
             print(f"  {add.__name__}: not installed ({exc})")
     return out
+
+
+def _anchored_wrapper() -> Callable[[object], object]:
+    """A prototype of wrap() for LinkifyIt with the instance's own anchors (the fast path of
+    ``detect()``, derived from the instance's configuration: backends/linkify_it.py)."""
+    from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
+    from uts58_adapt.wrapping import LinkifyItWrapper
+
+    class AnchoredWrapper(LinkifyItWrapper):
+        def _windowed_matches(self, text: str) -> list:  # type: ignore[type-arg]
+            anchor = instance_anchor(self._wrapped)
+            if anchor is None:
+                return super()._windowed_matches(text)
+            return anchored_matches(self._wrapped, text, anchor)
+
+    return lambda linkify: AnchoredWrapper(linkify)
 
 
 def _raw_libraries() -> list[tuple[str, Callable[[str], object], str]]:
@@ -813,6 +859,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dense-size", type=int, default=150_000, help="dense corpus size in characters (150000)")
     parser.add_argument("--seed", type=int, default=58, help="seed of the dense corpus (default 58)")
     parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="time blocks by wall clock (default) or by this process's CPU time (steadier on a shared machine)",
+    )
+    parser.add_argument(
         "--install-js",
         metavar="DIR",
         help="optional step: npm install linkify-it 5.0.2 into DIR (network), then run it in (g)",
@@ -829,6 +881,8 @@ def main(argv: list[str] | None = None) -> int:
     # --- end audit ---
     args = parser.parse_args(argv)
 
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.install_js:
         from bench_js import install_linkify_js
 
@@ -840,7 +894,7 @@ def main(argv: list[str] | None = None) -> int:
         from corpus_dense import dense_corpus
 
         corpora.append(("dense", *dense_corpus(args.dense_size, args.seed)))
-    print(f"Python {sys.version.split()[0]}; min of {args.repeat} interleaved runs")
+    print(f"Python {sys.version.split()[0]}; min of {args.repeat} interleaved runs; {args.clock} clock")
     report = Report()
     only = set(args.only or [*"abcdefgh", "js"])
     for name, lines, description in corpora:

@@ -263,3 +263,20 @@ def test_anchors_follow_the_configuration() -> None:
     assert nothing is not None and not nothing.search("http://a.com x@y.org a.com //a.com")
     git = instance_anchor(LinkifyIt(options={"fuzzy_link": False}).add("git:", "http:"))
     assert git is not None and git.search("Git:") and not git.search("a.com")
+
+
+def test_anchor_is_kept_until_the_configuration_changes() -> None:
+    linkify = LinkifyIt()
+    first = instance_anchor(linkify)
+    assert first is not None and instance_anchor(linkify) is first
+    linkify.set({"fuzzy_email": False})  # set() changes the options in place
+    second = instance_anchor(linkify)
+    assert second is not None and not second.search("x@y")
+    linkify.add("git:", "http:")  # add() recompiles
+    third = instance_anchor(linkify)
+    assert third is not None and third.search("git:")
+    linkify.tlds(["com"])
+    fourth = instance_anchor(linkify)
+    assert fourth is not None and not fourth.search("a.de") and fourth.search("a.com")
+    linkify.add("skype:", {"validate": r"^\w+"})
+    assert instance_anchor(linkify) is None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from typing import Any, Literal
 
 from linkify_it.main import LinkifyIt, Match
@@ -110,6 +111,13 @@ _OWN_VALIDATORS = (LinkifyIt._validate_http, LinkifyIt._validate_double_slash, L
 #: A TLD entry linkify-it puts in its pattern as it is: letters, digits, hyphens (any script).
 _PLAIN_TLD = re.compile(r"[^\W_]+(?:-[^\W_]*)*")
 _NEVER = re.compile(r"(?!)")
+
+
+#: instance -> (its compiled schemas, its patterns, its options, the anchor); add(), tlds() and
+#: set() replace the first two or change the third, which makes the entry stale.
+_ANCHORS: weakref.WeakKeyDictionary[LinkifyIt, tuple[object, object, tuple[Any, ...], re.Pattern[str] | None]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def instance_anchor(linkify: LinkifyIt) -> re.Pattern[str] | None:
