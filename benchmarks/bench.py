@@ -795,7 +795,8 @@ def bench_throughput(lines: list[str], repeat: int, js_prefix: str | None = None
         shown = name if name.endswith(")") or "." in name else f"detect(backend={name!r})"
         print(f"  {shown}: {size / seconds:.2f} MB/s")
     detect_mbs = size / times["linkify-it"]
-    linkify_js = run_linkify_js(paras, repeat, js_prefix)
+    clock = "cpu" if CLOCK is time.process_time else "wall"
+    linkify_js = run_linkify_js(paras, repeat, js_prefix, clock)
     if linkify_js is None:
         print("  linkify-it (JS): not run (no node, or not installed: --install-js DIR or LINKIFY_JS_DIR)")
     else:
@@ -805,7 +806,7 @@ def bench_throughput(lines: list[str], repeat: int, js_prefix: str | None = None
             f"{size / seconds:.2f} MB/s ({links:,} links); detect() with linkify-it {detect_mbs:.2f} MB/s: "
             f"{detect_mbs / (size / seconds):.2f}x its speed"
         )
-    js = run_js(paras, repeat)
+    js = run_js(paras, repeat, clock)
     if js is None:
         print(f"  {QUOTED}")
     else:
