@@ -265,10 +265,18 @@ def test_anchors_follow_the_configuration() -> None:
     assert git is not None and git.search("Git:") and not git.search("a.com")
 
 
-def test_anchor_is_kept_until_the_configuration_changes() -> None:
+def test_anchor_is_kept_until_the_configuration_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58_adapt.backends import linkify_it as backend_module
+
+    computed: list[object] = []
+    compute = backend_module._instance_anchor
+    monkeypatch.setattr(backend_module, "_instance_anchor", lambda li: computed.append(li) or compute(li))
     linkify = LinkifyIt()
     first = instance_anchor(linkify)
     assert first is not None and instance_anchor(linkify) is first
+    linkify.match("see http://a.com/x")  # linkify-it compiles patterns lazily, in place
+    assert instance_anchor(linkify) is first
+    assert len(computed) == 1  # computed once for an unchanged instance
     linkify.set({"fuzzy_email": False})  # set() changes the options in place
     second = instance_anchor(linkify)
     assert second is not None and not second.search("x@y")
@@ -280,3 +288,4 @@ def test_anchor_is_kept_until_the_configuration_changes() -> None:
     assert fourth is not None and not fourth.search("a.de") and fourth.search("a.com")
     linkify.add("skype:", {"validate": r"^\w+"})
     assert instance_anchor(linkify) is None
+    assert len(computed) == 5

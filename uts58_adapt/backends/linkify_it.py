@@ -133,8 +133,25 @@ def instance_anchor(linkify: LinkifyIt) -> re.Pattern[str] | None:
     None (no anchors: one plain call is needed) when a schema has a validator of its own
     (a pattern or function, which may take white space into a link), a schema name holds
     white space, or a TLD entry is a pattern rather than a name.  Then
-    :func:`anchored_matches` cannot be used.
+    :func:`anchored_matches` cannot be used.  Kept per instance until its configuration changes.
     """
+    compiled = getattr(linkify, "_compiled", None)
+    patterns = getattr(linkify, "re", None)
+    options = getattr(linkify, "_opts", None)
+    state = tuple(options.items()) if isinstance(options, dict) else ()
+    try:
+        known = _ANCHORS.get(linkify)
+    except TypeError:  # not weak-referenceable or not hashable
+        return _instance_anchor(linkify)
+    if known is not None and known[0] is compiled and known[1] is patterns and known[2] == state:
+        return known[3]
+    anchor = _instance_anchor(linkify)
+    _ANCHORS[linkify] = (compiled, patterns, state, anchor)
+    return anchor
+
+
+def _instance_anchor(linkify: LinkifyIt) -> re.Pattern[str] | None:
+    """:func:`instance_anchor`, computed."""
     compiled = getattr(linkify, "_compiled", None)
     options = getattr(linkify, "_opts", None)
     tlds = getattr(linkify, "_tlds", None)
