@@ -318,3 +318,15 @@ def test_dense_corpus_paragraphs_match_test_and_pretest_agree() -> None:
             assert linkify.pretest(text)
         for m in found:
             assert text[m.index : m.last_index] == m.raw
+
+
+def test_dense_corpus_backend_matches_are_those_of_one_call() -> None:
+    """What the wrapper refines on a long link-dense multilingual text: the Match objects of one
+    ``LinkifyIt().match`` call on the whole text (however the wrapper cuts it for linkify-it)."""
+    from conftest import dense_paragraphs
+
+    text = "\n\n".join(dense_paragraphs(30_000))
+    wrapper = wrap(LinkifyIt())
+    one_call = LinkifyIt().match(text) or []
+    assert len(one_call) > len(text) // 200
+    assert [fields(m) for m in wrapper._windowed_matches(text)] == [fields(m) for m in one_call]
