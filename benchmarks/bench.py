@@ -6,18 +6,27 @@
     python benchmarks/bench.py --profile  # also cProfile the adapter over the corpus
 
 Every figure is a ratio of two timings taken in the same process on the same input,
-so it does not depend much on the machine.  Timings use time.perf_counter; the input
+so it does not depend much on the machine.  Timings use time.perf_counter (``--clock cpu``: process_time); the input
 is cut into blocks of ~20 ms of work, the variants being compared run each block in
 turn (interleaved), and each block's time is its minimum over ``--repeat`` rounds.
 
-Corpus: real text.  The Debian changelogs and copyright files under /usr/share/doc
-(gzip-compressed ones too), up to 20,000 characters from each of many packages until
-``--size`` characters; when there are none, the bundled sample corpus
-(uts58_adapt/corpora/*.txt) repeated.
+Corpora (every figure is printed on each; ``--corpus debian|dense|both``, default both):
+  debian  real text.  The Debian changelogs and copyright files under /usr/share/doc
+          (gzip-compressed ones too), up to 20,000 characters from each of many packages
+          until ``--size`` characters; when there are none, the bundled sample corpus
+          (uts58_adapt/corpora/*.txt) repeated.
+  dense   link-dense multilingual chat, generated and deterministic (corpus_dense.py,
+          ``--dense-size`` characters, default 150,000, ``--seed``): 18 scripts, a link
+          per ~110 characters, a Zipf mix of 3,000 hosts (a quarter IDNs), emails with
+          non-ASCII local parts, links in brackets and quotes and before CJK punctuation.
+Start-up (f) does not depend on the corpus and runs once.
 
 Targets:
-  (a) detect(refine=True) <= 1.05 x detect(refine=False), for each backend; and
-      (information) the time refinement adds, as a share of one library call per line
+  (a) the time refinement adds is at most 10% of the raw library's time on the same
+      lines (issue 20, restating issue 5's (a)): refine_links on the backend's spans /
+      the library alone (LinkifyIt(same TLDs).match, URLExtract(same TLDs).find_urls);
+      (information) detect(refine=True) / detect(refine=False), and their difference
+      as a share of the library's time
   (b) the whole adapter (detect with linkify-it: host checks, §3.5.1, emails)
       <= 1.25 x raw linkify-it-py (LinkifyIt with the same options and TLD list,
       .match(line)); the ratio to a default LinkifyIt() is printed for information
@@ -37,6 +46,17 @@ Targets:
   (g) throughput (information): MB/s of detect() with every installed backend, and of
       arnt/uts58 (JavaScript) on the same paragraphs when node and the package are here
       (UTS58_JS_DIR; see benchmarks/bench_js.py), else its figure quoted from issue 11
+  (h) drop-in entry points (issue 20): each upgrade <= 1.0 x the library it upgrades,
+      per paragraph, side by side: wrap(LinkifyIt()).match, markdown-it-py render with
+      md.linkify wrapped, wrap(URLExtract()).find_urls, wrap(bleach Linker()).linkify,
+      the Django and Jinja2 urlize integrations, mistune's url plugin, the magiclink
+      extension, linkify_html (against the same document through html.parser alone;
+      bleach.linkify for information); and detect() <= 0.6 x the raw library behind each
+      of its backends.  An entry point whose library is not installed is skipped.
+  (js, with --js) JavaScript anchors: MB/s of linkify-it 5.0.2 (the JavaScript original of
+      linkify-it-py, installed with npm by ``--install-js DIR``, or found in
+      ``LINKIFY_JS_DIR``) and of arnt/uts58 (``UTS58_JS_DIR``) beside detect()'s, per
+      paragraph, on each corpus (see benchmarks/bench_js.py)
   audit, audit-memory, audit-scale: see benchmarks/bench_audit.py (report cost <= 1.3 x
       one refined detection pass; RSS slope <= 1 MB per MB of input, 1 GB under 500 MB;
       --jobs 2 >= 1.8 x --jobs 1; --engine dask <= 1.15 x --jobs 2).  The last two
@@ -48,8 +68,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gzip
+import html
 import io
 import pstats
+import re
 import sys
 import time
 import urllib.parse
@@ -82,6 +104,9 @@ AUDIT_FIGURES = ["audit", "audit-memory", "audit-scale"]
 DOC_DIR = Path("/usr/share/doc")
 BACKENDS = ("linkify-it", "urlextract")
 BLOCK_SECONDS = 0.02  # work per timed block (see measure)
+#: The clock of measure(): wall time (perf_counter), or with --clock cpu this process's CPU
+#: time (process_time), which other processes on a shared machine change much less.
+CLOCK: Callable[[], float] = time.perf_counter
 T = TypeVar("T")
 
 
@@ -157,12 +182,13 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
     before every timed run (``forget``), so a round never reuses an earlier round's work:
     only text repeated within one block is found again, as in one pass over a corpus.
     """
+    clock = CLOCK
     probe = items[: max(1, len(items) // 50)]
     for fn in variants.values():  # warm-up: lazy tables, compiled patterns, caches
         fn(probe)
-    t0 = time.perf_counter()
+    t0 = clock()
     next(iter(variants.values()))(probe)
-    per_item = (time.perf_counter() - t0) / len(probe)
+    per_item = (clock() - t0) / len(probe)
     size = max(1, int(BLOCK_SECONDS / max(per_item, 1e-9)))
     blocks = [items[i : i + size] for i in range(0, len(items), size)]
     best = {name: [float("inf")] * len(blocks) for name in variants}
@@ -172,9 +198,9 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
             order.reverse()  # A B, then B A: no variant always runs first (warm caches, clock ramps)
             for name, fn in order:
                 forget()
-                t0 = time.perf_counter()
+                t0 = clock()
                 fn(block)
-                best[name][k] = min(best[name][k], time.perf_counter() - t0)
+                best[name][k] = min(best[name][k], clock() - t0)
     return {name: sum(times) for name, times in best.items()}
 
 
@@ -186,21 +212,25 @@ def forget() -> None:
 class Report:
     def __init__(self) -> None:
         self.failed: list[str] = []
+        self.corpus = ""  # the corpus being measured, named in the list of missed targets
+
+    def _fail(self, label: str) -> None:
+        self.failed.append(f"[{self.corpus}] {label}" if self.corpus else label)
 
     def ratio(self, label: str, num: float, den: float, target: float | None) -> float:
         ratio = num / den
         verdict = "" if target is None else ("PASS" if ratio <= target else "FAIL")
         bound = "" if target is None else f"(target <= {target:g}x)"
-        print(f"  {label:58} {ratio:6.3f}x {bound:18} {verdict}")
+        print(f"  {label:66} {ratio:6.3f}x {bound:18} {verdict}")
         if verdict == "FAIL":
-            self.failed.append(label)
+            self._fail(label)
         return ratio
 
     def value(self, label: str, value: float, target: float) -> None:
         verdict = "PASS" if value <= target else "FAIL"
-        print(f"  {label:58} {value:6.0f}  (target <= {target:g}) {verdict:>5}")
+        print(f"  {label:66} {value:6.0f}  (target <= {target:g}) {verdict:>5}")
         if verdict == "FAIL":
-            self.failed.append(label)
+            self._fail(label)
 
 
 def each(fn: Callable[[T], object]) -> Callable[[list[T]], None]:
@@ -234,7 +264,7 @@ def full_escape(url: str) -> str:
 # Figures
 # ---------------------------------------------------------------------------
 def bench_refinement(lines: list[str], repeat: int, report: Report) -> None:
-    print("(a) refinement overhead: detect(refine=True) / detect(refine=False), same backend")
+    print("(a) refinement overhead: refine_links' time / the library's own time on the same lines")
     for name in BACKENDS:
         get_backend(name)
         library = raw_linkify_it().match if name == "linkify-it" else get_backend(name)._extractor.find_urls  # type: ignore[attr-defined]
@@ -251,13 +281,13 @@ def bench_refinement(lines: list[str], repeat: int, report: Report) -> None:
             f"  {name}: refined {times['refined']:.3f}s, unrefined {times['unrefined']:.3f}s, "
             f"the library itself {times['library']:.3f}s"
         )
-        report.ratio(f"{name}: refined / unrefined", times["refined"], times["unrefined"], 1.05)
+        report.ratio(f"{name}: refined / unrefined (information)", times["refined"], times["unrefined"], None)
         # The same overhead against what a caller ran before: one call of the library per
         # line (the windowed backend pass of detect() is now a fraction of it).
         added = (times["refined"] - times["unrefined"]) / times["library"]
-        print(f"    refinement's added time: {added:.1%} of the library's own time (information)")
-        # The same overhead measured apart (for information): refine_links on the backend's
-        # own output, against the backend alone.  Less noisy than a difference of two totals.
+        print(f"    refinement's added time (a difference of totals): {added:.1%} of the library's own time")
+        # The checked figure (issue 20): refine_links on the backend's own output, timed
+        # apart against the library alone on the same lines; less noisy than a difference.
         backend = get_backend(name)
         find = getattr(backend, "candidates", None) or backend.find
         pairs = [(line, find(line)) for line in lines if line]
@@ -265,12 +295,14 @@ def bench_refinement(lines: list[str], repeat: int, report: Report) -> None:
             {
                 "backend": lambda block, find=find: [find(line) for line, _ in block],
                 "refine_links": lambda block: [refine_links(line, raw) for line, raw in block],
+                "library": lambda block, library=library: [library(line) for line, _ in block],
             },
             pairs,
             repeat,
         )
         share = parts["refine_links"] / parts["backend"]
-        print(f"    refine_links alone: {share:.1%} of the backend's own time (information)")
+        print(f"    refine_links alone: {share:.1%} of the backend's windowed pass (information)")
+        report.ratio(f"{name}: refine_links / the library alone", parts["refine_links"], parts["library"], 0.10)
 
 
 def bench_adapter(lines: list[str], repeat: int, report: Report) -> None:
@@ -430,6 +462,226 @@ def bench_detection(lines: list[str], repeat: int, report: Report) -> None:
             )
 
 
+def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], object], str]]:
+    """``(label, the library alone, the upgrade, input)`` for every entry point whose library is
+    installed; ``input`` is ``"text"`` (a paragraph) or ``"html"`` (the paragraph escaped, in ``<p>``)."""
+    import uts58_adapt
+
+    out: list[tuple[str, Callable[[str], object], Callable[[str], object], str]] = []
+
+    def linkify_it() -> None:
+        from linkify_it import LinkifyIt
+
+        out.append(
+            (
+                "wrap(LinkifyIt()).match / LinkifyIt().match",
+                LinkifyIt().match,
+                uts58_adapt.wrap(LinkifyIt()).match,
+                "text",
+            )
+        )
+
+    def markdown_it() -> None:
+        from markdown_it import MarkdownIt
+
+        plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded.linkify = uts58_adapt.wrap(upgraded.linkify)
+        out.append(("markdown-it-py render, md.linkify wrapped / not", plain.render, upgraded.render, "text"))
+
+    def anchored_prototype() -> None:
+        # For information: the wrapper with the instance's own anchors (backends.linkify_it:
+        # instance_anchor, anchored_matches), not yet what wrap() returns.
+        from linkify_it import LinkifyIt
+        from markdown_it import MarkdownIt
+
+        anchored = _anchored_wrapper()
+        label = "wrap(LinkifyIt()).match, instance anchors (prototype) / LinkifyIt().match (information)"
+        out.append((label, LinkifyIt().match, anchored(LinkifyIt()).match, "text"))
+        plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        upgraded.linkify = anchored(upgraded.linkify)
+        label = "markdown-it-py render, the same prototype / not wrapped (information)"
+        out.append((label, plain.render, upgraded.render, "text"))
+
+    def urlextract() -> None:
+        from urlextract import URLExtract
+
+        plain, upgraded = URLExtract(), uts58_adapt.wrap(URLExtract())
+        out.append(
+            ("wrap(URLExtract()).find_urls / URLExtract().find_urls", plain.find_urls, upgraded.find_urls, "text")
+        )
+
+    def bleach() -> None:
+        from bleach.linkifier import Linker
+
+        out.append(
+            ("wrap(Linker()).linkify / Linker().linkify", Linker().linkify, uts58_adapt.wrap(Linker()).linkify, "html")
+        )
+
+    def django() -> None:
+        from django.utils.html import urlize
+
+        from uts58_adapt.integrations.django import urlize as upgraded
+
+        out.append(("Django urlize: integration / django.utils.html.urlize", urlize, upgraded, "text"))
+
+    def jinja2() -> None:
+        from jinja2 import Environment
+
+        from uts58_adapt.integrations.jinja2 import install
+
+        env = Environment()
+        install(env)
+        plain = Environment().from_string("{{ v|urlize }}")
+        upgraded = env.from_string("{{ v|urlize }}")
+        out.append(
+            (
+                "Jinja2 {{ v|urlize }}: install(env) / Environment()",
+                lambda v: plain.render(v=v),
+                lambda v: upgraded.render(v=v),
+                "text",
+            )
+        )
+
+    def mistune() -> None:
+        import mistune
+
+        from uts58_adapt.integrations.mistune import url
+
+        plain, upgraded = mistune.create_markdown(plugins=["url"]), mistune.create_markdown(plugins=[url])
+        out.append(("mistune: plugins=[integration url] / plugins=['url']", plain, upgraded, "text"))
+
+    def magiclink() -> None:
+        import markdown
+
+        plain = markdown.Markdown(extensions=["pymdownx.magiclink"])
+        upgraded = markdown.Markdown(extensions=["uts58_adapt.integrations.magiclink"])
+        out.append(
+            (
+                "Markdown: magiclink integration / pymdownx.magiclink",
+                lambda t: plain.reset().convert(t),
+                lambda t: upgraded.reset().convert(t),
+                "text",
+            )
+        )
+
+    def html_fragment() -> None:
+        from html.parser import HTMLParser
+
+        def parse_only(fragment: str) -> None:
+            parser = HTMLParser(convert_charrefs=False)
+            parser.feed(fragment)
+            parser.close()
+
+        out.append(
+            ("linkify_html / the document through html.parser alone", parse_only, uts58_adapt.linkify_html, "html")
+        )
+        try:
+            import bleach
+        except ImportError:
+            return
+        out.append(("linkify_html / bleach.linkify (information)", bleach.linkify, uts58_adapt.linkify_html, "html"))
+
+    for add in (
+        linkify_it,
+        markdown_it,
+        anchored_prototype,
+        urlextract,
+        bleach,
+        django,
+        jinja2,
+        mistune,
+        magiclink,
+        html_fragment,
+    ):
+        try:
+            add()
+        except ImportError as exc:
+            print(f"  {add.__name__}: not installed ({exc})")
+    return out
+
+
+def _anchored_wrapper() -> Callable[[object], object]:
+    """A prototype of wrap() for LinkifyIt with the instance's own anchors (the fast path of
+    ``detect()``, derived from the instance's configuration: backends/linkify_it.py)."""
+    from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
+    from uts58_adapt.wrapping import LinkifyItWrapper
+
+    class AnchoredWrapper(LinkifyItWrapper):
+        def _windowed_matches(self, text: str) -> list:  # type: ignore[type-arg]
+            anchor = instance_anchor(self._wrapped)
+            if anchor is None:
+                return super()._windowed_matches(text)
+            return anchored_matches(self._wrapped, text, anchor)
+
+    return lambda linkify: AnchoredWrapper(linkify)
+
+
+def _raw_libraries() -> list[tuple[str, Callable[[str], object], str]]:
+    """``(backend, the library alone with the backend's configuration, its label)`` for the
+    backends (e) does not already cover, where the library is installed."""
+    out: list[tuple[str, Callable[[str], object], str]] = []
+    try:
+        from bleach.linkifier import Linker
+
+        flt = get_backend("bleach")._filter  # type: ignore[attr-defined]
+        linker = Linker(url_re=flt.url_re, email_re=flt.email_re, parse_email=True)
+        out.append(
+            ("bleach", lambda t: linker.linkify(html.escape(t, quote=False)), "Linker(same url_re, email_re).linkify")
+        )
+    except ImportError:
+        pass
+    try:
+        from django.utils.html import urlize as django_urlize
+
+        out.append(("django", lambda t: django_urlize(t, autoescape=True), "django.utils.html.urlize"))
+    except ImportError:
+        pass
+    try:
+        from jinja2.utils import urlize as jinja2_urlize
+
+        out.append(("jinja2", jinja2_urlize, "jinja2.utils.urlize"))
+    except ImportError:
+        pass
+    try:
+        from mistune.plugins.url import URL_LINK_PATTERN
+
+        url_re = re.compile(URL_LINK_PATTERN)
+        out.append(("mistune", lambda t: list(url_re.finditer(t)), "the url plugin's pattern, finditer"))
+    except ImportError:
+        pass
+    try:
+        from uts58_adapt.backends.magiclink import magiclink_spans
+
+        md = get_backend("magiclink")._md  # type: ignore[attr-defined]
+        out.append(("magiclink", lambda t: magiclink_spans(md, t), "its inline patterns over the text"))
+    except ImportError:
+        pass
+    return out
+
+
+def bench_entry_points(lines: list[str], repeat: int, report: Report) -> None:
+    """(h) every drop-in entry point against the library it upgrades; detect() per backend."""
+    print("(h) drop-in entry points / the library alone, per paragraph, side by side (issue 20)")
+    paras = paragraphs(lines)
+    docs = ["<p>" + html.escape(p, quote=False) + "</p>" for p in paras]
+    for label, library, upgraded, kind in _entry_points():
+        items = docs if kind == "html" else paras
+        times = measure({"library": each(library), "upgraded": each(upgraded)}, items, repeat)
+        info = "(information)" in label
+        report.ratio(label, times["upgraded"], times["library"], None if info else 1.0)
+    for name, library, label in _raw_libraries():
+        try:
+            get_backend(name)
+        except ImportError:
+            continue
+        times = measure(
+            {"detect": each(lambda s, b=name: detect(s, backend=b)), "library": each(library)}, paras, repeat
+        )
+        report.ratio(f"detect(backend={name!r}) / {label}", times["detect"], times["library"], 0.6)
+
+
 STARTUP_DETECT = """\\
 import sys, time
 c0, t0 = time.process_time(), time.perf_counter()
@@ -518,9 +770,11 @@ def bench_startup(runs: int, report: Report) -> None:
     report.value("echo line | uts58-adapt detect (ms CPU, whole process)", best["cli"], 250)
 
 
-def bench_throughput(lines: list[str], repeat: int) -> None:
-    """(g) MB/s of detect() with every installed backend, and of arnt/uts58 (JS), per paragraph."""
-    from bench_js import QUOTED, run_js
+def bench_throughput(lines: list[str], repeat: int, js_prefix: str | None = None) -> None:
+    """(g) MB/s of detect() with every installed backend, and of the JavaScript anchors
+    (linkify-it 5.0.2, arnt/uts58) on the same paragraphs when node and they are here."""
+    from bench_js import QUOTED, linkify_js_version, run_js, run_linkify_js
+    from linkify_it import LinkifyIt
 
     from uts58_adapt.backends import BACKENDS as ALL_BACKENDS
 
@@ -535,27 +789,60 @@ def bench_throughput(lines: list[str], repeat: int) -> None:
             print(f"  detect(backend={name!r}): not installed ({exc})")
             continue
         variants[name] = each(lambda s, b=name: detect(s, backend=b))
+    variants["LinkifyIt().match"] = each(LinkifyIt().match)
     times = measure(variants, paras, repeat)
     for name, seconds in times.items():
-        print(f"  detect(backend={name!r}): {size / seconds:.2f} MB/s")
-    js = run_js(paras, repeat)
+        shown = name if name.endswith(")") or "." in name else f"detect(backend={name!r})"
+        print(f"  {shown}: {size / seconds:.2f} MB/s")
+    detect_mbs = size / times["linkify-it"]
+    clock = "cpu" if CLOCK is time.process_time else "wall"
+    linkify_js = run_linkify_js(paras, repeat, js_prefix, clock)
+    if linkify_js is None:
+        print("  linkify-it (JS): not run (no node, or not installed: --install-js DIR or LINKIFY_JS_DIR)")
+    else:
+        seconds, links = linkify_js
+        print(
+            f"  linkify-it {linkify_js_version(js_prefix)} (JS, node {_node_version()}) new LinkifyIt().match: "
+            f"{size / seconds:.2f} MB/s ({links:,} links); detect() with linkify-it {detect_mbs:.2f} MB/s: "
+            f"{detect_mbs / (size / seconds):.2f}x its speed"
+        )
+    js = run_js(paras, repeat, clock)
     if js is None:
         print(f"  {QUOTED}")
     else:
         seconds, links = js
-        print(f"  arnt/uts58 (JS, node) extractEntitiesWithIndices: {size / seconds:.2f} MB/s ({links:,} links)")
+        print(
+            f"  arnt/uts58 (JS, node) extractEntitiesWithIndices: {size / seconds:.2f} MB/s ({links:,} links); "
+            f"detect() {detect_mbs / (size / seconds):.2f}x its speed"
+        )
+
+
+def _node_version() -> str:
+    import subprocess
+
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except OSError:
+        return "?"
 
 
 def profile_adapter(lines: list[str]) -> None:
-    print("\ncProfile: detect(backend='linkify-it') over the corpus, by internal time")
-    profiler = cProfile.Profile()
-    profiler.enable()
-    for line in lines:
-        detect(line, backend="linkify-it")
-    profiler.disable()
-    out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
-    print(out.getvalue())
+    from linkify_it import LinkifyIt
+
+    import uts58_adapt
+
+    paras = paragraphs(lines)
+    wrapped = uts58_adapt.wrap(LinkifyIt())
+    for label, fn in (("detect(backend='linkify-it')", detect), ("wrap(LinkifyIt()).match", wrapped.match)):
+        print(f"\ncProfile: {label} per paragraph over the corpus, by internal time")
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for para in paras:
+            fn(para)
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(20)
+        print(out.getvalue())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -564,7 +851,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500_000, help="corpus size in characters (default 500000)")
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per block, min taken (default 5)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the adapter over the corpus")
-    parser.add_argument("--only", choices=[*"abcdefg", *AUDIT_FIGURES], action="append", help="run only these figures")
+    parser.add_argument(
+        "--only", choices=[*"abcdefgh", "js", *AUDIT_FIGURES], action="append", help="run only these figures"
+    )
+    parser.add_argument(
+        "--corpus", choices=["debian", "dense", "both"], default="both", help="the corpora measured (default both)"
+    )
+    parser.add_argument("--dense-size", type=int, default=150_000, help="dense corpus size in characters (150000)")
+    parser.add_argument("--seed", type=int, default=58, help="seed of the dense corpus (default 58)")
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="time blocks by wall clock (default) or by this process's CPU time (steadier on a shared machine)",
+    )
+    parser.add_argument(
+        "--install-js",
+        metavar="DIR",
+        help="optional step: npm install linkify-it 5.0.2 into DIR (network), then run it in (g)",
+    )
     parser.add_argument("--startup-runs", type=int, default=15, help="rounds of fresh processes for (f) (default 15)")
     # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py) ---
     parser.add_argument(
@@ -577,34 +882,54 @@ def main(argv: list[str] | None = None) -> int:
     # --- end audit ---
     args = parser.parse_args(argv)
 
-    lines, description = load_corpus(args.size)
-    print(f"Python {sys.version.split()[0]}; corpus: {description}; min of {args.repeat} interleaved runs\n")
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.install_js:
+        from bench_js import install_linkify_js
+
+        install_linkify_js(args.install_js)
+    corpora = []
+    if args.corpus in ("debian", "both"):
+        corpora.append(("debian", *load_corpus(args.size)))
+    if args.corpus in ("dense", "both"):
+        from corpus_dense import dense_corpus
+
+        corpora.append(("dense", *dense_corpus(args.dense_size, args.seed)))
+    print(f"Python {sys.version.split()[0]}; min of {args.repeat} interleaved runs; {args.clock} clock")
     report = Report()
-    only = set(args.only or "abcdefg")
-    if "a" in only:
-        bench_refinement(lines, args.repeat, report)
-    if "b" in only:
-        bench_adapter(lines, args.repeat, report)
-    if "c" in only:
-        bench_escaping(lines, args.repeat, report)
-    if "d" in only:
-        bench_properties(lines, args.repeat)
-    if "e" in only:
-        bench_detection(lines, args.repeat, report)
+    only = set(args.only or [*"abcdefgh", "js"])
+    for name, lines, description in corpora:
+        report.corpus = name
+        print(f"\n=== corpus {name}: {description}\n")
+        if "a" in only:
+            bench_refinement(lines, args.repeat, report)
+        if "b" in only:
+            bench_adapter(lines, args.repeat, report)
+        if "c" in only:
+            bench_escaping(lines, args.repeat, report)
+        if "d" in only:
+            bench_properties(lines, args.repeat)
+        if "e" in only:
+            bench_detection(lines, args.repeat, report)
+        if "h" in only:
+            bench_entry_points(lines, args.repeat, report)
+        if "g" in only or "js" in only:
+            bench_throughput(lines, args.repeat, args.install_js)
+        # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py): audit-memory/-scale only when asked (minutes) ---
+        if "audit" in only or not args.only:
+            bench_audit_cost(lines, args.repeat, report, measure, each)
+        if name == corpora[0][0]:  # generated corpora of --corpus-size MB from the first corpus's lines
+            if "audit-memory" in only:
+                bench_audit_memory(args.corpus_size, lines, report)
+            if "audit-scale" in only:
+                bench_audit_scale(max(args.corpus_size), lines, report)
+        # --- end audit ---
+        if args.profile:
+            profile_adapter(lines)
+    report.corpus = ""
     if "f" in only:
+        print()
         bench_startup(args.startup_runs, report)
-    if "g" in only:
-        bench_throughput(lines, args.repeat)
-    # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py): audit-memory/-scale only when asked (minutes) ---
-    if "audit" in only or not args.only:
-        bench_audit_cost(lines, args.repeat, report, measure, each)
-    if "audit-memory" in only:
-        bench_audit_memory(args.corpus_size, lines, report)
-    if "audit-scale" in only:
-        bench_audit_scale(max(args.corpus_size), lines, report)
-    # --- end audit ---
-    if args.profile:
-        profile_adapter(lines)
     print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
     return 1 if args.check and report.failed else 0
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -108,6 +109,20 @@ def sample_lines() -> list[str]:
         for path in sorted((REPO / "uts58_adapt" / "corpora").glob("*.txt"))
         for line in path.read_text(encoding="utf-8").splitlines()
     ]
+
+
+def dense_paragraphs(size: int = 40_000, seed: int = 58) -> list[str]:
+    """The paragraphs of the benchmark's generated dense multilingual corpus
+    (benchmarks/corpus_dense.py: deterministic, 18 scripts, a link per ~110 characters)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("corpus_dense", module)
+    spec.loader.exec_module(module)
+    lines, _links = module.dense_lines(size, seed)
+    return [p for p in "\n".join(lines).split("\n\n") if p]
 
 
 def detection_cases() -> list[tuple[int, str]]:

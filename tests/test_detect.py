@@ -350,3 +350,28 @@ def test_result_types_are_frozen_dataclasses(cls: type, args: dict[str, object],
     with pytest.raises(dataclasses.FrozenInstanceError):
         obj.start = 0
     assert repr(obj).startswith(f"{cls.__name__}(start=1, end=3, ")
+
+
+def test_dense_corpus_every_backend_refines_its_own_spans() -> None:
+    """detect() on the benchmark's dense multilingual corpus (benchmarks/corpus_dense.py): for
+    every installed backend, the links are the refinement of the backend's own spans (its
+    candidates where it has them), sorted and non-overlapping, and the corpus gives links."""
+    from conftest import dense_paragraphs
+
+    paragraphs = dense_paragraphs(20_000)
+    for name in BACKENDS:
+        try:
+            backend = get_backend(name)
+        except ImportError:
+            continue
+        find = getattr(backend, "candidates", None) or backend.find
+        total = 0
+        for text in paragraphs:
+            links = detect(text, backend=name, max_length=None)
+            expected = refine_links(text, find(text))
+            if not getattr(backend, "links_emails", True):
+                expected = [link for link in expected if link.kind != "email"]
+            assert links == expected, (name, text)
+            assert all(a.end <= b.start for a, b in itertools.pairwise(links)), (name, text)
+            total += len(links)
+        assert total > len(paragraphs), name  # the corpus is link-dense for every backend

@@ -20,13 +20,15 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from linkify_it import LinkifyIt
 
 from uts58_adapt import detect
 from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import GAP, WINDOW
+from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import detection_cases, plain_text, sample_lines
+from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
 
 
 def _check(text: str) -> None:
@@ -152,3 +154,138 @@ def test_tokens_joined_across_windows() -> None:
     text = " ".join(rng.choice(words) for _ in range(3000))
     assert len(text) > 10 * WINDOW
     _check(text)
+
+
+# The benchmark's dense multilingual corpus (generated, deterministic): links in brackets,
+# quotes and before CJK punctuation, IDN hosts, non-ASCII emails, text without spaces.
+def test_dense_corpus_paragraphs() -> None:
+    paragraphs = dense_paragraphs()
+    assert len(paragraphs) > 40
+    for paragraph in paragraphs:
+        _check(paragraph)
+
+
+def test_dense_corpus_as_one_text() -> None:
+    text = "\n\n".join(dense_paragraphs())
+    assert len(text) > 20 * WINDOW
+    _check(text)
+
+
+# --- Anchors of a configured LinkifyIt instance (backends.linkify_it.instance_anchor) ------------
+
+
+def _nothing() -> LinkifyIt:
+    """An instance with no schema and no fuzzy links (aliases disabled first, as linkify-it needs)."""
+    linkify = LinkifyIt(options={"fuzzy_link": False, "fuzzy_email": False})
+    for schema in ("https:", "ftp:", "http:", "//", "mailto:"):  # aliases first (linkify-it)
+        linkify.add(schema, None)
+    return linkify
+
+
+def _configured() -> list[tuple[str, LinkifyIt]]:
+    """Instances as users configure them: each must get anchors, and its own links from them."""
+    return [
+        ("default", LinkifyIt()),
+        ("tlds replaced", LinkifyIt().tlds(["com", "org", "рф", "香港", "xn--p1ai"])),
+        ("tlds kept and added", LinkifyIt().tlds(["onion", "ελ"], True)),
+        ("fuzzy link off", LinkifyIt(options={"fuzzy_link": False})),
+        ("fuzzy email off", LinkifyIt(options={"fuzzy_email": False})),
+        ("fuzzy ip on", LinkifyIt(options={"fuzzy_ip": True})),
+        ("schema alias, ftp off", LinkifyIt().add("git:", "http:").add("ftp:", None)),
+        ("// off, mailto off", LinkifyIt().add("//", None).add("mailto:", None)),
+        ("---", LinkifyIt(options={"---": True})),
+    ]
+
+
+def _fields(m: object) -> tuple[object, ...]:
+    return tuple(getattr(m, k) for k in ("schema", "index", "last_index", "raw", "text", "url"))
+
+
+def _anchored_check(linkify: LinkifyIt, text: str) -> None:
+    anchor = instance_anchor(linkify)
+    assert anchor is not None
+    expected = [_fields(m) for m in linkify.match(text) or []]
+    assert [_fields(m) for m in anchored_matches(linkify, text, anchor)] == expected, text
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _configured()])
+def test_configured_instance_anchors_give_one_calls_matches(name: str) -> None:
+    linkify = dict(_configured())[name]
+    texts = [
+        *sample_lines(),
+        "\n".join(sample_lines()),
+        *dense_paragraphs(20_000),
+        "\n\n".join(dense_paragraphs(20_000)),
+    ]
+    rng = random.Random(58)
+    texts += ["".join(rng.choice(PIECES + SEPARATORS) for _ in range(400)) for _ in range(20)]
+    texts += [
+        "git://x.org/a b",
+        "GIT://X.ORG",
+        "1.2.3.4/x 10.0.0.1",
+        "x.onion/a λ.ελ/β",
+        "a---b.com/c---d",
+        "see HTTPS://A.COM",
+    ]
+    for text in texts:
+        _anchored_check(linkify, text)
+
+
+@given(_texts)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_configured_instance_anchors_on_generated_text(text: str) -> None:
+    for _name, linkify in _configured():
+        _anchored_check(linkify, text)
+
+
+def test_instances_without_anchors() -> None:
+    """A validator of the user's own (a pattern, a function) may take white space into a
+    link, and a TLD entry may be a pattern: then there are no anchors (one plain call)."""
+    assert instance_anchor(LinkifyIt().add("skype:", {"validate": r"^\w+"})) is None
+    assert instance_anchor(LinkifyIt().add("x:", {"validate": lambda self, text, pos: 0})) is None
+    assert instance_anchor(LinkifyIt().tlds(["co.uk", "com"])) is None
+    assert instance_anchor(LinkifyIt().tlds(["(?:com|net)"])) is None
+    assert instance_anchor(LinkifyIt()) is not None
+
+
+def test_anchors_follow_the_configuration() -> None:
+    """What the anchor pattern accepts follows the instance's options, schemas and TLDs."""
+    default = instance_anchor(LinkifyIt())
+    assert default is not None and default.search("a.b") and default.search("x@y") and default.search("HTTP:")
+    no_email = instance_anchor(LinkifyIt(options={"fuzzy_email": False}))
+    assert no_email is not None and not no_email.search("x@y")
+    tlds = instance_anchor(LinkifyIt().tlds(["com"]))
+    assert tlds is not None and tlds.search("a.COM") and not tlds.search("a.de") and tlds.search("a.xn--p1ai")
+    ip = instance_anchor(LinkifyIt(options={"fuzzy_ip": True}))
+    assert ip is not None and ip.search("1.2") and not default.search("1.2")
+    # No schema and nothing fuzzy: no link, no window (linkify-it's own match() fails there).
+    nothing = instance_anchor(_nothing())
+    assert nothing is not None and not nothing.search("http://a.com x@y.org a.com //a.com")
+    git = instance_anchor(LinkifyIt(options={"fuzzy_link": False}).add("git:", "http:"))
+    assert git is not None and git.search("Git:") and not git.search("a.com")
+
+
+def test_anchor_is_kept_until_the_configuration_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58_adapt.backends import linkify_it as backend_module
+
+    computed: list[object] = []
+    compute = backend_module._instance_anchor
+    monkeypatch.setattr(backend_module, "_instance_anchor", lambda li: computed.append(li) or compute(li))
+    linkify = LinkifyIt()
+    first = instance_anchor(linkify)
+    assert first is not None and instance_anchor(linkify) is first
+    linkify.match("see http://a.com/x")  # linkify-it compiles patterns lazily, in place
+    assert instance_anchor(linkify) is first
+    assert len(computed) == 1  # computed once for an unchanged instance
+    linkify.set({"fuzzy_email": False})  # set() changes the options in place
+    second = instance_anchor(linkify)
+    assert second is not None and not second.search("x@y")
+    linkify.add("git:", "http:")  # add() recompiles
+    third = instance_anchor(linkify)
+    assert third is not None and third.search("git:")
+    linkify.tlds(["com"])
+    fourth = instance_anchor(linkify)
+    assert fourth is not None and not fourth.search("a.de") and fourth.search("a.com")
+    linkify.add("skype:", {"validate": r"^\w+"})
+    assert instance_anchor(linkify) is None
+    assert len(computed) == 5

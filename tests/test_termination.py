@@ -134,3 +134,83 @@ def test_bounds_and_types():
         terminate(b"x.com/a", 5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="start"):
         terminate("x.com/a", "5")  # type: ignore[arg-type]
+
+
+# --- migration._url_end: the backend's end kept where §3.5.1 gives the same -------------------
+
+
+_URL_PIECES = [
+    "/",
+    "?",
+    "#",
+    ":~:",
+    "a",
+    "é",
+    "(",
+    ")",
+    "[",
+    "]",
+    "「",
+    "」",
+    ".",
+    ",",
+    "!",
+    "'",
+    '"',
+    "。",
+    "、",
+    "»",
+    "=",
+    "&",
+    ":",
+    "~",
+    " ",
+    "\n",
+    "\u3000",
+    "\x00",
+    "𝐀",
+    "\U0001f600",
+    "\U000e0001",
+    "ـ",
+]
+
+
+def _url_end_check(text: str) -> None:
+    from uts58_adapt.refine.hosts import HostMatch
+    from uts58_adapt.refine.migration import _url_end
+
+    for start in range(len(text) + 1):
+        expected = terminate(text, start)
+        hm = HostMatch(0, 0, start, start, "", "x")
+        for raw_end in range(start, len(text) + 1):
+            assert _url_end(text, hm, raw_end) == expected, (text, start, raw_end)
+
+
+def test_url_end_is_terminate_on_generated_text() -> None:
+    """Wherever the backend ended a URL, ``_url_end`` gives what §3.5.1 gives (hypothesis-free
+    here: every start and backend end over seeded texts of the pieces that matter)."""
+    import random
+
+    for text in ("/x#y:~:z, w", "/x#y:~:z,」", "/a?b=c&d, e", "/a?b#c:~:d&e. f", "/p/q?r. s", "/p#f:~:", "/a.!) b"):
+        _url_end_check(text)
+    rng = random.Random(58)
+    for _ in range(150):
+        _url_end_check("".join(rng.choice(_URL_PIECES) for _ in range(rng.randint(1, 14))))
+
+
+def test_url_end_is_terminate_on_the_dense_corpus() -> None:
+    from uts58_adapt.backends import get_backend
+    from uts58_adapt.refine.hosts import url_host
+    from uts58_adapt.refine.migration import _url_end
+
+    from conftest import dense_paragraphs
+
+    backend = get_backend("linkify-it")
+    checked = 0
+    for text in dense_paragraphs(30_000):
+        for raw in backend.find(text):
+            hm = url_host(text, raw.start, raw.end, scheme_length=raw.scheme_length)
+            if hm is not None:
+                assert _url_end(text, hm, raw.end) == terminate(text, hm.end), (text, raw)
+                checked += 1
+    assert checked > 100

@@ -36,7 +36,7 @@ from uts58_adapt.backends.urlextract import (
     _EmailCandidate,
 )
 
-from conftest import LINK_WORDS, detection_cases, plain_text, sample_lines
+from conftest import LINK_WORDS, dense_paragraphs, detection_cases, plain_text, sample_lines
 
 
 def _backend() -> UrlExtractBackend:
@@ -75,6 +75,20 @@ def test_sample_corpus_lines() -> None:
 def test_sample_corpus_as_one_text() -> None:
     text = "\n".join(sample_lines())
     assert len(text) > 2 * WINDOW
+    _check(text)
+
+
+def test_dense_corpus_paragraphs() -> None:
+    """The benchmark's dense multilingual corpus (benchmarks/corpus_dense.py), paragraph by paragraph."""
+    paragraphs = dense_paragraphs()
+    assert len(paragraphs) > 40
+    for paragraph in paragraphs:
+        _check(paragraph)
+
+
+def test_dense_corpus_as_one_text() -> None:
+    text = "\n\n".join(dense_paragraphs())
+    assert len(text) > 20 * WINDOW
     _check(text)
 
 

@@ -282,3 +282,51 @@ def test_windowed_matches_equal_one_call_on_long_text() -> None:
     want = [(m.index, m.last_index, m.schema, m.raw) for m in plain.match(text) or []]
     assert len(want) > 1000
     assert got == want
+
+
+# --- the benchmark's dense multilingual corpus (benchmarks/corpus_dense.py) -----------------------
+
+
+def test_dense_corpus_windowed_match_is_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """wrap(LinkifyIt()).match on a long link-dense multilingual text (given to linkify-it in
+    windows) gives the Match objects of the wrapper given the whole text in one call."""
+    from uts58_adapt import wrapping
+
+    from conftest import dense_paragraphs
+
+    text = "\n\n".join(dense_paragraphs(30_000))
+    assert len(text) > 10 * wrapping.WINDOW
+    windowed = wrap(LinkifyIt()).match(text) or []
+    monkeypatch.setattr(wrapping, "WINDOW", len(text) + 1)
+    whole = wrap(LinkifyIt()).match(text) or []
+    assert [fields(m) for m in windowed] == [fields(m) for m in whole]
+    assert len(whole) > len(text) // 200
+
+
+def test_dense_corpus_paragraphs_match_test_and_pretest_agree() -> None:
+    """Per paragraph of the dense corpus: match() after test() is match() alone, and pretest()
+    is True wherever match() finds a link; every match is a span of the paragraph."""
+    from conftest import dense_paragraphs
+
+    linkify = wrap(LinkifyIt())
+    fresh = wrap(LinkifyIt())
+    for text in dense_paragraphs(20_000):
+        found = fresh.match(text) or []
+        assert linkify.test(text) == bool(found)
+        assert [fields(m) for m in linkify.match(text) or []] == [fields(m) for m in found]
+        if found:
+            assert linkify.pretest(text)
+        for m in found:
+            assert text[m.index : m.last_index] == m.raw
+
+
+def test_dense_corpus_backend_matches_are_those_of_one_call() -> None:
+    """What the wrapper refines on a long link-dense multilingual text: the Match objects of one
+    ``LinkifyIt().match`` call on the whole text (however the wrapper cuts it for linkify-it)."""
+    from conftest import dense_paragraphs
+
+    text = "\n\n".join(dense_paragraphs(30_000))
+    wrapper = wrap(LinkifyIt())
+    one_call = LinkifyIt().match(text) or []
+    assert len(one_call) > len(text) // 200
+    assert [fields(m) for m in wrapper._windowed_matches(text)] == [fields(m) for m in one_call]
