@@ -45,11 +45,11 @@ def assert_consistent(report: dict) -> None:
     assert s["links_before"] == s["unchanged"] + sum(c["before"] is not None for c in changes)
     assert s["links_after"] == s["unchanged"] + sum(c["after"] is not None for c in changes)
     for c in changes:
-        line = c["line_text"]
+        line, offset = c["line_text"], c.get("line_text_start", 0)  # a long line's rows: its context
         for side in ("before", "after"):
             if c[side] is not None:
                 start, end = c[side]
-                assert line[start:end] == c[f"{side}_text"]
+                assert line[start - offset : end - offset] == c[f"{side}_text"]
         assert c["column"] == 1 + min(c[s][0] for s in ("before", "after") if c[s] is not None)
     keys = [(c["source"], c["line"], c["column"]) for c in changes]
     assert keys == sorted(keys)

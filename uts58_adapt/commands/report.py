@@ -214,6 +214,9 @@ def run(args: argparse.Namespace) -> int:
     lines, size = LOCAL_TASK if args.engine == "local" else DASK_TASK
     if args.engine == "dask" and ranges:
         lines = DASK_RANGE_LINES
+    import tempfile
+
+    spill = tempfile.TemporaryDirectory(prefix="uts58-report-")
     tasks = iter_report_tasks(
         paths,
         args.sample,
@@ -224,10 +227,11 @@ def run(args: argparse.Namespace) -> int:
         chunk_lines=lines,
         ranges=ranges,
         range_bytes=size,
+        spill_dir=spill.name,
     )
     on_result, close = _progress(args.quiet)
     failures: list[tuple[str, str]] = []  # (source, message)
-    with StreamingMerge(args.backend) as merged:
+    with spill, StreamingMerge(args.backend, spill.name) as merged:
         results: Iterator[Rows] | None = None
         try:
             if args.engine == "dask":

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..properties import FLAGS, HARD, TERM_MASK
 
-__all__ = ["CONTEXT", "Excerpt", "excerpt", "visible_pieces", "visible_text"]
+__all__ = ["CONTEXT", "Excerpt", "RowText", "excerpt", "row_text", "visible_pieces", "visible_text", "window"]
 
 #: Code points of context kept on each side of a change.
 CONTEXT = 40
@@ -72,9 +73,39 @@ def window(line: str, spans: list[tuple[int, int] | None], context: int = CONTEX
     return lo, hi
 
 
-def excerpt(line: str, span: tuple[int, int] | None, lo: int, hi: int) -> Excerpt:
-    """Cut ``line[lo:hi]`` around ``span`` (which lies inside the window)."""
+def excerpt(
+    line: str, span: tuple[int, int] | None, lo: int, hi: int, cut_left: bool = False, cut_right: bool = False
+) -> Excerpt:
+    """Cut ``line[lo:hi]`` around ``span`` (which lies inside the window); ``cut_left`` and
+    ``cut_right``: ``line`` itself is only part of a longer line, cut there."""
+    left, right = cut_left or lo > 0, cut_right or hi < len(line)
     if span is None:
-        return Excerpt(lo > 0, line[lo:hi], None, "", hi < len(line))
+        return Excerpt(left, line[lo:hi], None, "", right)
     s, e = span
-    return Excerpt(lo > 0, line[lo:s], line[s:e], line[e:hi], hi < len(line))
+    return Excerpt(left, line[lo:s], line[s:e], line[e:hi], right)
+
+
+class RowText(NamedTuple):
+    """The text a report row carries, with its spans within that text (see :func:`row_text`)."""
+
+    text: str
+    before: tuple[int, int] | None
+    after: tuple[int, int] | None
+    cut_left: bool  # the text is part of a longer line, cut on the left
+    cut_right: bool
+
+
+def row_text(change: Mapping[str, Any]) -> RowText:
+    """The line text of a report row and its spans within it.
+
+    A row of a long line carries only the part of it around the change (``line_text``
+    starting at ``line_text_start`` in a line of ``line_length`` code points: see
+    :func:`~uts58_adapt.report.core.change_row`); its spans count from the line's start.
+    """
+    text = str(change["line_text"])
+    start = int(change.get("line_text_start", 0))
+    length = int(change.get("line_length", start + len(text)))
+    spans = [
+        (int(span[0]) - start, int(span[1]) - start) if span else None for span in (change["before"], change["after"])
+    ]
+    return RowText(text, spans[0], spans[1], start > 0, start + len(text) < length)

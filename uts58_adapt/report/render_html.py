@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from .classify import KINDS, REASONS
-from .display import excerpt, visible_pieces, window
+from .display import RowText, excerpt, row_text, visible_pieces, window
 
 __all__ = ["render_html"]
 
@@ -34,8 +34,8 @@ def _text(text: str) -> str:
     return "".join(out)
 
 
-def _cell(line: str, span: list[int] | None, lo: int, hi: int, side: str) -> str:
-    ex = excerpt(line, (span[0], span[1]) if span else None, lo, hi)
+def _cell(row: RowText, span: tuple[int, int] | None, lo: int, hi: int, side: str) -> str:
+    ex = excerpt(row.text, span, lo, hi, row.cut_left, row.cut_right)
     parts = []
     if ex.span is None:
         parts.append('<span class="nolink">no link</span>\n')
@@ -79,14 +79,14 @@ def render_html(report: dict[str, Any]) -> str:
     )
     rows = []
     for c in report["changes"]:
-        line = c["line_text"]
-        lo, hi = window(line, [c["before"], c["after"]])
+        row = row_text(c)
+        lo, hi = window(row.text, [row.before, row.after])
         rows.append(
             f'<tr class="change" data-kind="{escape(c["kind"])}" data-reason="{escape(c["reason"])}">'
             f'<td class="where">{escape(c["source"])}:{c["line"]}:{c["column"]}</td>'
             f'<td class="kind">{escape(c["kind"])}</td><td class="reason" title="{escape(REASONS.get(c["reason"], ""))}">'
             f"{escape(c['reason'])}</td>"
-            f"{_cell(line, c['before'], lo, hi, 'before')}{_cell(line, c['after'], lo, hi, 'after')}</tr>"
+            f"{_cell(row, row.before, lo, hi, 'before')}{_cell(row, row.after, lo, hi, 'after')}</tr>"
         )
     title = f"UTS #58 link audit: {report['backend']}"
     intro = (

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .classify import KINDS, REASONS
-from .display import excerpt, visible_text, window
+from .display import RowText, excerpt, row_text, visible_text, window
 
 __all__ = ["code_span", "md_escape", "render_md"]
 
@@ -46,8 +46,8 @@ def code_span(text: str, in_table: bool = True) -> str:
     return f"{fence}{text}{fence}"
 
 
-def _marked(line: str, span: list[int] | None, lo: int, hi: int) -> str:
-    ex = excerpt(line, (span[0], span[1]) if span else None, lo, hi)
+def _marked(row: RowText, span: tuple[int, int] | None, lo: int, hi: int) -> str:
+    ex = excerpt(row.text, span, lo, hi, row.cut_left, row.cut_right)
     body = visible_text(ex.head)
     if ex.span is not None:
         body += OPEN_MARK + visible_text(ex.span) + CLOSE_MARK + visible_text(ex.tail)
@@ -99,10 +99,11 @@ def render_md(report: dict[str, Any]) -> str:
                 "| line:col | change | reason | before | after |",
                 "| --- | --- | --- | --- | --- |",
             ]
-        lo, hi = window(c["line_text"], [c["before"], c["after"]])
+        row = row_text(c)
+        lo, hi = window(row.text, [row.before, row.after])
         out.append(
             f"| {c['line']}:{c['column']} | {md_escape(c['kind'])} | {md_escape(c['reason'])} "
-            f"| {_marked(c['line_text'], c['before'], lo, hi)} | {_marked(c['line_text'], c['after'], lo, hi)} |"
+            f"| {_marked(row, row.before, lo, hi)} | {_marked(row, row.after, lo, hi)} |"
         )
     if source is not None:
         out.append("")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import shutil
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .classify import KINDS, REASONS
-from .display import excerpt, visible_text, window
+from .display import RowText, excerpt, row_text, visible_text, window
 
 __all__ = ["HINT", "render_text", "terminal_width", "truncate", "width_of"]
 
@@ -57,24 +57,23 @@ def truncate(text: str, width: int) -> str:
     return "".join(out) + "…"
 
 
-def _marked(line: str, span: Sequence[int] | None, lo: int, hi: int) -> str:
+def _marked(row: RowText, span: tuple[int, int] | None, lo: int, hi: int) -> str:
     if span is None:
-        part = excerpt(line, None, lo, hi)
+        part = excerpt(row.text, None, lo, hi, row.cut_left, row.cut_right)
         body = visible_text(part.head) + "  (no link)"
     else:
-        part = excerpt(line, (span[0], span[1]), lo, hi)
+        part = excerpt(row.text, span, lo, hi, row.cut_left, row.cut_right)
         body = visible_text(part.head) + "⸠" + visible_text(part.span or "") + "⸡" + visible_text(part.tail)
     return ("…" if part.cut_left else "") + body + ("…" if part.cut_right and span is not None else "")
 
 
 def _change_lines(change: Mapping[str, Any]) -> list[str]:
-    line = str(change["line_text"])
-    spans = [tuple(s) if s else None for s in (change["before"], change["after"])]
-    lo, hi = window(line, spans, _CONTEXT)
+    row = row_text(change)
+    lo, hi = window(row.text, [row.before, row.after], _CONTEXT)
     return [
         f"  {change['source']}:{change['line']}:{change['column']}  {change['kind']}, {change['reason']}",
-        f"    before  {_marked(line, change['before'], lo, hi)}",
-        f"    after   {_marked(line, change['after'], lo, hi)}",
+        f"    before  {_marked(row, row.before, lo, hi)}",
+        f"    after   {_marked(row, row.after, lo, hi)}",
     ]
 
 

@@ -41,7 +41,7 @@ from typing import NamedTuple, TypeVar
 
 from .._io import MAX_LINE, InputError, _ascii_compatible, _through_fd_link, _too_long, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
-from .stream import Rows, to_rows
+from .stream import Rows, audit_to_rows
 
 __all__ = [
     "CHUNK_LINES",
@@ -170,6 +170,9 @@ class RangeTask(NamedTuple):
     encoding: str
     errors: str
     max_line: int
+    #: A directory on this machine where the worker may leave its rows in a file (see
+    #: :func:`~.stream.audit_to_rows`); None: the rows come back in memory.
+    spill_dir: str | None = None
 
 
 class Notice(NamedTuple):
@@ -224,9 +227,8 @@ def audit_rows(task: Task) -> Rows:
             chunk = read_range(task)
         except InputError as exc:
             return Rows(task.source, task.first_line, task.backend, 0, 0, 0, 0, b"", (), (), (), str(exc))
-    else:
-        chunk = task
-    return to_rows(audit_chunk(chunk))
+        return audit_to_rows(chunk, task.spill_dir)
+    return audit_to_rows(task)
 
 
 @lru_cache(maxsize=8)
@@ -290,6 +292,7 @@ def iter_report_tasks(
     chunk_lines: int = CHUNK_LINES,
     ranges: bool = True,
     range_bytes: int = RANGE_BYTES,
+    spill_dir: str | None = None,
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -299,7 +302,8 @@ def iter_report_tasks(
     does not exist, an input that cannot be read) is a :class:`Notice` among the tasks,
     so the messages come out in input order whatever the engine.  An input that fails
     part-way may already have had some chunks audited: the caller leaves out every source
-    named by a Notice or a failed range (the CLI does).
+    named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
+    a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -312,7 +316,7 @@ def iter_report_tasks(
             where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
-                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line)
+                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir)
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
             continue
