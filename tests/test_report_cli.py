@@ -217,7 +217,7 @@ def test_dask_engine_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 def test_dask_engine_is_called_and_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     calls = []
 
-    def iter_work(tasks, work, scheduler, connect_timeout=30.0, workers=None):
+    def iter_work(tasks, work, scheduler, connect_timeout=30.0, workers=None, stall_timeout=300.0):
         tasks = list(tasks)
         calls.append((len(tasks), scheduler))
         return iter([work(t) for t in reversed(tasks)][::-1])

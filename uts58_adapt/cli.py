@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
+from typing import NoReturn
 
 from ._io import Terminated
 
@@ -33,10 +34,16 @@ Run 'uts58-adapt COMMAND --help' for each command's options.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``PROG: error: …; see PROG --help``)
+    and exit status 2, not the whole usage block (issue 24.3); subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="uts58-adapt", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = _Parser(prog="uts58-adapt", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     from . import __version__
 
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")

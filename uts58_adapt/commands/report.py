@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -11,7 +12,8 @@ from typing import TYPE_CHECKING
 from .._io import add_decoding_options, codec_problem, write_output
 
 if TYPE_CHECKING:
-    from ..report.stream import Rows
+    from .._io import Output
+    from ..report.stream import Rows, StreamingMerge
 
 PROG = "uts58-adapt report"
 
@@ -103,6 +105,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help="give up on a Dask scheduler that does not answer in time (default: %(default)g)",
     )
+    parser.add_argument(
+        "--stall-timeout",
+        type=_seconds,
+        default=300.0,
+        metavar="SECONDS",
+        help="with --engine dask: fail when no task finishes for this long, e.g. every worker died "
+        "(default: %(default)g); the previous output is kept",
+    )
     parser.set_defaults(func=run)
 
 
@@ -130,17 +140,30 @@ def _seconds(value: str) -> float:
     return t
 
 
+def _reason(exc: OSError) -> str:
+    """``exc``'s message as the end of a sentence: "is a directory", "permission denied"."""
+    text = str(exc.strerror or exc)
+    return text[:1].lower() + text[1:]
+
+
 def _fail(message: str, status: int = 2) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return status
 
 
-def _format_for(args: argparse.Namespace) -> str:
+#: Output suffixes and their formats (without --format).
+SUFFIXES = {".json": "json", ".md": "md", ".markdown": "md", ".txt": "md", ".html": "html", ".htm": "html"}
+
+
+def _format_for(args: argparse.Namespace) -> str | None:
+    """The report format: --format, else from the -o suffix (Markdown for stdout, or a file
+    with no suffix such as /dev/stdout); None for an unknown suffix (an error: ``audit.pdf``)."""
     if args.format:
         return str(args.format)
-    suffix = os.path.splitext(args.output or "")[1].lower()
-    formats = {".json": "json", ".html": "html", ".htm": "html"}
-    return formats.get(suffix, "md")
+    suffix = os.path.splitext(os.path.basename(args.output or ""))[1].lower()
+    if not suffix:
+        return "md"
+    return SUFFIXES.get(suffix)
 
 
 def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
@@ -168,18 +191,34 @@ def _progress(quiet: bool) -> tuple[Callable[[Rows], None], Callable[[], None]]:
     return on_result, bar.close
 
 
+def _backend_problem(name: str) -> str | None:
+    """Why the backend ``name`` cannot be loaded (its extra is not installed), or None.
+
+    Resolved here, before any output or input: a missing extra is one line naming what to
+    install and exit status 2, not a traceback per chunk (issue 24.3).
+    """
+    from ..backends import get_backend
+
+    try:
+        get_backend(name)
+    except ImportError as exc:
+        message = str(exc)
+        if "pip install" not in message:
+            extra = EXTRAS.get(name, name)
+            message = (
+                f"the {name} backend is not available ({message}); install it with: pip install 'uts58_adapt[{extra}]'"
+            )
+        return message
+    return None
+
+
+#: The extra that installs each optional backend's library (pyproject.toml).
+EXTRAS = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "magiclink"}
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..report import render
-    from ..report.runner import (
-        DASK_RANGE_LINES,
-        DASK_TASK,
-        LOCAL_TASK,
-        DaskUnavailable,
-        default_jobs,
-        iter_dask_rows,
-        iter_report_tasks,
-        iter_rows,
-    )
+    from .._io import Output
+    from ..report.display import terminal_safe
     from ..report.stream import StreamingMerge
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
@@ -195,16 +234,56 @@ def run(args: argparse.Namespace) -> int:
         if sys.stdin is None or sys.stdin.isatty():
             return _fail("no input: give PATH (or '-' for stdin) or --sample")
         paths = ["-"]
-    if args.output and args.output != "-":
-        directory = os.path.dirname(os.path.abspath(args.output))
-        if not os.path.isdir(directory):
-            return _fail(f"{args.output}: cannot write: no such directory {directory}")
-        if os.path.isdir(args.output):
-            return _fail(f"{args.output}: cannot write: is a directory")
     fmt = _format_for(args)
+    if fmt is None:
+        return _fail(
+            f"{terminal_safe(args.output)}: unknown report format {os.path.splitext(args.output)[1]!r}; "
+            f"name the file .json, .md or .html, or give --format json|md|html"
+        )
+    problem = _backend_problem(args.backend)
+    if problem is not None:
+        return _fail(problem)
     # stdout a terminal, no --format, no -o: a readable summary, not Markdown (report/render_text.py).
     if not args.format and args.output in (None, "-") and getattr(sys.stdout, "isatty", lambda: False)():
         fmt = "text"
+    # The output before any input: an -o that cannot be written fails now, not after the audit
+    # (issue 23.3); its temporary file exists from here on, and is removed on any error.
+    output: Output | None = None
+    if args.output and args.output != "-":
+        try:
+            output = Output.open(args.output)
+        except OSError as exc:
+            return _fail(f"{terminal_safe(args.output)}: cannot write: {_reason(exc)}")
+    import tempfile
+
+    with contextlib.ExitStack() as stack:
+        if output is not None:
+            stack.enter_context(output)
+        try:
+            spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="uts58-report-"))
+            merged = stack.enter_context(StreamingMerge(args.backend, spill))
+        except OSError as exc:  # a full or read-only $TMPDIR
+            return _fail(f"cannot make a temporary file: {exc.strerror or exc} (set TMPDIR)")
+        return _audit(args, paths, fmt, output, spill, merged)
+    return 2  # pragma: no cover - the with block returns
+
+
+def _audit(
+    args: argparse.Namespace, paths: list[str], fmt: str, output: Output | None, spill: str, merged: StreamingMerge
+) -> int:
+    """The audit of ``run``, once the arguments, the backend and the output are checked."""
+    from ..report import render
+    from ..report.display import terminal_safe
+    from ..report.runner import (
+        DASK_RANGE_LINES,
+        DASK_TASK,
+        LOCAL_TASK,
+        DaskUnavailable,
+        default_jobs,
+        iter_dask_rows,
+        iter_report_tasks,
+        iter_rows,
+    )
 
     problems: list[str] = []
     failed: set[str] = set()  # inputs that failed part-way: their chunks that ran are dropped
@@ -214,9 +293,6 @@ def run(args: argparse.Namespace) -> int:
     lines, size = LOCAL_TASK if args.engine == "local" else DASK_TASK
     if args.engine == "dask" and ranges:
         lines = DASK_RANGE_LINES
-    import tempfile
-
-    spill = tempfile.TemporaryDirectory(prefix="uts58-report-")
     tasks = iter_report_tasks(
         paths,
         args.sample,
@@ -227,63 +303,68 @@ def run(args: argparse.Namespace) -> int:
         chunk_lines=lines,
         ranges=ranges,
         range_bytes=size,
-        spill_dir=spill.name,
+        spill_dir=spill,
     )
     on_result, close = _progress(args.quiet)
     failures: list[tuple[str, str]] = []  # (source, message)
-    with spill, StreamingMerge(args.backend, spill.name) as merged:
-        results: Iterator[Rows] | None = None
-        try:
-            if args.engine == "dask":
-                results = iter_dask_rows(tasks, args.scheduler, args.connect_timeout, args.jobs)
-            else:
-                results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
-            for result in results:
-                if result.problem is not None:  # an input that cannot be read (or a path that is not there)
-                    if not result.source or result.source not in failed:
-                        problems.append(result.problem)
-                    if result.source:
-                        failed.add(result.source)
-                    continue
-                try:
-                    merged.add(result)
-                except OSError as exc:  # the spill file: a full or read-only $TMPDIR
-                    return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
-                failures.extend((result.source, message) for message in result.failures)
-                on_result(result)
-        except DaskUnavailable as exc:
-            return _fail(str(exc))
-        finally:
-            # However the loop ended (an error here, SIGTERM raised while merging, an early
-            # return), the engine stops its workers now, not when the generator is collected
-            # (at exit, concurrent.futures would first wait for every chunk in flight).
-            stop = getattr(results, "close", None)  # a generator's close()
-            if stop is not None:
-                stop()
-            close()
-        problems.extend(message for source, message in failures if source not in failed)
-        for message in problems:
-            print(f"{PROG}: {message}", file=sys.stderr)
-        data: bytes | Iterator[bytes]
-        if fmt == "json":
-            data = merged.json_chunks(exclude=failed)
-        elif fmt == "text":
-            from ..report.render_text import render_text, terminal_width
-
-            data = render_text(merged.report(exclude=failed), terminal_width()).encode("utf-8", "replace")
+    results: Iterator[Rows] | None = None
+    try:
+        if args.engine == "dask":
+            results = iter_dask_rows(tasks, args.scheduler, args.connect_timeout, args.jobs, args.stall_timeout)
         else:
-            data = render(merged.report(exclude=failed), fmt).encode("utf-8", "replace")
-        if args.output and args.output != "-":
+            results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
+        for result in results:
+            if result.problem is not None:  # an input that cannot be read (or a path that is not there)
+                if not result.source or result.source not in failed:
+                    problems.append(result.problem)
+                if result.source:
+                    failed.add(result.source)
+                continue
             try:
-                write_atomic(args.output, data)
-            except OSError as exc:
-                return _fail(f"{args.output}: cannot write: {exc.strerror or exc}")
-        elif hasattr(sys.stdout, "buffer"):
-            sys.stdout.flush()
-            for piece in [data] if isinstance(data, bytes) else data:
-                sys.stdout.buffer.write(piece)
-            sys.stdout.flush()
-        else:  # a text-only stream (an embedding application, a test harness)
-            for piece in [data] if isinstance(data, bytes) else data:
-                sys.stdout.write(piece.decode("utf-8"))
+                merged.add(result)
+            except OSError as exc:  # the spill file: a full or read-only $TMPDIR
+                return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
+            failures.extend((result.source, message) for message in result.failures)
+            on_result(result)
+    except DaskUnavailable as exc:
+        close()
+        for message in problems:
+            print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
+        return _fail(str(exc) + ("; the previous output is kept" if output is not None else ""))
+    finally:
+        # However the loop ended (an error here, SIGTERM raised while merging, an early
+        # return), the engine stops its workers now, not when the generator is collected
+        # (at exit, concurrent.futures would first wait for every chunk in flight).
+        stop = getattr(results, "close", None)  # a generator's close()
+        if stop is not None:
+            stop()
+        close()
+    problems.extend(message for source, message in failures if source not in failed)
+    for message in problems:
+        print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
+    if problems and not merged.sources(exclude=failed):
+        # Nothing could be read: no report (an existing -o file stays as it was).
+        return _fail("no input could be read; nothing written", 1)
+    data: bytes | Iterator[bytes]
+    if fmt == "json":
+        data = merged.json_chunks(exclude=failed)
+    elif fmt == "text":
+        from ..report.render_text import SHOWN, render_text, terminal_width
+
+        data = render_text(merged.report(exclude=failed, limit=SHOWN), terminal_width()).encode("utf-8", "replace")
+    else:
+        data = render(merged.report(exclude=failed), fmt).encode("utf-8", "replace")
+    if output is not None:
+        try:
+            output.commit(data)
+        except OSError as exc:
+            return _fail(f"{terminal_safe(args.output)}: cannot write: {exc.strerror or exc}")
+    elif hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        for piece in [data] if isinstance(data, bytes) else data:
+            sys.stdout.buffer.write(piece)
+        sys.stdout.flush()
+    else:  # a text-only stream (an embedding application, a test harness)
+        for piece in [data] if isinstance(data, bytes) else data:
+            sys.stdout.write(piece.decode("utf-8"))
     return 1 if problems else 0

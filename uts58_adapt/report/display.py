@@ -8,7 +8,17 @@ from typing import Any, NamedTuple
 
 from ..properties import FLAGS, HARD, TERM_MASK
 
-__all__ = ["CONTEXT", "Excerpt", "RowText", "excerpt", "row_text", "visible_pieces", "visible_text", "window"]
+__all__ = [
+    "CONTEXT",
+    "Excerpt",
+    "RowText",
+    "excerpt",
+    "row_text",
+    "terminal_safe",
+    "visible_pieces",
+    "visible_text",
+    "window",
+]
 
 #: Code points of context kept on each side of a change.
 CONTEXT = 40
@@ -47,6 +57,18 @@ def visible_pieces(text: str) -> list[tuple[str, bool]]:
 def visible_text(text: str) -> str:
     """``text`` with invisible and Hard code points written ``⟨U+XXXX⟩``."""
     return "".join(f"⟨{piece}⟩" if code else piece for piece, code in visible_pieces(text))
+
+
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control and format characters (``ESC``, ``CR``, bidi controls, line and
+    paragraph separators) written ``⟨U+XXXX⟩``: a file name printed on a terminal cannot
+    clear the screen, change colours or reorder what follows (issue 23.5)."""
+    if text.isprintable():
+        return text
+    return "".join(f"⟨U+{ord(ch):04X}⟩" if unicodedata.category(ch) in _CONTROL_CATEGORIES else ch for ch in text)
 
 
 class Excerpt(NamedTuple):

@@ -15,12 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .classify import KINDS, REASONS
-from .display import RowText, excerpt, row_text, visible_text, window
+from .display import RowText, excerpt, row_text, terminal_safe, visible_text, window
 
-__all__ = ["HINT", "render_text", "terminal_width", "truncate", "width_of"]
+__all__ = ["HINT", "SHOWN", "render_text", "terminal_width", "truncate", "width_of"]
 
 #: The last line: how to get the whole report.
 HINT = "Whole report: add -o audit.html (a page with filters), or --format md|json"
+#: How many changes the summary lists (the report need not hold more).
+SHOWN = 5
 #: Code points of context shown each side of a change.
 _CONTEXT = 20
 _MIN_WIDTH = 40
@@ -71,13 +73,14 @@ def _change_lines(change: Mapping[str, Any]) -> list[str]:
     row = row_text(change)
     lo, hi = window(row.text, [row.before, row.after], _CONTEXT)
     return [
-        f"  {change['source']}:{change['line']}:{change['column']}  {change['kind']}, {change['reason']}",
+        f"  {terminal_safe(str(change['source']))}:{change['line']}:{change['column']}  "
+        f"{terminal_safe(str(change['kind']))}, {terminal_safe(str(change['reason']))}",
         f"    before  {_marked(row, row.before, lo, hi)}",
         f"    after   {_marked(row, row.after, lo, hi)}",
     ]
 
 
-def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, reasons: int = 5) -> str:
+def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN, reasons: int = 5) -> str:
     """The terminal summary of a merged report (see :func:`uts58_adapt.report.merge`).
 
     ``changes`` and ``reasons``: how many of the first changes and of the most frequent
@@ -88,7 +91,7 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, re
     by_reason: Mapping[str, int] = s["by_reason"]
     documents = f"{s['documents']} document{'s' if s['documents'] != 1 else ''}"
     lines = [
-        f"{report['backend']} on {documents}, {s['lines']} lines: "
+        f"{terminal_safe(str(report['backend']))} on {documents}, {s['lines']} lines: "
         f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
         f"{s['unchanged']} unchanged, {s['changed']} changed"
         + (": " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items() if kind in KINDS) if by_kind else ""),
@@ -100,7 +103,8 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, re
         count_width = len(str(top[0][1]))
         lines += ["", "Top reasons:"]
         for name, n in top:
-            lines.append(f"  {n:>{count_width}}  {name:<{name_width}}  {REASONS.get(name, '')}".rstrip())
+            shown = terminal_safe(name)
+            lines.append(f"  {n:>{count_width}}  {shown:<{name_width}}  {REASONS.get(name, '')}".rstrip())
         if len(by_reason) > len(top):
             lines.append(f"  ({len(by_reason) - len(top)} more)")
     listed: list[Mapping[str, Any]] = list(report["changes"])[:changes]

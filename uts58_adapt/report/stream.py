@@ -21,6 +21,7 @@ import re
 import tempfile
 from collections import Counter
 from collections.abc import Collection, Iterator
+from itertools import islice
 from typing import IO, Any, NamedTuple
 
 from ..properties import UNICODE_VERSION
@@ -209,6 +210,10 @@ class StreamingMerge:
             src.by_kind.update(dict(result.by_kind))
             src.by_reason.update(dict(result.by_reason))
 
+    def sources(self, exclude: Collection[str] = ()) -> list[str]:
+        """The names of the sources that gave a result (an empty file too), less ``exclude``."""
+        return [name for name in self._sources if name not in exclude]
+
     def head(self, exclude: Collection[str] = ()) -> dict[str, Any]:
         """The report without its ``changes``: ``backend``, ``unicode_version``, ``summary``."""
         kept = [src for name, src in self._sources.items() if name not in exclude]
@@ -267,8 +272,10 @@ class StreamingMerge:
             first = False
         yield b"[]\n}\n" if first else b"\n  ]\n}\n"
 
-    def report(self, exclude: Collection[str] = ()) -> dict[str, Any]:
-        """The whole report as :func:`~.core.merge` returns it (the changes in memory)."""
+    def report(self, exclude: Collection[str] = (), limit: int | None = None) -> dict[str, Any]:
+        """The whole report as :func:`~.core.merge` returns it (the changes in memory); with a
+        ``limit``, only the first ``limit`` changes are read (the summary counts them all)."""
         report = self.head(exclude)
-        report["changes"] = [json.loads(row) for row in self.rows(exclude)]
+        rows = self.rows(exclude)
+        report["changes"] = [json.loads(row) for row in (rows if limit is None else islice(rows, limit))]
         return report
