@@ -25,42 +25,55 @@ that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-c
 fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
 reports explain each).  Unchanged links are counted, not listed.
 
-formats (default: from the --output suffix .json/.md/.html, else md):
+formats (default: from the -o suffix: .json; .md, .markdown, .txt; .html, .htm; Markdown
+for stdout or a name with no suffix; any other suffix is an error):
   (stdout a terminal, neither --format nor -o: a short summary, cut to its width)
   json  {"backend", "unicode_version", "summary": {...}, "changes": [...]}: offsets are
-        code points within the line; sorted, so equal reports are equal byte for byte
+        code points within the line; sorted, so equal reports are equal byte for byte.
+        A line longer than 512 code points is not repeated in each of its rows: line_text
+        is the context of the change, from line_text_start in a line of line_length
   md    summary tables and one table row per change, the link marked ⸠…⸡ before and after
   html  one standalone page: before/after highlighted side by side, filters by change and
         reason (no network access)
 
+inputs: a file named twice (f, ./f, d/../f, an absolute path, a link, or inside a
+directory also given) is audited once, under the first name given.
+
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
          directory is given, else 1; never more than the chunks of 2000 lines, nor
-         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
+         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM,
+         and exiting by themselves if this process is killed)
   dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
-         processes started for the run, default one per core); needs
-         pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
-         --connect-timeout seconds, or is not Dask, is an error (exit status 2)
+         processes started for the run, default one per core, at most 4 per core); needs
+         pip install 'uts58_adapt[dask]'; a scheduler that refuses the connection, does
+         not answer within --connect-timeout seconds, or is not Dask, is an error (exit
+         status 2), and so is a run in which no task finishes for --stall-timeout seconds
+         (every worker died): nothing is written
   Local workers read their part of each file (byte ranges) themselves and send back
   the report's rows, so the main process stays nearly idle; the workers of a
   --scheduler cluster need not see the files: they are sent the lines.
   The report is the same whatever the engine and the number of jobs.
-  Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
-  and the JSON report written in pieces (md and html are rendered whole).
+  Memory stays bounded: inputs are streamed, a long line audited in pieces, the changes
+  spilled to a temporary file and the JSON report written in pieces (md and html are
+  rendered whole).
 
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
   uts58-adapt report docs/ --backend urlextract -o audit.html
   cat notes.txt | uts58-adapt report - --format json
 
-output: -o OUT replaces a regular file atomically (temporary file, then rename); a
+output: -o OUT is checked before any input is read (its directory must exist and take a
+new file); a regular file is replaced atomically (temporary file, then rename); a
 symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
 
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
 had a line longer than --max-line, was not a regular file inside a walked directory, or
 detection failed on a line (named on stderr; the rest is still audited and the report
-is written); 2 for usage errors or when the report cannot be written; 130 and 143 after
-Ctrl-C and SIGTERM (no temporary file is left).
+is written; when no input at all could be read, nothing is written and an existing OUT
+stays as it was); 2 for usage errors (one line on stderr), a backend whose extra is not
+installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
+(no temporary file is left).
 """
 
 

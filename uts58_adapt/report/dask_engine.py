@@ -214,7 +214,7 @@ async def _identity(address: str, timeout: float) -> Any:
         comm.abort()
 
 
-def _refused(address: str, timeout: float) -> OSError | None:
+def _refused(address: str, timeout: float) -> ConnectionRefusedError | None:
     """The error of a TCP connection to ``address`` that is refused at once (nothing listens
     there: ``distributed`` would retry until the connect timeout, issue 23.4), else None."""
     from distributed.comm.addressing import parse_address, parse_host_port
@@ -246,7 +246,7 @@ def _probe(address: str, timeout: float) -> None:
     where = f"the Dask scheduler at {address}"
     refused = _refused(address, timeout)
     if refused is not None:
-        raise DaskUnavailable(f"cannot connect to {where}: connection refused ({refused.strerror or refused})")
+        raise DaskUnavailable(f"cannot connect to {where}: connection refused (is the scheduler running?)")
     outcome: list[Any] = []
 
     def run() -> None:
