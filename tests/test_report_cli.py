@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -268,11 +269,18 @@ def test_progress_bar_on_a_terminal(corpus: Path, tmp_path: Path, quiet: bool) -
     os.close(master)
     assert proc.wait(timeout=300) == 0
     err = b"".join(chunks).decode("utf-8", "replace")
+    summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
+    assert summary["documents"] == 3
     if quiet:
         assert err == ""
     else:
+        # every input is a file: the bar counts bytes against their total, with an ETA (issue 24.5)
         assert "auditing" in err and "lines" in err
-    assert json.loads(out.read_text(encoding="utf-8"))["summary"]["documents"] == 3
+        assert re.search(r"\| \d+(\.\d+)?k?/\d+(\.\d+)?k \[\d\d:\d\d<\d\d:\d\d, ", err), err
+        lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "auditing" not in line]
+        assert lines[-1].strip() == (
+            f"wrote {out}: {summary['changed']} changes in {summary['lines']} lines of 3 documents"
+        ), err
 
 
 def test_an_input_named_twice_is_audited_once(corpus: Path) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -13,6 +15,7 @@ from .._io import add_decoding_options, codec_problem, write_output
 
 if TYPE_CHECKING:
     from .._io import Output
+    from ..report.runner import Task
     from ..report.stream import Rows, StreamingMerge
 
 PROG = "uts58-adapt report"
@@ -153,6 +156,10 @@ def _seconds(value: str) -> float:
     return t
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _reason(exc: OSError) -> str:
     """``exc``'s message as the end of a sentence: "is a directory", "permission denied"."""
     text = str(exc.strerror or exc)
@@ -184,24 +191,79 @@ def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
     write_output(path, data)
 
 
-def _progress(quiet: bool) -> tuple[Callable[[Rows], None], Callable[[], None]]:
-    """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal."""
-    enabled = not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-    if not enabled:
-        return (lambda result: None), (lambda: None)
+def _progress(quiet: bool, total: int | None) -> tuple[Callable[[Rows, int], None], Callable[[], None]]:
+    """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal.
+
+    With ``total`` (the bytes of the inputs, when every size is known) the bar counts bytes
+    and shows the total, the rate and an ETA; else it counts lines.  ``on_result(rows, size)``
+    adds a result and the bytes of its task.
+    """
+    if not _bar_wanted(quiet):
+        return (lambda result, size: None), (lambda: None)
     from tqdm import tqdm
 
     # No monitor thread: worker processes may be forked while the bar is shown.
     tqdm.monitor_interval = 0
-    bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
+    if total is None:
+        bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
+    else:
+        bar = tqdm(
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc="auditing",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            leave=False,
+        )
     sources: set[str] = set()
+    lines = 0
 
-    def on_result(result: Rows) -> None:
+    def on_result(result: Rows, size: int) -> None:
+        nonlocal lines
         sources.add(result.source)
-        bar.update(result.lines)
-        bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
+        lines += result.lines
+        if total is None:
+            bar.update(result.lines)
+            bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
+        else:
+            bar.update(min(size, total - bar.n))
+            bar.set_postfix_str(f"{len(sources)} documents, {lines} lines", refresh=False)
 
     return on_result, bar.close
+
+
+def _bar_wanted(quiet: bool) -> bool:
+    return not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+
+
+def _input_bytes(paths: list[str], sample: bool) -> int | None:
+    """The bytes of all inputs, or None when one has no size known in advance (stdin, a FIFO)."""
+    from ..report.runner import resolve_inputs
+
+    total = 0
+    for _, path in resolve_inputs(paths, sample, []):
+        try:
+            st = os.stat(path) if path != "-" else None
+        except OSError:
+            continue  # reported when it is read
+        if st is None or not stat.S_ISREG(st.st_mode):
+            return None
+        total += st.st_size
+    return total
+
+
+def _task_bytes(task: object) -> int:
+    """What a task weighs on the progress bar: the bytes of its lines."""
+    from ..report.core import ChunkTask
+    from ..report.runner import RangeTask
+
+    if isinstance(task, RangeTask):
+        return task.length
+    if isinstance(task, ChunkTask):
+        return sum(len(line.encode("utf-8", "surrogatepass")) for line in task.lines) + len(task.lines)
+    return 0
 
 
 def _backend_problem(name: str) -> str | None:
@@ -318,7 +380,16 @@ def _audit(
         range_bytes=size,
         spill_dir=spill,
     )
-    on_result, close = _progress(args.quiet)
+    total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
+    on_result, close = _progress(args.quiet, total)
+    sizes: deque[int] = deque()  # of the tasks handed to the engine, whose results come back in task order
+
+    def weighed(tasks: Iterator[Task]) -> Iterator[Task]:
+        for task in tasks:
+            sizes.append(_task_bytes(task) if total is not None else 0)
+            yield task
+
+    tasks = weighed(tasks)
     failures: list[tuple[str, str]] = []  # (source, message)
     results: Iterator[Rows] | None = None
     try:
@@ -327,6 +398,7 @@ def _audit(
         else:
             results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
         for result in results:
+            size = sizes.popleft() if sizes else 0
             if result.problem is not None:  # an input that cannot be read (or a path that is not there)
                 if not result.source or result.source not in failed:
                     problems.append(result.problem)
@@ -338,7 +410,7 @@ def _audit(
             except OSError as exc:  # the spill file: a full or read-only $TMPDIR
                 return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
             failures.extend((result.source, message) for message in result.failures)
-            on_result(result)
+            on_result(result, size)
     except DaskUnavailable as exc:
         close()
         for message in problems:
@@ -372,6 +444,13 @@ def _audit(
             output.commit(data)
         except OSError as exc:
             return _fail(f"{terminal_safe(args.output)}: cannot write: {exc.strerror or exc}")
+        if not args.quiet:
+            s = merged.head(exclude=failed)["summary"]
+            print(
+                f"wrote {terminal_safe(args.output)}: {_plural(s['changed'], 'change')} in {_plural(s['lines'], 'line')}"
+                f" of {_plural(s['documents'], 'document')}",
+                file=sys.stderr,
+            )
     elif hasattr(sys.stdout, "buffer"):
         sys.stdout.flush()
         for piece in [data] if isinstance(data, bytes) else data:

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from .classify import KINDS, REASONS
+from .classify import REASONS
 from .display import RowText, excerpt, row_text, terminal_safe, visible_text, window
 
 __all__ = ["HINT", "SHOWN", "render_text", "terminal_width", "truncate", "width_of"]
@@ -80,6 +80,17 @@ def _change_lines(change: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def _counts(unchanged: int, by_kind: Mapping[str, int]) -> str:
+    """``31 unchanged, 29 changed (3 extended, 26 trimmed), 12 added, 6 removed``: counts that add
+    up to the links before (unchanged + changed + removed) and after (unchanged + changed + added)."""
+    moved = {kind: n for kind, n in by_kind.items() if kind not in ("added", "removed") and n}
+    detail = f" ({', '.join(f'{n} {terminal_safe(kind)}' for kind, n in moved.items())})" if moved else ""
+    return (
+        f"{unchanged} unchanged, {sum(moved.values())} changed{detail}, "
+        f"{by_kind.get('added', 0)} added, {by_kind.get('removed', 0)} removed"
+    )
+
+
 def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN, reasons: int = 5) -> str:
     """The terminal summary of a merged report (see :func:`uts58_adapt.report.merge`).
 
@@ -93,8 +104,7 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN
     lines = [
         f"{terminal_safe(str(report['backend']))} on {documents}, {s['lines']} lines: "
         f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
-        f"{s['unchanged']} unchanged, {s['changed']} changed"
-        + (": " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items() if kind in KINDS) if by_kind else ""),
+        _counts(s["unchanged"], by_kind),
     ]
     if by_reason:
         # Most frequent first; ties in the vocabulary's order (the order of by_reason).
