@@ -304,10 +304,13 @@ def test_merge_is_independent_of_chunking_and_order(stub_detect: None) -> None:
         "after",
         "before_text",
         "after_text",
+        "before_href",
+        "after_href",
         "kind",
         "reason",
         "line_text",
     ]
+    assert first["before_href"] == "https://example.com/a." and first["after_href"] == "https://example.com/a"
     assert first["before"] == [4, 18] and first["after"] == [4, 17]
 
 

@@ -81,6 +81,8 @@ class Change(NamedTuple):
     line_text: str
     text_start: int = 0
     line_length: int = -1  # -1: len(line_text) (the whole line)
+    before_href: str | None = None
+    after_href: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, tuple[int, int], tuple[int, int], str, str]:
         return (
@@ -258,6 +260,8 @@ def _change(
         line_text=text,
         text_start=text_start,
         line_length=length,
+        before_href=before.href if before is not None else None,
+        after_href=after.href if after is not None else None,
     )
 
 
@@ -368,6 +372,8 @@ def change_row(c: Change) -> dict[str, Any]:
         "after": list(c.after) if c.after else None,
         "before_text": c.before_text,
         "after_text": c.after_text,
+        "before_href": c.before_href,
+        "after_href": c.after_href,
         "kind": c.kind,
         "reason": c.reason,
         "line_text": c.line_text,
