@@ -89,9 +89,11 @@ def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
             proc.wait(20)
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``dask scheduler`` and one ``dask worker`` on 127.0.0.1: ``(address, worker process)``."""
+@pytest.fixture(params=[1])
+def cluster(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``dask scheduler`` and ``dask worker`` (``request.param`` worker processes, default 1) on
+    127.0.0.1: ``(address, the dask worker process)``."""
+    workers = str(request.param)
     info = tmp_path / "scheduler.json"
     common = ["--host", "127.0.0.1", "--no-dashboard"]
     procs: list[subprocess.Popen[bytes]] = []
@@ -116,11 +118,11 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
             time.sleep(0.2)
         time.sleep(0.2)
         address = json.loads(info.read_text())["address"]
-        worker = start("worker", "--scheduler-file", str(info), *common, "--nworkers", "1", "--nthreads", "1")
+        worker = start("worker", "--scheduler-file", str(info), *common, "--nworkers", workers, "--nthreads", "1")
         from distributed import Client
 
         with Client(address, timeout=60, set_as_default=False) as client:
-            client.wait_for_workers(1, timeout=120)
+            client.wait_for_workers(int(workers), timeout=120)
         yield address, worker
     finally:
         for proc in reversed(procs):
@@ -160,3 +162,57 @@ def test_a_cluster_whose_workers_all_die_fails_after_the_stall_timeout(
     assert elapsed < 60
     assert out.read_text(encoding="utf-8") == "previous\n"  # the previous output is kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "r.json", "scheduler.json"]
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("cluster", [2], indirect=True)
+def test_one_of_two_workers_killed_gives_the_same_report(
+    cluster: tuple[str, subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    address, worker = cluster
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(SAMPLE.read_text(encoding="utf-8") * 2000, encoding="utf-8")
+    local, remote = tmp_path / "local.json", tmp_path / "remote.json"
+    assert _report(str(corpus), "--jobs", "1", "-o", str(local)).returncode == 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", str(corpus), "-o", str(remote)]
+        + ["--engine", "dask", "--scheduler", address],
+        env=_env(),
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(4)
+        # the dask worker command holds the nannies; each starts its worker process (spawn_main)
+        workers = [child for child in _children(worker.pid) if b"spawn_main" in _cmdline(child)]
+        assert len(workers) == 2, workers
+        assert proc.poll() is None  # still at work
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err.decode()
+    assert remote.read_bytes() == local.read_bytes()
