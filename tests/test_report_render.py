@@ -211,3 +211,17 @@ def test_render_dispatch() -> None:
     assert render(REPORT, "md") == render_md(REPORT)
     with pytest.raises(ValueError, match="unknown format 'pdf'; expected one of json, md, html"):
         render(REPORT, "pdf")
+
+
+def test_printable_hard_is_complete() -> None:
+    """visible_pieces' fast path: a printable code point is shown as code only if it is in PRINTABLE_HARD."""
+    from uts58_adapt.report import display
+
+    found = {
+        chr(cp)
+        for cp in range(0x110000)
+        if not 0xD800 <= cp <= 0xDFFF and chr(cp).isprintable() and display._shown_as_code(chr(cp))
+    }
+    assert found == display.PRINTABLE_HARD
+    assert display.visible_pieces("a\u0149b") == [("a", False), ("U+0149", True), ("b", False)]
+    assert display.visible_pieces("") == []

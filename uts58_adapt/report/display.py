@@ -36,9 +36,16 @@ def _shown_as_code(ch: str) -> bool:
     return ch not in _JOINERS and unicodedata.category(ch) == "Cf"
 
 
+#: The printable code points (``str.isprintable``) that are shown as code: the Deprecated ones,
+#: which are Link_Term=Hard (tests/test_report_render.py checks the list against every code point).
+PRINTABLE_HARD = frozenset("\u0149\u0673\u0f77\u0f79\u17a3\u17a4\u2329\u232a")
+
+
 def visible_pieces(text: str) -> list[tuple[str, bool]]:
     """Split ``text`` into ``(piece, is_code)``: runs of ordinary text, and single
     invisible or Hard code points as ``"U+XXXX"`` (``is_code`` True)."""
+    if text.isprintable() and PRINTABLE_HARD.isdisjoint(text):  # the common case, at C speed
+        return [(text, False)] if text else []
     out: list[tuple[str, bool]] = []
     run: list[str] = []
     for ch in text:
