@@ -36,8 +36,9 @@ for stdout or a name with no suffix; any other suffix is an error):
         A line longer than 512 code points is not repeated in each of its rows: line_text
         is the context of the change, from line_text_start in a line of line_length
   md    summary tables and one table row per change, the link marked ⸠…⸡ before and after
-  html  one standalone page: before/after highlighted side by side, filters by change and
-        reason (no network access)
+  html  one standalone page (no network access): charts of kinds, reasons and files;
+        before/after side by side, dropped characters struck through, added ones
+        underlined, hrefs; search, filters, sorting and pages (100,000+ changes)
 
 inputs: a file named twice (f, ./f, d/../f, an absolute path, a link, or inside a
 directory also given) is audited once, under the first name given.
@@ -274,6 +275,8 @@ def _backend_problem(name: str) -> str | None:
     """
     from ..backends import get_backend
 
+    if name not in EXTRAS:  # linkify-it and urlextract are dependencies: no need to build one here
+        return None
     try:
         get_backend(name)
     except ImportError as exc:

@@ -67,6 +67,7 @@ class Change(NamedTuple):
     for a longer line it is the part of it around the change (the spans and
     :data:`CONTEXT` code points each side), which starts at ``text_start`` in the line
     of ``line_length`` code points.  The line itself is found by ``source`` and ``line``.
+    ``before_href`` and ``after_href`` are the links' ``Link.href``.
     """
 
     source: str
@@ -93,13 +94,6 @@ class Change(NamedTuple):
             self.after or (-1, -1),
             self.kind,
             self.reason,
-        )
-
-    @property
-    def is_cut(self) -> bool:
-        """Whether ``line_text`` is only part of the line."""
-        return self.line_length >= 0 and (
-            self.text_start > 0 or self.text_start + len(self.line_text) < self.line_length
         )
 
 
