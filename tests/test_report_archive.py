@@ -187,10 +187,10 @@ def test_a_backend_whose_extra_is_missing_is_one_line_and_writes_nothing(
 ) -> None:
     from uts58_adapt import backends
 
+    for name in [k for k in sys.modules if k.startswith(("django.", "uts58_adapt.backends.django"))]:
+        monkeypatch.delitem(sys.modules, name)  # (restored after the test)
     monkeypatch.setitem(sys.modules, "django", None)  # import django fails
     monkeypatch.delitem(backends._instances, "django", raising=False)
-    for name in [k for k in sys.modules if k.startswith("uts58_adapt.backends.django")]:
-        monkeypatch.delitem(sys.modules, name)
     out = tmp_path / "r.html"
     assert main(["report", "--sample", "--backend", "django", "-o", str(out)]) == 2
     captured = capsys.readouterr()

@@ -59,8 +59,7 @@ engines:
   --scheduler cluster need not see the files: they are sent the lines.
   The report is the same whatever the engine and the number of jobs.
   Memory stays bounded: inputs are streamed, a long line audited in pieces, the changes
-  spilled to a temporary file and the JSON report written in pieces (md and html are
-  rendered whole).
+  spilled to a temporary file and every report written in pieces.
 
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
@@ -155,6 +154,20 @@ def _seconds(value: str) -> float:
     if not 0 < t <= 86400:
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, not {value}")
     return t
+
+
+def _encoded(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[bytes]:
+    """``pieces`` as UTF-8 (a lone surrogate written ``?``), in blocks of about ``size`` characters."""
+    batch: list[str] = []
+    length = 0
+    for piece in pieces:
+        batch.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(batch).encode("utf-8", "replace")
+            batch, length = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8", "replace")
 
 
 def _plural(n: int, word: str) -> str:
@@ -350,8 +363,9 @@ def _audit(
     args: argparse.Namespace, paths: list[str], fmt: str, output: Output | None, spill: str, merged: StreamingMerge
 ) -> int:
     """The audit of ``run``, once the arguments, the backend and the output are checked."""
-    from ..report import render
     from ..report.display import terminal_safe
+    from ..report.render_html import html_chunks
+    from ..report.render_md import md_chunks
     from ..report.runner import (
         DASK_RANGE_LINES,
         DASK_TASK,
@@ -440,8 +454,11 @@ def _audit(
         from ..report.render_text import SHOWN, render_text, terminal_width
 
         data = render_text(merged.report(exclude=failed, limit=SHOWN), terminal_width()).encode("utf-8", "replace")
+    elif fmt == "md":
+        data = _encoded(md_chunks(merged.head(exclude=failed), merged.dicts(exclude=failed)))
     else:
-        data = render(merged.report(exclude=failed), fmt).encode("utf-8", "replace")
+        head = merged.head(exclude=failed)
+        data = _encoded(html_chunks(head, merged.dicts(exclude=failed), merged.kinds_by_source(exclude=failed)))
     if output is not None:
         try:
             output.commit(data)

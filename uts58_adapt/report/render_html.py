@@ -27,15 +27,16 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from html import escape
 from importlib import resources
+from itertools import chain, islice
 from typing import Any
 
 from .classify import KINDS, REASONS
 from .display import RowText, excerpt, row_text, visible_pieces, window
 
-__all__ = ["PAGE_ROWS", "STATIC_ROWS", "render_html"]
+__all__ = ["PAGE_ROWS", "STATIC_ROWS", "file_counts", "html_chunks", "render_html"]
 
 _MARKER = re.compile(r"@@([A-Z_]+)@@")
 
@@ -239,20 +240,28 @@ def bar_chart(
     return "".join(out)
 
 
-def _charts(summary: Mapping[str, Any], changes: list[Mapping[str, Any]]) -> tuple[str, str]:
-    """The bar charts of the kinds and the reasons, and the per-file chart."""
-    kinds = [(k, [(k, n)], f"{k}: {n} ({KINDS.get(k, '')})") for k, n in summary["by_kind"].items()]
-    reasons = [(r, [(r, n)], f"{r}: {n} ({REASONS.get(r, '')})") for r, n in summary["by_reason"].items()]
+def file_counts(changes: Iterable[Mapping[str, Any]]) -> dict[str, Counter[str]]:
+    """The changes of each source by kind (what the per-file chart shows)."""
     per_file: dict[str, Counter[str]] = {}
     for c in changes:
         per_file.setdefault(c["source"], Counter())[c["kind"]] += 1
-    ranked = sorted(per_file.items(), key=lambda item: (-sum(item[1].values()), item[0]))
+    return per_file
+
+
+def _charts(summary: Mapping[str, Any], per_file: Mapping[str, Mapping[str, int]]) -> tuple[str, str]:
+    """The bar charts of the kinds and the reasons, and the per-file chart."""
+    kinds = [(k, [(k, n)], f"{k}: {n} ({KINDS.get(k, '')})") for k, n in summary["by_kind"].items()]
+    reasons = [(r, [(r, n)], f"{r}: {n} ({REASONS.get(r, '')})") for r, n in summary["by_reason"].items()]
+    ranked = sorted(
+        ((name, counts) for name, counts in per_file.items() if sum(counts.values())),
+        key=lambda item: (-sum(item[1].values()), item[0]),
+    )
     files = [
         (
             name,
-            [(k, counts[k]) for k in KINDS if counts[k]],
+            [(k, counts.get(k, 0)) for k in KINDS if counts.get(k, 0)],
             f"{name}: {sum(counts.values())} changes ("
-            + ", ".join(f"{counts[k]} {k}" for k in KINDS if counts[k])
+            + ", ".join(f"{counts.get(k, 0)} {k}" for k in KINDS if counts.get(k, 0))
             + ")",
         )
         for name, counts in ranked[:TOP_FILES]
@@ -279,40 +288,49 @@ def _charts(summary: Mapping[str, Any], changes: list[Mapping[str, Any]]) -> tup
 
 def render_html(report: dict[str, Any]) -> str:
     """Return ``report`` (from :func:`~uts58_adapt.report.core.merge`) as a standalone HTML page."""
-    s = report["summary"]
+    return "".join(html_chunks(report, report["changes"], file_counts(report["changes"])))
+
+
+def html_chunks(
+    head: Mapping[str, Any], changes: Iterable[Mapping[str, Any]], per_file: Mapping[str, Mapping[str, int]]
+) -> Iterator[str]:
+    """The HTML page of a report in pieces: ``head`` is the report without its changes,
+    ``changes`` its rows in report order (read once, one at a time: only the first
+    :data:`STATIC_ROWS` are held), ``per_file`` each source's changes by kind."""
+    s = head["summary"]
+    total = int(s["changed"])
+    shown = min(total, STATIC_ROWS)
     counts = [
         (key.replace("_", " "), s[key], "")
         for key in ("documents", "lines", "links_before", "links_after", "unchanged", "changed")
         if key in s
     ]
-    summary = _table("", counts, False)
     meanings = "\n".join(
         [
             _table("change", [(k, n, KINDS.get(k, "")) for k, n in s["by_kind"].items()], True),
             _table("reason", [(r, n, REASONS.get(r, "")) for r, n in s["by_reason"].items()], True),
         ]
     )
-    changes = report["changes"]
-    charts, files = _charts(s, changes)
-    data = [_row_data(c) for c in changes]
-    static = data[:STATIC_ROWS]
-    title = f"UTS #58 link audit: {report['backend']}"
+    charts, files = _charts(s, per_file)
+    rows = iter(changes)
+    static = [_row_data(c) for c in islice(rows, STATIC_ROWS)]
+    title = f"UTS #58 link audit: {head['backend']}"
     intro = (
-        f"Unicode {report['unicode_version']}. Before is the backend's own link, after the same link "
+        f"Unicode {head['unicode_version']}. Before is the backend's own link, after the same link "
         "refined to UTS #58 (highlighted): struck-through characters are dropped by refinement, underlined "
         "ones added. Invisible and Link_Term=Hard characters are shown as U+XXXX; columns count code points "
         "from 1; a long line is shown around its change (…). Unchanged links are counted, not listed."
     )
     note = (
-        f"This report has {len(data)} changes: without JavaScript only the first {len(static)} are shown "
+        f"This report has {total} changes: without JavaScript only the first {shown} are shown "
         "(the JSON report has them all)."
-        if len(data) > len(static)
+        if total > shown
         else ""
     )
     values = {
         "TITLE": escape(title),
         "INTRO": escape(intro),
-        "SUMMARY": summary,
+        "SUMMARY": _table("", counts, False),
         "CHARTS": charts,
         "FILES": files,
         "MEANINGS": meanings,
@@ -322,20 +340,26 @@ def render_html(report: dict[str, Any]) -> str:
         "REASON_OPTIONS": "".join(
             f'<option value="{escape(r)}">{escape(r)} ({n})</option>' for r, n in s["by_reason"].items()
         ),
-        "TOTAL": str(len(data)),
-        "SHOWN": str(len(static)),
+        "TOTAL": str(total),
+        "SHOWN": str(shown),
         "NOSCRIPT": f'<p class="note">{escape(note)}</p>' if note else "",
         "ROWS": "\n".join(_row_html(row) for row in static),
-        "DATA": _json_for_script(
-            {
-                "rows": data,
-                "kinds": list(KINDS),
-                "reasons": list(REASONS),
-                "meanings": REASONS,
-                "page": PAGE_ROWS,
-                "flags": {"code": CODE, "mark": MARK, "del": DEL, "ins": INS, "cut": CUT, "nolink": NOLINK},
-            }
-        ),
     }
-    # One pass, so text inserted for one marker is never searched for another.
-    return _MARKER.sub(lambda m: values[m.group(1)], _template())
+    rest = {
+        "kinds": list(KINDS),
+        "reasons": list(REASONS),
+        "meanings": REASONS,
+        "page": PAGE_ROWS,
+        "flags": {"code": CODE, "mark": MARK, "del": DEL, "ins": INS, "cut": CUT, "nolink": NOLINK},
+    }
+    # The template's text and its markers in turn; text inserted for a marker is never searched again.
+    for k, part in enumerate(_MARKER.split(_template())):
+        if k % 2 == 0:
+            yield part
+        elif part != "DATA":
+            yield values[part]
+        else:  # {"rows": [...], ...}: the rows one at a time
+            yield '{"rows":['
+            for n, data in enumerate(chain(static, (_row_data(c) for c in rows))):
+                yield ("," if n else "") + _json_for_script(data)
+            yield "]," + _json_for_script(rest)[1:]

@@ -214,6 +214,14 @@ class StreamingMerge:
         """The names of the sources that gave a result (an empty file too), less ``exclude``."""
         return [name for name in self._sources if name not in exclude]
 
+    def kinds_by_source(self, exclude: Collection[str] = ()) -> dict[str, Counter[str]]:
+        """Each source's changes by kind (the HTML report's per-file chart), less ``exclude``."""
+        return {name: src.by_kind for name, src in self._sources.items() if name not in exclude}
+
+    def dicts(self, exclude: Collection[str] = ()) -> Iterator[dict[str, Any]]:
+        """The changes as dicts, in report order, one at a time."""
+        return (json.loads(row) for row in self.rows(exclude))
+
     def head(self, exclude: Collection[str] = ()) -> dict[str, Any]:
         """The report without its ``changes``: ``backend``, ``unicode_version``, ``summary``."""
         kept = [src for name, src in self._sources.items() if name not in exclude]
@@ -277,5 +285,5 @@ class StreamingMerge:
         ``limit``, only the first ``limit`` changes are read (the summary counts them all)."""
         report = self.head(exclude)
         rows = self.rows(exclude)
-        report["changes"] = [json.loads(row) for row in (rows if limit is None else islice(rows, limit))]
+        report["changes"] = list(self.dicts(exclude)) if limit is None else [json.loads(r) for r in islice(rows, limit)]
         return report
