@@ -144,7 +144,7 @@ def _limit_memory() -> None:  # pragma: no cover - runs in the child
 
 
 def test_a_2_mb_line_audits_in_bounded_memory(tmp_path: Path) -> None:
-    """Peak RSS of the whole CLI run (one process) on a 2 MB line, its 34 MB report written:
+    """Peak RSS of the whole CLI run (one process) on a 2 MB line, its 40 MB report written:
     well under 200 MB (the old rows held the line each: terabytes).  The child's address
     space is capped at 1 GB so that a regression fails instead of exhausting the machine."""
     path = tmp_path / "long.txt"
