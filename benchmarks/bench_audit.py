@@ -13,6 +13,11 @@ Targets:
   (audit-scale)  --jobs 2 >= 1.8 x faster than --jobs 1; --engine dask (a local cluster
                  of 2 processes) <= 1.15 x the time of --jobs 2
 
+  (audit-long-lines) one line of 100 kB to 16 MB (``--line-size MB[,MB...]``, default
+                 0.1,1,4,16) repeating the hostile shape of issue 23.1: the report of the
+                 100 kB line is at most 30 x the input; the 16 MB line audits in under
+                 500 MB peak RSS; report size and peak RSS per MB of input are printed
+
 The 1 GB check:
   python benchmarks/bench.py --only audit-memory --corpus-size 10,50,200,1024
 audits generated corpora of 10, 50, 200 and 1024 MB with ``--jobs 1 --format json``
@@ -259,6 +264,56 @@ def bench_audit_scale(size_mb: float, lines: list[str], report: _Report, backend
         report.ratio("--engine dask (2 processes) / --jobs 2", times["dask2"], times["jobs2"], 1.15)
 
 
+#: The line of issue 23.1: every repetition changes two links (a bracket kept, one across a separator).
+LONG_LINE_UNIT = "see example.com/αβ(γ/δ)ρς, or a@b.co x.co/( "
+
+
+def write_long_line(path: Path, size: int) -> int:
+    """Write one line of at most ``size`` bytes (then a newline) repeating :data:`LONG_LINE_UNIT`;
+    return the bytes written.  (16 MB is the default --max-line: the line must not pass it.)"""
+    unit = LONG_LINE_UNIT.encode("utf-8")
+    with path.open("wb") as fh:
+        written = 0
+        while written + len(unit) <= size:
+            fh.write(unit)
+            written += len(unit)
+        fh.write(b"\n")
+    return written + 1
+
+
+def bench_audit_long_lines(sizes_mb: Sequence[float], report: _Report, backend: str = "linkify-it") -> None:
+    """Report size and peak RSS of ``report FILE --jobs 1 --format json -o OUT`` on one line of each size."""
+    print(f"(audit-long-lines) one line of each size, {backend}, report --jobs 1 --format json")
+    print(f"  {'line':>9}  {'report':>9}  {'x input':>7}  {'peak RSS':>9}  {'RSS/MB in':>9}  {'time':>7}")
+    xs: list[float] = []
+    ys: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="uts58-bench-") as tmp:
+        for size in sizes_mb:
+            path = Path(tmp) / "line.txt"
+            out = Path(tmp) / "r.json"
+            mb = write_long_line(path, int(size * MB)) / MB
+            run = run_cli([str(path), "--backend", backend, "--jobs", "1", "--format", "json", "-o", str(out)])
+            out_mb = out.stat().st_size / MB if out.exists() else 0.0
+            out.unlink(missing_ok=True)
+            path.unlink()
+            print(
+                f"  {mb:7.2f} MB  {out_mb:6.1f} MB  {out_mb / mb:6.1f}x  {run.rss_mb:6.0f} MB  "
+                f"{run.rss_mb / mb:6.1f} MB  {run.seconds:5.1f} s   exit {run.status}"
+            )
+            xs.append(mb)
+            ys.append(run.rss_mb)
+            if run.status != 0:
+                report.failed.append(f"audit of a {mb:.2f} MB line exited with status {run.status}")
+            if size <= 0.1 and out_mb > 30 * mb:
+                report.failed.append(
+                    f"the report of a {mb:.2f} MB line is {out_mb / mb:.0f} x the input (target <= 30)"
+                )
+            if size >= 16 and run.rss_mb >= 500:
+                report.failed.append(f"a {mb:.0f} MB line peaks at {run.rss_mb:.0f} MB RSS (target < 500 MB)")
+    if len(xs) >= 2:
+        print(f"  RSS growth (least squares): {_slope(xs, ys):.2f} MB per MB of input")
+
+
 def parse_sizes(value: str) -> list[float]:
     return [float(part) for part in value.split(",") if part.strip()]
 
@@ -270,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true")
-    parser.add_argument("--only", choices=["audit", "audit-memory", "audit-scale"], action="append")
+    parser.add_argument("--only", choices=["audit", "audit-memory", "audit-scale", "audit-long-lines"], action="append")
     parser.add_argument("--size", type=int, default=500_000, help="characters of real text for --only audit")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
@@ -279,17 +334,30 @@ def main(argv: list[str] | None = None) -> int:
         default=[50.0, 100.0, 200.0],
         help="MB of generated corpus, comma-separated (memory: each; scale: the largest)",
     )
+    parser.add_argument(
+        "--line-size",
+        type=parse_sizes,
+        default=[0.1, 1.0, 4.0, 16.0],
+        help="MB in the one line of each audit-long-lines run, comma-separated",
+    )
     args = parser.parse_args(argv)
+    only = set(args.only or ["audit", "audit-memory", "audit-scale"])
+    if only == {"audit-long-lines"}:  # no corpus needed
+        report = Report()
+        bench_audit_long_lines(args.line_size, report)
+        print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
+        return 1 if args.check and report.failed else 0
     lines, description = load_corpus(args.size)
     print(f"Python {sys.version.split()[0]}; corpus: {description}\n")
     report = Report()
-    only = set(args.only or ["audit", "audit-memory", "audit-scale"])
     if "audit" in only:
         bench_audit_cost(lines, args.repeat, report, measure, each)
     if "audit-memory" in only:
         bench_audit_memory(args.corpus_size, lines, report)
     if "audit-scale" in only:
         bench_audit_scale(max(args.corpus_size), lines, report)
+    if "audit-long-lines" in only:
+        bench_audit_long_lines(args.line_size, report)
     print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
     return 1 if args.check and report.failed else 0
 

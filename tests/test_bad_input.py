@@ -315,12 +315,18 @@ def previous_report(tmp_path: Path) -> Path:
 
 
 def test_renderer_failure_leaves_previous_report(previous_report: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import uts58_adapt.report as report_pkg
+    """The Markdown report is written in pieces too: a failure midway leaves the old report."""
+    from uts58_adapt.report import render_md
 
-    def broken_render(report: dict, fmt: str) -> str:
-        raise RuntimeError("renderer crashed midway")
+    real = render_md.md_chunks
 
-    monkeypatch.setattr(report_pkg, "render", broken_render)
+    def broken(head: dict, changes: Iterator[dict]) -> Iterator[str]:
+        for k, piece in enumerate(real(head, changes)):
+            if k == 40:  # into the changes
+                raise RuntimeError("renderer crashed midway")
+            yield piece
+
+    monkeypatch.setattr(render_md, "md_chunks", broken)
     with pytest.raises(RuntimeError, match="midway"):
         main(["report", "--sample", "-q", "--format", "md", "-o", str(previous_report)])
     assert previous_report.read_text(encoding="utf-8") == PREVIOUS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -45,11 +46,11 @@ def assert_consistent(report: dict) -> None:
     assert s["links_before"] == s["unchanged"] + sum(c["before"] is not None for c in changes)
     assert s["links_after"] == s["unchanged"] + sum(c["after"] is not None for c in changes)
     for c in changes:
-        line = c["line_text"]
+        line, offset = c["line_text"], c.get("line_text_start", 0)  # a long line's rows: its context
         for side in ("before", "after"):
             if c[side] is not None:
                 start, end = c[side]
-                assert line[start:end] == c[f"{side}_text"]
+                assert line[start - offset : end - offset] == c[f"{side}_text"]
         assert c["column"] == 1 + min(c[s][0] for s in ("before", "after") if c[s] is not None)
     keys = [(c["source"], c["line"], c["column"]) for c in changes]
     assert keys == sorted(keys)
@@ -217,7 +218,7 @@ def test_dask_engine_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 def test_dask_engine_is_called_and_gives_the_same_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     calls = []
 
-    def iter_work(tasks, work, scheduler, connect_timeout=30.0, workers=None):
+    def iter_work(tasks, work, scheduler, connect_timeout=30.0, workers=None, stall_timeout=300.0):
         tasks = list(tasks)
         calls.append((len(tasks), scheduler))
         return iter([work(t) for t in reversed(tasks)][::-1])
@@ -268,11 +269,18 @@ def test_progress_bar_on_a_terminal(corpus: Path, tmp_path: Path, quiet: bool) -
     os.close(master)
     assert proc.wait(timeout=300) == 0
     err = b"".join(chunks).decode("utf-8", "replace")
+    summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
+    assert summary["documents"] == 3
     if quiet:
         assert err == ""
     else:
+        # every input is a file: the bar counts bytes against their total, with an ETA (issue 24.5)
         assert "auditing" in err and "lines" in err
-    assert json.loads(out.read_text(encoding="utf-8"))["summary"]["documents"] == 3
+        assert re.search(r"\| \d+(\.\d+)?k?/\d+(\.\d+)?k \[\d\d:\d\d<\d\d:\d\d, ", err), err
+        lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip() and "auditing" not in line]
+        assert lines[-1].strip() == (
+            f"wrote {out}: {summary['changed']} changes in {summary['lines']} lines of 3 documents"
+        ), err
 
 
 def test_an_input_named_twice_is_audited_once(corpus: Path) -> None:

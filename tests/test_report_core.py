@@ -102,7 +102,7 @@ def test_trimmed_reasons(line: str, before_text: str, after_text: str, reason: s
     "line, before_text, after_text, reason",
     [
         ("x example.com/a!b ok", "example.com/a", "example.com/a!b", "soft-inside"),
-        ("x example.vn/chủ-đề? ok", "example.vn/chủ-đề", "example.vn/chủ-đề?", "soft-inside"),
+        ("x example.vn/chủ-đề? ok", "example.vn/chủ-đề", "example.vn/chủ-đề?", "part-initiator"),
         ("x example.com/?a=1&amp;b=2 ok", "example.com/?a=1&amp", "example.com/?a=1&amp;b=2", "soft-inside"),
         ("x example.com/a|b ok", "example.com/a", "example.com/a|b", "include-char"),
         ("x example.com/a<b>c ok", "example.com/a", "example.com/a<b>c", "bracket-kept"),
@@ -304,10 +304,13 @@ def test_merge_is_independent_of_chunking_and_order(stub_detect: None) -> None:
         "after",
         "before_text",
         "after_text",
+        "before_href",
+        "after_href",
         "kind",
         "reason",
         "line_text",
     ]
+    assert first["before_href"] == "https://example.com/a." and first["after_href"] == "https://example.com/a"
     assert first["before"] == [4, 18] and first["after"] == [4, 17]
 
 
@@ -376,3 +379,17 @@ def test_a_failing_line_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -
     result = audit_chunk(ChunkTask("doc.txt", 1, ["example.com/a.", "boom example.com/b.", "x"], "fake"))
     assert result.failures == ("doc.txt:2: detect failed: RuntimeError: kaput",)
     assert result.lines == 3 and result.links_before == 1 and len(result.changes) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("Xem tại example.vn/trang/chủ-đề? Cảm ơn bạn.", "part-initiator"),  # issue 24.5: not soft-inside
+        ("see x.com/a.? then", "part-initiator"),
+        ("see example.com/αβ(γ/δ)ρς", "bracket-across-separator"),
+    ],
+)
+def test_a_question_mark_kept_before_a_space_has_its_own_reason(line: str, reason: str) -> None:
+    (change,) = audit_chunk(ChunkTask("t", 1, [line], "linkify-it")).changes
+    assert change.reason == reason
+    assert reason in core.REASONS

@@ -119,6 +119,7 @@ def test_sample_triggers_every_common_reason() -> None:
     expected = {
         "soft-trailing",
         "soft-inside",
+        "part-initiator",
         "include-char",
         "bracket-kept",
         "unmatched-close",

@@ -191,7 +191,7 @@ def test_html_escapes_everything_and_loads_nothing() -> None:
     assert "@import" not in page and "url(" not in page
     assert "Content-Security-Policy" in page
     assert page.count('<tr class="change"') == 3
-    assert '<mark class="before">example.com/p.</mark>' in page
+    assert '<mark class="before">example.com/p<del>.</del></mark>' in page  # the dropped "." struck through
     assert '<mark class="after">example.com/p</mark>.' in page
     assert '<span class="cp">U+00A0</span>' in page
     assert 'data-kind="added" data-reason="missed-email"' in page
@@ -202,7 +202,7 @@ def test_html_markers_in_text_are_not_expanded() -> None:
     line = "x @@ROWS@@ example.com/a. y"
     s = line.index("example.com")
     page = render_html(report_with([change(line, (s, s + 14), (s, s + 13), "trimmed", "soft-trailing")]))
-    assert page.count("@@ROWS@@") == 2
+    assert page.count("@@ROWS@@") == 4  # the row's two cells, and the same in the script's data
     assert "@@" not in page.replace("@@ROWS@@", "")
 
 
@@ -211,3 +211,17 @@ def test_render_dispatch() -> None:
     assert render(REPORT, "md") == render_md(REPORT)
     with pytest.raises(ValueError, match="unknown format 'pdf'; expected one of json, md, html"):
         render(REPORT, "pdf")
+
+
+def test_printable_hard_is_complete() -> None:
+    """visible_pieces' fast path: a printable code point is shown as code only if it is in PRINTABLE_HARD."""
+    from uts58_adapt.report import display
+
+    found = {
+        chr(cp)
+        for cp in range(0x110000)
+        if not 0xD800 <= cp <= 0xDFFF and chr(cp).isprintable() and display._shown_as_code(chr(cp))
+    }
+    assert found == display.PRINTABLE_HARD
+    assert display.visible_pieces("a\u0149b") == [("a", False), ("U+0149", True), ("b", False)]
+    assert display.visible_pieces("") == []

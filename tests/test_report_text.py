@@ -53,7 +53,7 @@ REPORT = {
 def test_summary_written_by_hand() -> None:
     assert render_text(REPORT, width=200, changes=2, reasons=2) == (
         "urlextract on 2 documents, 10 lines: 4 links before UTS #58 refinement, 4 after\n"
-        "2 unchanged, 3 changed: 2 trimmed, 1 added\n"
+        "2 unchanged, 2 changed (2 trimmed), 1 added, 0 removed\n"
         "\n"
         "Top reasons:\n"
         "  1  soft-trailing    §3.5.1: a trailing run of Link_Term=Soft characters (. ! ? , 。 ، । …) is not part "
@@ -92,7 +92,7 @@ def test_no_changes() -> None:
     report = {**REPORT, "changes": [], "summary": {**REPORT["summary"], "changed": 0, "by_kind": {}, "by_reason": {}}}
     assert render_text(report) == (
         "urlextract on 2 documents, 10 lines: 4 links before UTS #58 refinement, 4 after\n"
-        "2 unchanged, 0 changed\n"
+        "2 unchanged, 0 changed, 0 added, 0 removed\n"
         "\n"
         f"{HINT}\n"
     )
@@ -161,3 +161,21 @@ def test_a_pipe_gets_markdown() -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout == (REPO / "compat_reports" / "linkify-it.md").read_bytes()
+
+
+def test_the_counts_add_up_on_the_sample() -> None:
+    """Issue 24.5: unchanged + changed + removed = links before, unchanged + changed + added = links after."""
+    import re
+
+    from uts58_adapt.report import merge
+    from uts58_adapt.report.runner import iter_tasks, map_local, sample_inputs
+
+    report = merge(map_local(iter_tasks(sample_inputs(), "linkify-it", problems=[])))
+    s = report["summary"]
+    line = render_text(report, width=500).splitlines()[1]
+    m = re.fullmatch(r"(\d+) unchanged, (\d+) changed \((.*)\), (\d+) added, (\d+) removed", line)
+    assert m, line
+    unchanged, changed, added, removed = (int(m.group(k)) for k in (1, 2, 4, 5))
+    assert unchanged + changed + removed == s["links_before"]
+    assert unchanged + changed + added == s["links_after"]
+    assert sum(int(part.split()[0]) for part in m.group(3).split(", ")) == changed

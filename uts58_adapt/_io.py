@@ -14,6 +14,7 @@ from pathlib import Path
 
 __all__ = [
     "InputError",
+    "Output",
     "Terminated",
     "add_decoding_options",
     "codec_problem",
@@ -228,35 +229,126 @@ class Terminated(BaseException):
 
 def write_output(path: str, data: bytes | Iterable[bytes]) -> None:
     """Write ``data`` (bytes, or an iterable of byte strings written one after the other,
-    so a large report need not be held whole) to the file ``path``, atomically where that is possible.
+    so a large report need not be held whole) to the file ``path``, atomically where that is
+    possible: :meth:`Output.open` then :meth:`Output.commit`.  Raises OSError."""
+    with Output.open(path) as out:
+        out.commit(data)
 
-    - A regular file, or a path that does not exist yet, is written to a temporary file
-      in the same directory and renamed over ``path`` (readers see the old or the new
-      file, never half of one); the new file keeps the old one's permissions, or gets the
+
+class Output:
+    """An output file checked, and for a regular file created, before the work that fills it
+    (issue 23.3: an output that cannot be written is an error before any input is read).
+
+    - A regular file, or a path that does not exist yet, gets a temporary file in the same
+      directory now (its name within the file system's limit on names, whatever the length
+      of ``path``'s), which :meth:`commit` renames over ``path`` (readers see the old or the
+      new file, never half of one); the new file keeps the old one's permissions, or gets the
       usual ones (0666 less the umask).
     - A symbolic link is followed: its target is replaced, the link stays a link.
-    - Anything else (a device such as ``/dev/null``, a FIFO) is opened and written
-      directly: renaming over it would replace the device with a file.  So is a path
-      that leads to an open file descriptor (``/dev/stdout``, ``/dev/fd/1``), even one
-      open on a regular file.
+    - Anything else (a device such as ``/dev/null``, a FIFO) is written directly by
+      :meth:`commit` (renaming over it would replace the device with a file); so is a path
+      that leads to an open file descriptor (``/dev/stdout``, ``/dev/fd/1``), even one open
+      on a regular file.  :meth:`open` only checks that it may be written.
 
-    The temporary file is removed on any exception, including KeyboardInterrupt and
-    :class:`Terminated`.  Raises OSError.
+    Use as a context manager: leaving it without :meth:`commit` (an error, KeyboardInterrupt,
+    :class:`Terminated`) removes the temporary file and leaves ``path`` as it was.
     """
-    try:
-        st: os.stat_result | None = os.stat(path)  # follows symbolic links
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(21, "Is a directory", path)
-    if st is not None and (not stat.S_ISREG(st.st_mode) or _through_fd_link(path)):
-        # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): write
-        # through it with open(), which follows such links; never rename over it.
-        with open(path, "wb") as fh:
+
+    def __init__(self, path: str, target: str | None, tmp: str | None, fd: int | None, mode: int) -> None:
+        self.path = path
+        self._target = target  # None: written directly
+        self._tmp = tmp
+        self._fd = fd
+        self._mode = mode
+
+    @classmethod
+    def open(cls, path: str) -> Output:
+        """Check ``path`` and create the temporary file (see the class); raises OSError."""
+        try:
+            st: os.stat_result | None = os.stat(path)  # follows symbolic links
+        except FileNotFoundError:
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory", path)
+        if st is not None and (not stat.S_ISREG(st.st_mode) or _through_fd_link(path)):
+            # A device, a FIFO, /dev/stdout (a link to /proc/self/fd/1, maybe a pipe): written
+            # through with open() at the end (opening a FIFO now would wait for its reader).
+            if not os.access(path, os.W_OK):
+                raise PermissionError(13, "Permission denied", path)
+            return cls(path, None, None, None, 0)
+        target = os.path.realpath(path) if os.path.islink(path) else path
+        if st is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        else:
+            mode = st.st_mode & 0o7777
+        directory = os.path.dirname(os.path.abspath(target))
+        import tempfile  # here: it imports shutil, bz2, lzma and random
+
+        prefix = _tmp_prefix(directory, os.path.basename(target))
+        try:
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=prefix, suffix=".tmp")
+        except FileNotFoundError:
+            if os.path.isdir(directory):  # /proc: a directory in which no file can be made
+                raise PermissionError(13, f"cannot create a file in {directory}", path) from None
+            raise FileNotFoundError(2, f"no such directory {directory}", path) from None
+        return cls(path, target, tmp, fd, mode)
+
+    def __enter__(self) -> Output:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.discard()
+
+    def commit(self, data: bytes | Iterable[bytes]) -> None:
+        """Write ``data`` and put it in place (see the class); raises OSError."""
+        if self._target is None:
+            with open(self.path, "wb") as fh:
+                _write_all(fh, data)
+            return
+        if self._fd is None or self._tmp is None:
+            raise ValueError("output already committed or discarded")
+        fd, self._fd = self._fd, None
+        with os.fdopen(fd, "wb") as fh:
             _write_all(fh, data)
-        return
-    target = os.path.realpath(path) if os.path.islink(path) else path
-    _write_atomic(target, data, None if st is None else st.st_mode & 0o7777)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(self._tmp, self._mode)
+        os.replace(self._tmp, self._target)
+        self._tmp = None
+
+    def discard(self) -> None:
+        """Remove the temporary file, if any: ``path`` stays as it was."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):  # already gone
+                os.unlink(self._tmp)
+            self._tmp = None
+
+
+#: The random part mkstemp adds, and the suffix: ``.NAME.`` + 8 characters + ``.tmp``.
+_TMP_EXTRA = 1 + 1 + 8 + 4
+
+
+def _tmp_prefix(directory: str, name: str) -> str:
+    """``.NAME.``, with NAME cut (in bytes) so that the temporary file's name stays within the
+    file system's limit on names: a 245-byte ``-o`` name is valid, ``.NAME.xxxxxxxx.tmp`` would not be."""
+    try:
+        limit = os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = 255
+    raw = os.fsencode(name)
+    room = max(1, limit - _TMP_EXTRA)
+    if len(raw) > room:
+        raw = raw[:room]
+        while raw and (raw[-1] & 0xC0) == 0x80:  # do not cut a UTF-8 sequence in two
+            raw = raw[:-1]
+        raw = raw[:-1] if raw and raw[-1] >= 0xC0 else raw
+    return f".{os.fsdecode(raw)}."
 
 
 def _through_fd_link(path: str) -> bool:
@@ -278,27 +370,3 @@ def _write_all(fh: io.BufferedIOBase | io.BufferedWriter | io.RawIOBase, data: b
     else:
         for piece in data:
             fh.write(piece)
-
-
-def _write_atomic(path: str, data: bytes | Iterable[bytes], mode: int | None) -> None:
-    if mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = None
-    try:
-        import tempfile  # here: it imports shutil, bz2, lzma and random
-
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            _write_all(fh, data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        tmp = None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):  # already gone
-                os.unlink(tmp)

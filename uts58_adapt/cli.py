@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
+from typing import NoReturn
 
 from ._io import Terminated
 
@@ -59,10 +60,16 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``PROG: error: …; see PROG --help``)
+    and exit status 2, not the whole usage block (issue 24.3); subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="uts58-adapt", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = _Parser(prog="uts58-adapt", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--version", action=_VersionAction, help="show the version and the data it applies (Unicode, PSL, idna)"
     )

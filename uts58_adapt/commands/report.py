@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import stat
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .._io import add_decoding_options, codec_problem, write_output
 
 if TYPE_CHECKING:
-    from ..report.stream import Rows
+    from .._io import Output
+    from ..report.runner import Task
+    from ..report.stream import Rows, StreamingMerge
 
 PROG = "uts58-adapt report"
 
@@ -23,42 +28,55 @@ that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-c
 fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
 reports explain each).  Unchanged links are counted, not listed.
 
-formats (default: from the --output suffix .json/.md/.html, else md):
+formats (default: from the -o suffix: .json; .md, .markdown, .txt; .html, .htm; Markdown
+for stdout or a name with no suffix; any other suffix is an error):
   (stdout a terminal, neither --format nor -o: a short summary, cut to its width)
   json  {"backend", "unicode_version", "summary": {...}, "changes": [...]}: offsets are
-        code points within the line; sorted, so equal reports are equal byte for byte
+        code points within the line; sorted, so equal reports are equal byte for byte.
+        A line longer than 512 code points is not repeated in each of its rows: line_text
+        is the context of the change, from line_text_start in a line of line_length
   md    summary tables and one table row per change, the link marked ⸠…⸡ before and after
-  html  one standalone page: before/after highlighted side by side, filters by change and
-        reason (no network access)
+  html  one standalone page (no network access): charts of kinds, reasons and files;
+        before/after side by side, dropped characters struck through, added ones
+        underlined, hrefs; search, filters, sorting and pages (100,000+ changes)
+
+inputs: a file named twice (f, ./f, d/../f, an absolute path, a link, or inside a
+directory also given) is audited once, under the first name given.
 
 engines:
   local  in this process, or --jobs N worker processes (default: all cores when a
          directory is given, else 1; never more than the chunks of 2000 lines, nor
-         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM)
+         than 4 per core; started with forkserver or spawn, stopped on Ctrl-C/SIGTERM,
+         and exiting by themselves if this process is killed)
   dask   a Dask cluster (--scheduler ADDRESS, else a local cluster of --jobs worker
-         processes started for the run, default one per core); needs
-         pip install 'uts58_adapt[dask]'; a scheduler that does not answer within
-         --connect-timeout seconds, or is not Dask, is an error (exit status 2)
+         processes started for the run, default one per core, at most 4 per core); needs
+         pip install 'uts58_adapt[dask]'; a scheduler that refuses the connection, does
+         not answer within --connect-timeout seconds, or is not Dask, is an error (exit
+         status 2), and so is a run in which no task finishes for --stall-timeout seconds
+         (every worker died): nothing is written
   Local workers read their part of each file (byte ranges) themselves and send back
   the report's rows, so the main process stays nearly idle; the workers of a
   --scheduler cluster need not see the files: they are sent the lines.
   The report is the same whatever the engine and the number of jobs.
-  Memory stays bounded: inputs are streamed, the changes spilled to a temporary file
-  and the JSON report written in pieces (md and html are rendered whole).
+  Memory stays bounded: inputs are streamed, a long line audited in pieces, the changes
+  spilled to a temporary file and every report written in pieces.
 
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
   uts58-adapt report docs/ --backend urlextract -o audit.html
   cat notes.txt | uts58-adapt report - --format json
 
-output: -o OUT replaces a regular file atomically (temporary file, then rename); a
+output: -o OUT is checked before any input is read (its directory must exist and take a
+new file); a regular file is replaced atomically (temporary file, then rename); a
 symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
 
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
 had a line longer than --max-line, was not a regular file inside a walked directory, or
 detection failed on a line (named on stderr; the rest is still audited and the report
-is written); 2 for usage errors or when the report cannot be written; 130 and 143 after
-Ctrl-C and SIGTERM (no temporary file is left).
+is written; when no input at all could be read, nothing is written and an existing OUT
+stays as it was); 2 for usage errors (one line on stderr), a backend whose extra is not
+installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
+(no temporary file is left).
 """
 
 
@@ -103,6 +121,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help="give up on a Dask scheduler that does not answer in time (default: %(default)g)",
     )
+    parser.add_argument(
+        "--stall-timeout",
+        type=_seconds,
+        default=300.0,
+        metavar="SECONDS",
+        help="with --engine dask: fail when no task finishes for this long, e.g. every worker died "
+        "(default: %(default)g); the previous output is kept",
+    )
     parser.set_defaults(func=run)
 
 
@@ -130,17 +156,48 @@ def _seconds(value: str) -> float:
     return t
 
 
+def _encoded(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[bytes]:
+    """``pieces`` as UTF-8 (a lone surrogate written ``?``), in blocks of about ``size`` characters."""
+    batch: list[str] = []
+    length = 0
+    for piece in pieces:
+        batch.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(batch).encode("utf-8", "replace")
+            batch, length = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8", "replace")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _reason(exc: OSError) -> str:
+    """``exc``'s message as the end of a sentence: "is a directory", "permission denied"."""
+    text = str(exc.strerror or exc)
+    return text[:1].lower() + text[1:]
+
+
 def _fail(message: str, status: int = 2) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
     return status
 
 
-def _format_for(args: argparse.Namespace) -> str:
+#: Output suffixes and their formats (without --format).
+SUFFIXES = {".json": "json", ".md": "md", ".markdown": "md", ".txt": "md", ".html": "html", ".htm": "html"}
+
+
+def _format_for(args: argparse.Namespace) -> str | None:
+    """The report format: --format, else from the -o suffix (Markdown for stdout, or a file
+    with no suffix such as /dev/stdout); None for an unknown suffix (an error: ``audit.pdf``)."""
     if args.format:
         return str(args.format)
-    suffix = os.path.splitext(args.output or "")[1].lower()
-    formats = {".json": "json", ".html": "html", ".htm": "html"}
-    return formats.get(suffix, "md")
+    suffix = os.path.splitext(os.path.basename(args.output or ""))[1].lower()
+    if not suffix:
+        return "md"
+    return SUFFIXES.get(suffix)
 
 
 def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
@@ -148,38 +205,111 @@ def write_atomic(path: str, data: bytes | Iterable[bytes]) -> None:
     write_output(path, data)
 
 
-def _progress(quiet: bool) -> tuple[Callable[[Rows], None], Callable[[], None]]:
-    """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal."""
-    enabled = not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
-    if not enabled:
-        return (lambda result: None), (lambda: None)
+def _progress(quiet: bool, total: int | None) -> tuple[Callable[[Rows, int], None], Callable[[], None]]:
+    """``(on_result, close)`` for a tqdm bar on stderr; silent when quiet or stderr is no terminal.
+
+    With ``total`` (the bytes of the inputs, when every size is known) the bar counts bytes
+    and shows the total, the rate and an ETA; else it counts lines.  ``on_result(rows, size)``
+    adds a result and the bytes of its task.
+    """
+    if not _bar_wanted(quiet):
+        return (lambda result, size: None), (lambda: None)
     from tqdm import tqdm
 
     # No monitor thread: worker processes may be forked while the bar is shown.
     tqdm.monitor_interval = 0
-    bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
+    if total is None:
+        bar = tqdm(total=None, unit=" lines", desc="auditing", file=sys.stderr, dynamic_ncols=True, leave=False)
+    else:
+        bar = tqdm(
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc="auditing",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            leave=False,
+        )
     sources: set[str] = set()
+    lines = 0
 
-    def on_result(result: Rows) -> None:
+    def on_result(result: Rows, size: int) -> None:
+        nonlocal lines
         sources.add(result.source)
-        bar.update(result.lines)
-        bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
+        lines += result.lines
+        if total is None:
+            bar.update(result.lines)
+            bar.set_postfix_str(f"{len(sources)} documents", refresh=False)
+        else:
+            bar.update(min(size, total - bar.n))
+            bar.set_postfix_str(f"{len(sources)} documents, {lines} lines", refresh=False)
 
     return on_result, bar.close
 
 
+def _bar_wanted(quiet: bool) -> bool:
+    return not quiet and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+
+
+def _input_bytes(paths: list[str], sample: bool) -> int | None:
+    """The bytes of all inputs, or None when one has no size known in advance (stdin, a FIFO)."""
+    from ..report.runner import resolve_inputs
+
+    total = 0
+    for _, path in resolve_inputs(paths, sample, []):
+        try:
+            st = os.stat(path) if path != "-" else None
+        except OSError:
+            continue  # reported when it is read
+        if st is None or not stat.S_ISREG(st.st_mode):
+            return None
+        total += st.st_size
+    return total
+
+
+def _task_bytes(task: object) -> int:
+    """What a task weighs on the progress bar: the bytes of its lines."""
+    from ..report.core import ChunkTask
+    from ..report.runner import RangeTask
+
+    if isinstance(task, RangeTask):
+        return task.length
+    if isinstance(task, ChunkTask):
+        return sum(len(line.encode("utf-8", "surrogatepass")) for line in task.lines) + len(task.lines)
+    return 0
+
+
+def _backend_problem(name: str) -> str | None:
+    """Why the backend ``name`` cannot be loaded (its extra is not installed), or None.
+
+    Resolved here, before any output or input: a missing extra is one line naming what to
+    install and exit status 2, not a traceback per chunk (issue 24.3).
+    """
+    from ..backends import get_backend
+
+    if name not in EXTRAS:  # linkify-it and urlextract are dependencies: no need to build one here
+        return None
+    try:
+        get_backend(name)
+    except ImportError as exc:
+        message = str(exc)
+        if "pip install" not in message:
+            extra = EXTRAS.get(name, name)
+            message = (
+                f"the {name} backend is not available ({message}); install it with: pip install 'uts58_adapt[{extra}]'"
+            )
+        return message
+    return None
+
+
+#: The extra that installs each optional backend's library (pyproject.toml).
+EXTRAS = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "magiclink"}
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..report import render
-    from ..report.runner import (
-        DASK_RANGE_LINES,
-        DASK_TASK,
-        LOCAL_TASK,
-        DaskUnavailable,
-        default_jobs,
-        iter_dask_rows,
-        iter_report_tasks,
-        iter_rows,
-    )
+    from .._io import Output
+    from ..report.display import terminal_safe
     from ..report.stream import StreamingMerge
 
     # Usage checks first: a long audit must not end in an error we could have seen now.
@@ -195,16 +325,57 @@ def run(args: argparse.Namespace) -> int:
         if sys.stdin is None or sys.stdin.isatty():
             return _fail("no input: give PATH (or '-' for stdin) or --sample")
         paths = ["-"]
-    if args.output and args.output != "-":
-        directory = os.path.dirname(os.path.abspath(args.output))
-        if not os.path.isdir(directory):
-            return _fail(f"{args.output}: cannot write: no such directory {directory}")
-        if os.path.isdir(args.output):
-            return _fail(f"{args.output}: cannot write: is a directory")
     fmt = _format_for(args)
+    if fmt is None:
+        return _fail(
+            f"{terminal_safe(args.output)}: unknown report format {os.path.splitext(args.output)[1]!r}; "
+            f"name the file .json, .md or .html, or give --format json|md|html"
+        )
+    problem = _backend_problem(args.backend)
+    if problem is not None:
+        return _fail(problem)
     # stdout a terminal, no --format, no -o: a readable summary, not Markdown (report/render_text.py).
     if not args.format and args.output in (None, "-") and getattr(sys.stdout, "isatty", lambda: False)():
         fmt = "text"
+    # The output before any input: an -o that cannot be written fails now, not after the audit
+    # (issue 23.3); its temporary file exists from here on, and is removed on any error.
+    output: Output | None = None
+    if args.output and args.output != "-":
+        try:
+            output = Output.open(args.output)
+        except OSError as exc:
+            return _fail(f"{terminal_safe(args.output)}: cannot write: {_reason(exc)}")
+    import tempfile
+
+    with contextlib.ExitStack() as stack:
+        if output is not None:
+            stack.enter_context(output)
+        try:
+            spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="uts58-report-"))
+            merged = stack.enter_context(StreamingMerge(args.backend, spill))
+        except OSError as exc:  # a full or read-only $TMPDIR
+            return _fail(f"cannot make a temporary file: {exc.strerror or exc} (set TMPDIR)")
+        return _audit(args, paths, fmt, output, spill, merged)
+    return 2  # pragma: no cover - the with block returns
+
+
+def _audit(
+    args: argparse.Namespace, paths: list[str], fmt: str, output: Output | None, spill: str, merged: StreamingMerge
+) -> int:
+    """The audit of ``run``, once the arguments, the backend and the output are checked."""
+    from ..report.display import terminal_safe
+    from ..report.render_html import html_chunks
+    from ..report.render_md import md_chunks
+    from ..report.runner import (
+        DASK_RANGE_LINES,
+        DASK_TASK,
+        LOCAL_TASK,
+        DaskUnavailable,
+        default_jobs,
+        iter_dask_rows,
+        iter_report_tasks,
+        iter_rows,
+    )
 
     problems: list[str] = []
     failed: set[str] = set()  # inputs that failed part-way: their chunks that ran are dropped
@@ -224,62 +395,88 @@ def run(args: argparse.Namespace) -> int:
         chunk_lines=lines,
         ranges=ranges,
         range_bytes=size,
+        spill_dir=spill,
     )
-    on_result, close = _progress(args.quiet)
-    failures: list[tuple[str, str]] = []  # (source, message)
-    with StreamingMerge(args.backend) as merged:
-        results: Iterator[Rows] | None = None
-        try:
-            if args.engine == "dask":
-                results = iter_dask_rows(tasks, args.scheduler, args.connect_timeout, args.jobs)
-            else:
-                results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
-            for result in results:
-                if result.problem is not None:  # an input that cannot be read (or a path that is not there)
-                    if not result.source or result.source not in failed:
-                        problems.append(result.problem)
-                    if result.source:
-                        failed.add(result.source)
-                    continue
-                try:
-                    merged.add(result)
-                except OSError as exc:  # the spill file: a full or read-only $TMPDIR
-                    return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
-                failures.extend((result.source, message) for message in result.failures)
-                on_result(result)
-        except DaskUnavailable as exc:
-            return _fail(str(exc))
-        finally:
-            # However the loop ended (an error here, SIGTERM raised while merging, an early
-            # return), the engine stops its workers now, not when the generator is collected
-            # (at exit, concurrent.futures would first wait for every chunk in flight).
-            stop = getattr(results, "close", None)  # a generator's close()
-            if stop is not None:
-                stop()
-            close()
-        problems.extend(message for source, message in failures if source not in failed)
-        for message in problems:
-            print(f"{PROG}: {message}", file=sys.stderr)
-        data: bytes | Iterator[bytes]
-        if fmt == "json":
-            data = merged.json_chunks(exclude=failed)
-        elif fmt == "text":
-            from ..report.render_text import render_text, terminal_width
+    total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
+    on_result, close = _progress(args.quiet, total)
+    sizes: deque[int] = deque()  # of the tasks handed to the engine, whose results come back in task order
 
-            data = render_text(merged.report(exclude=failed), terminal_width()).encode("utf-8", "replace")
+    def weighed(tasks: Iterator[Task]) -> Iterator[Task]:
+        for task in tasks:
+            sizes.append(_task_bytes(task) if total is not None else 0)
+            yield task
+
+    tasks = weighed(tasks)
+    failures: list[tuple[str, str]] = []  # (source, message)
+    results: Iterator[Rows] | None = None
+    try:
+        if args.engine == "dask":
+            results = iter_dask_rows(tasks, args.scheduler, args.connect_timeout, args.jobs, args.stall_timeout)
         else:
-            data = render(merged.report(exclude=failed), fmt).encode("utf-8", "replace")
-        if args.output and args.output != "-":
+            results = iter_rows(tasks, args.jobs if args.jobs is not None else default_jobs(paths))
+        for result in results:
+            size = sizes.popleft() if sizes else 0
+            if result.problem is not None:  # an input that cannot be read (or a path that is not there)
+                if not result.source or result.source not in failed:
+                    problems.append(result.problem)
+                if result.source:
+                    failed.add(result.source)
+                continue
             try:
-                write_atomic(args.output, data)
-            except OSError as exc:
-                return _fail(f"{args.output}: cannot write: {exc.strerror or exc}")
-        elif hasattr(sys.stdout, "buffer"):
-            sys.stdout.flush()
-            for piece in [data] if isinstance(data, bytes) else data:
-                sys.stdout.buffer.write(piece)
-            sys.stdout.flush()
-        else:  # a text-only stream (an embedding application, a test harness)
-            for piece in [data] if isinstance(data, bytes) else data:
-                sys.stdout.write(piece.decode("utf-8"))
+                merged.add(result)
+            except OSError as exc:  # the spill file: a full or read-only $TMPDIR
+                return _fail(f"cannot write the changes to a temporary file: {exc.strerror or exc} (set TMPDIR)")
+            failures.extend((result.source, message) for message in result.failures)
+            on_result(result, size)
+    except DaskUnavailable as exc:
+        close()
+        for message in problems:
+            print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
+        return _fail(str(exc) + ("; the previous output is kept" if output is not None else ""))
+    finally:
+        # However the loop ended (an error here, SIGTERM raised while merging, an early
+        # return), the engine stops its workers now, not when the generator is collected
+        # (at exit, concurrent.futures would first wait for every chunk in flight).
+        stop = getattr(results, "close", None)  # a generator's close()
+        if stop is not None:
+            stop()
+        close()
+    problems.extend(message for source, message in failures if source not in failed)
+    for message in problems:
+        print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
+    if problems and not merged.sources(exclude=failed):
+        # Nothing could be read: no report (an existing -o file stays as it was).
+        return _fail("no input could be read; nothing written", 1)
+    data: bytes | Iterator[bytes]
+    if fmt == "json":
+        data = merged.json_chunks(exclude=failed)
+    elif fmt == "text":
+        from ..report.render_text import SHOWN, render_text, terminal_width
+
+        data = render_text(merged.report(exclude=failed, limit=SHOWN), terminal_width()).encode("utf-8", "replace")
+    elif fmt == "md":
+        data = _encoded(md_chunks(merged.head(exclude=failed), merged.dicts(exclude=failed)))
+    else:
+        head = merged.head(exclude=failed)
+        data = _encoded(html_chunks(head, merged.dicts(exclude=failed), merged.kinds_by_source(exclude=failed)))
+    if output is not None:
+        try:
+            output.commit(data)
+        except OSError as exc:
+            return _fail(f"{terminal_safe(args.output)}: cannot write: {exc.strerror or exc}")
+        if not args.quiet:
+            s = merged.head(exclude=failed)["summary"]
+            print(
+                f"wrote {terminal_safe(args.output)}: {_plural(s['changed'], 'change')} in {_plural(s['lines'], 'line')}"
+                f" of {_plural(s['documents'], 'document')}",
+                file=sys.stderr,
+            )
+    elif hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        for piece in [data] if isinstance(data, bytes) else data:
+            sys.stdout.buffer.write(piece)
+        sys.stdout.flush()
+    else:  # a text-only stream (an embedding application, a test harness)
+        for piece in [data] if isinstance(data, bytes) else data:
+            sys.stdout.write(piece.decode("utf-8"))
     return 1 if problems else 0

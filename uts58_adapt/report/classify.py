@@ -36,6 +36,8 @@ KINDS: dict[str, str] = {
 REASONS: dict[str, str] = {
     "soft-trailing": "§3.5.1: a trailing run of Link_Term=Soft characters (. ! ? , 。 ، । …) is not part of the link",
     "soft-inside": "§3.5.1: Soft characters followed by more link text stay in the link",
+    "part-initiator": "§3.5.1: a ? or # starts a query or fragment and stays in the link, even with nothing "
+    "after it (before a space or at the end)",
     "include-char": "§3.5.1: the backend stopped at a Link_Term=Include character (a letter, mark, symbol …)",
     "bracket-kept": "§3.5.1: an Open bracket, or a Close matching one in the same segment, stays in the link",
     "unmatched-close": "§3.5.1: a Link_Term=Close character with no matching Open ends the link",
@@ -192,6 +194,8 @@ def _extended_reason(line: str, after: Link, before_end: int) -> str:
         if line.startswith(_DIRECTIVE_INITIATOR, k):
             return "fragment-directive"
     term = _term(line[before_end])
+    if line[after.end - 1] in "?#" and _all_soft(line[before_end : after.end - 1] or "."):
+        return "part-initiator"  # e.g. "example.vn/chủ-đề? Cảm ơn": the "?" opens an empty query
     if term == SOFT:
         return "soft-inside"
     if term in (OPEN, CLOSE):

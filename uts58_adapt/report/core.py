@@ -11,7 +11,7 @@ chunk size.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from ..detection import detect as _detect
@@ -19,15 +19,21 @@ from ..detection import detect_pair
 from ..link import Link
 from ..properties import UNICODE_VERSION
 from .classify import KINDS, REASONS, classify
+from .display import CONTEXT, window
 
 __all__ = [
+    "CONTEXT",
+    "PIECE",
+    "WHOLE_LINE",
     "Change",
     "ChunkResult",
     "ChunkTask",
+    "Tally",
     "audit_chunk",
     "audit_line",
     "change_row",
     "detect_pair",
+    "iter_changes",
     "merge",
     "pair_links",
 ]
@@ -42,8 +48,27 @@ class ChunkTask(NamedTuple):
     backend: str
 
 
+#: A line of at most this many code points is carried whole by each of its change rows;
+#: a longer one (minified HTML, JSON, logs) only by the part around the change, so that the
+#: report grows linearly with the input whatever the lengths of its lines (issue 23.1).
+WHOLE_LINE = 512
+#: A line longer than this (in code points) is audited in pieces of about this size, cut
+#: after a space (see :func:`_pieces`), so that the links of one piece at a time are in memory.
+PIECE = 1 << 16
+#: Backends whose links, before and after refinement, never contain a space and do not depend
+#: on the text across one (plain-text linkifiers): a line may be cut after a space for them.
+_CUT_AT_SPACE = frozenset({"linkify-it", "urlextract"})
+
+
 class Change(NamedTuple):
-    """One changed link.  Spans are ``(start, end)`` code-point offsets within the line."""
+    """One changed link.  Spans are ``(start, end)`` code-point offsets within the line.
+
+    ``line_text`` is the whole line when it has at most :data:`WHOLE_LINE` code points;
+    for a longer line it is the part of it around the change (the spans and
+    :data:`CONTEXT` code points each side), which starts at ``text_start`` in the line
+    of ``line_length`` code points.  The line itself is found by ``source`` and ``line``.
+    ``before_href`` and ``after_href`` are the links' ``Link.href``.
+    """
 
     source: str
     line: int
@@ -55,6 +80,10 @@ class Change(NamedTuple):
     kind: str
     reason: str
     line_text: str
+    text_start: int = 0
+    line_length: int = -1  # -1: len(line_text) (the whole line)
+    before_href: str | None = None
+    after_href: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, tuple[int, int], tuple[int, int], str, str]:
         return (
@@ -180,41 +209,106 @@ def _audited(
     return len(before), len(after), unchanged, changes
 
 
-def audit_chunk(task: ChunkTask) -> ChunkResult:
-    """Audit every line of ``task`` (pure: the result depends on the task alone)."""
+def _pieces(line: str, backend: str, detect: Callable[..., list[Link]], piece: int) -> Iterator[tuple[int, str]]:
+    """``(offset, text)``: the line, or for a line longer than ``piece`` code points audited by a
+    plain-text backend, pieces of it that each end just after a space (the last at the line's end).
+
+    No link of those backends contains a space, and each decides a link's ends by what comes
+    up to the nearest space (a Hard character, UTS #58 §3.4.1, which ends every refined link
+    and every email local part): so a piece's links, and the reasons found for their changes,
+    are those of the whole line (tests/test_report_long_lines.py compares them).
+    """
+    if len(line) <= piece or backend not in _CUT_AT_SPACE or detect is not _detect:
+        yield 0, line
+        return
+    start = 0
+    while start < len(line):
+        cut = line.find(" ", start + piece - 1)
+        end = len(line) if cut == -1 else cut + 1
+        yield start, line[start:end]
+        start = end
+
+
+def _change(
+    source: str, lineno: int, line: str, offset: int, before: Link | None, after: Link | None, kind: str, reason: str
+) -> Change:
+    """The :class:`Change` of a pair found in ``line[offset:…]`` (spans given within that piece)."""
+    b = (before.start + offset, before.end + offset) if before is not None else None
+    a = (after.start + offset, after.end + offset) if after is not None else None
+    spans = [s for s in (b, a) if s is not None]
+    first = min(s[0] for s in spans)
+    text, text_start, length = line, 0, -1
+    if len(line) > WHOLE_LINE:
+        text_start, hi = window(line, [b, a], CONTEXT)
+        text, length = line[text_start:hi], len(line)
+    return Change(
+        source=source,
+        line=lineno,
+        column=first + 1,
+        before=b,
+        after=a,
+        before_text=before.text if before is not None else None,
+        after_text=after.text if after is not None else None,
+        kind=kind,
+        reason=reason,
+        line_text=text,
+        text_start=text_start,
+        line_length=length,
+        before_href=before.href if before is not None else None,
+        after_href=after.href if after is not None else None,
+    )
+
+
+class Tally:
+    """The counts of an audit so far (what :func:`iter_changes` adds up)."""
+
+    __slots__ = ("failures", "links_after", "links_before", "unchanged")
+
+    def __init__(self) -> None:
+        self.links_before = self.links_after = self.unchanged = 0
+        self.failures: list[str] = []
+
+
+def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[Change]:
+    """The changes of ``task``'s lines, line after line (within a line, in the order of
+    :meth:`Change.sort_key`), counting links in ``tally`` as it goes; a long line is audited
+    piece by piece (:func:`_pieces`), so memory does not grow with the changes of a line.
+
+    A line (or piece of a long line) on which ``detect`` raises counts no link; the failure is
+    added to ``tally.failures``.
+    """
     detect = get_detect()
     source, first_line, lines, backend = task
-    n_before = n_after = n_unchanged = 0
-    changes: list[Change] = []
-    failures: list[str] = []
     for offset, text in enumerate(lines):
-        try:
-            b_count, a_count, unchanged, found = audit_line(text, backend, detect)
-        except Exception as exc:  # one bad line must not sink a long audit
-            failures.append(f"{source}:{first_line + offset}: detect failed: {type(exc).__name__}: {exc}")
-            continue
-        n_before += b_count
-        n_after += a_count
-        n_unchanged += unchanged
-        for before, after, kind, reason in found:
-            starts = [link.start for link in (before, after) if link is not None]
-            changes.append(
-                Change(
-                    source=source,
-                    line=first_line + offset,
-                    column=min(starts) + 1,
-                    before=(before.start, before.end) if before else None,
-                    after=(after.start, after.end) if after else None,
-                    before_text=before.text if before else None,
-                    after_text=after.text if after else None,
-                    kind=kind,
-                    reason=reason,
-                    line_text=text,
-                )
-            )
-    changes.sort(key=Change.sort_key)
+        lineno = first_line + offset
+        for start, part in _pieces(text, backend, detect, piece):
+            try:
+                b_count, a_count, unchanged, found = audit_line(part, backend, detect)
+            except Exception as exc:  # one bad line must not sink a long audit
+                tally.failures.append(f"{source}:{lineno}: detect failed: {type(exc).__name__}: {exc}")
+                continue
+            tally.links_before += b_count
+            tally.links_after += a_count
+            tally.unchanged += unchanged
+            changes = [_change(source, lineno, text, start, *pair) for pair in found]
+            changes.sort(key=Change.sort_key)
+            yield from changes
+
+
+def audit_chunk(task: ChunkTask) -> ChunkResult:
+    """Audit every line of ``task`` (pure: the result depends on the task alone)."""
+    tally = Tally()
+    changes = list(iter_changes(task, tally))
     return ChunkResult(
-        source, first_line, backend, len(lines), n_before, n_after, n_unchanged, tuple(changes), tuple(failures)
+        task.source,
+        task.first_line,
+        task.backend,
+        len(task.lines),
+        tally.links_before,
+        tally.links_after,
+        tally.unchanged,
+        tuple(changes),
+        tuple(tally.failures),
     )
 
 
@@ -258,7 +352,12 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None) -> dict[st
 
 
 def change_row(c: Change) -> dict[str, Any]:
-    """One change as the report lists it (a JSON-able dict, keys in report order)."""
+    """One change as the report lists it (a JSON-able dict, keys in report order).
+
+    A row of a line longer than :data:`WHOLE_LINE` code points carries only the part of it
+    around the change as ``line_text``, and two more keys: ``line_text_start`` (where that
+    part starts in the line) and ``line_length`` (the line's length), both in code points.
+    """
     return {
         "source": c.source,
         "line": c.line,
@@ -267,9 +366,12 @@ def change_row(c: Change) -> dict[str, Any]:
         "after": list(c.after) if c.after else None,
         "before_text": c.before_text,
         "after_text": c.after_text,
+        "before_href": c.before_href,
+        "after_href": c.after_href,
         "kind": c.kind,
         "reason": c.reason,
         "line_text": c.line_text,
+        **({"line_text_start": c.text_start, "line_length": c.line_length} if c.line_length >= 0 else {}),
     }
 
 

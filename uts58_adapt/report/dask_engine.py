@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
@@ -39,6 +41,12 @@ R = TypeVar("R")
 WINDOW_PER_THREAD = 4
 #: How long to wait for the scheduler when connecting, in seconds (``--connect-timeout``).
 CONNECT_TIMEOUT = 30.0
+#: How long a run may go without a task finishing before it fails, in seconds
+#: (``--stall-timeout``): every worker gone, or all of them stuck (issue 23.4).  A task is
+#: about a second of work (``runner.DASK_TASK``), a 16 MB line a minute or two.
+STALL_TIMEOUT = 300.0
+#: How often the stall check looks at the tasks in flight, in seconds.
+_POLL = 1.0
 
 
 def map_chunks(
@@ -78,14 +86,21 @@ def iter_work(
     scheduler: str | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     workers: int | None = None,
+    stall_timeout: float = STALL_TIMEOUT,
 ) -> Iterator[R]:
-    """``work`` (a top-level function the workers can import) on each task, as :func:`iter_chunks`."""
+    """``work`` (a top-level function the workers can import) on each task, as :func:`iter_chunks`.
+
+    When no task finishes for ``stall_timeout`` seconds (every worker of the cluster died, or
+    hangs), :class:`~.runner.DaskUnavailable` is raised, naming the timeout.
+    """
     if scheduler is None:
-        return _iter_local_cluster(iter(tasks), work, workers)
-    return _iter_distributed(iter(tasks), work, scheduler, connect_timeout)
+        return _iter_local_cluster(iter(tasks), work, workers, stall_timeout)
+    return _iter_distributed(iter(tasks), work, scheduler, connect_timeout, stall_timeout)
 
 
-def _iter_local_cluster(tasks: Iterator[T], work: Callable[[T], R], workers: int | None) -> Iterator[R]:
+def _iter_local_cluster(
+    tasks: Iterator[T], work: Callable[[T], R], workers: int | None, stall_timeout: float
+) -> Iterator[R]:
     first = list(islice(tasks, 1))
     if not first:
         return
@@ -110,7 +125,7 @@ def _iter_local_cluster(tasks: Iterator[T], work: Callable[[T], R], workers: int
         ) as cluster,
         Client(cluster, set_as_default=False) as client,
     ):
-        yield from _iter_client(client, _chain(first, tasks), work)
+        yield from _iter_client(client, _chain(first, tasks), work, stall_timeout)
 
 
 #: Dask settings for the local cluster, whose processes share the machine with the audit:
@@ -140,16 +155,52 @@ def _chain(head: list[T], rest: Iterator[T]) -> Iterator[T]:
     yield from rest
 
 
-def _iter_client(client: Any, tasks: Iterator[T], work: Callable[[T], R]) -> Iterator[R]:
+def _iter_client(client: Any, tasks: Iterator[T], work: Callable[[T], R], stall_timeout: float) -> Iterator[R]:
     threads = sum(client.nthreads().values()) or 1
     window = max(2, WINDOW_PER_THREAD * threads)
     pending: deque[Any] = deque()
+    watch = _Stall(stall_timeout)
     for task in tasks:
         pending.append(client.submit(work, task, pure=False))
         if len(pending) >= window:
-            yield pending.popleft().result()
+            yield watch.next_result(pending)
     while pending:
-        yield pending.popleft().result()
+        yield watch.next_result(pending)
+
+
+class _Stall:
+    """The results in task order, failing when no task at all finishes for ``timeout`` seconds."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.last = time.monotonic()  # when a task last finished (or the run started)
+        self.done = 0  # tasks in flight known to have finished
+
+    def next_result(self, pending: deque[Any]) -> Any:
+        head = pending[0]
+        while True:
+            try:
+                result = head.result(timeout=_POLL)
+            except TimeoutError:
+                done = sum(1 for future in pending if future.done())
+                now = time.monotonic()
+                if done > self.done:
+                    self.done, self.last = done, now
+                elif now - self.last >= self.timeout:
+                    self._fail()
+                continue
+            pending.popleft()
+            self.done = max(0, self.done - 1)
+            self.last = time.monotonic()
+            return result
+
+    def _fail(self) -> None:
+        from .runner import DaskUnavailable
+
+        raise DaskUnavailable(
+            f"no Dask task finished in {self.timeout:g} s (--stall-timeout): the workers died or hang;"
+            " nothing was written"
+        )
 
 
 async def _identity(address: str, timeout: float) -> Any:
@@ -163,6 +214,24 @@ async def _identity(address: str, timeout: float) -> Any:
         comm.abort()
 
 
+def _refused(address: str, timeout: float) -> ConnectionRefusedError | None:
+    """The error of a TCP connection to ``address`` that is refused at once (nothing listens
+    there: ``distributed`` would retry until the connect timeout, issue 23.4), else None."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return None
+        host, port = parse_host_port(location)
+        with socket.create_connection((host, port), timeout=min(timeout, 5.0)):
+            return None
+    except ConnectionRefusedError as exc:
+        return exc
+    except (OSError, ValueError, TypeError):
+        return None  # the probe that follows says what is wrong
+
+
 def _probe(address: str, timeout: float) -> None:
     """Ask ``address`` who it is, within ``timeout`` seconds in all.
 
@@ -174,6 +243,10 @@ def _probe(address: str, timeout: float) -> None:
     """
     from .runner import DaskUnavailable
 
+    where = f"the Dask scheduler at {address}"
+    refused = _refused(address, timeout)
+    if refused is not None:
+        raise DaskUnavailable(f"cannot connect to {where}: connection refused (is the scheduler running?)")
     outcome: list[Any] = []
 
     def run() -> None:
@@ -185,7 +258,6 @@ def _probe(address: str, timeout: float) -> None:
     thread = threading.Thread(target=run, name="uts58-dask-probe", daemon=True)
     thread.start()
     thread.join(timeout + 5)
-    where = f"the Dask scheduler at {address}"
     if not outcome or isinstance(outcome[0], (TimeoutError, asyncio.TimeoutError)):
         raise DaskUnavailable(f"cannot connect to {where}: no answer within {timeout:g} s (--connect-timeout)")
     answer = outcome[0]
@@ -198,7 +270,9 @@ def _probe(address: str, timeout: float) -> None:
         raise DaskUnavailable(f"cannot connect to {where}: it does not answer as a Dask scheduler{detail}")
 
 
-def _iter_distributed(tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float) -> Iterator[R]:
+def _iter_distributed(
+    tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float, stall_timeout: float
+) -> Iterator[R]:
     from distributed import Client
 
     from .runner import DaskUnavailable
@@ -209,4 +283,4 @@ def _iter_distributed(tasks: Iterator[T], work: Callable[[T], R], address: str, 
     except (OSError, TimeoutError, ValueError) as exc:
         raise DaskUnavailable(f"cannot connect to the Dask scheduler at {address}: {exc}") from exc
     with client:
-        yield from _iter_client(client, tasks, work)
+        yield from _iter_client(client, tasks, work, stall_timeout)

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..properties import FLAGS, HARD, TERM_MASK
 
-__all__ = ["CONTEXT", "Excerpt", "excerpt", "visible_pieces", "visible_text"]
+__all__ = [
+    "CONTEXT",
+    "Excerpt",
+    "RowText",
+    "excerpt",
+    "row_text",
+    "terminal_safe",
+    "visible_pieces",
+    "visible_text",
+    "window",
+]
 
 #: Code points of context kept on each side of a change.
 CONTEXT = 40
@@ -25,9 +36,16 @@ def _shown_as_code(ch: str) -> bool:
     return ch not in _JOINERS and unicodedata.category(ch) == "Cf"
 
 
+#: The printable code points (``str.isprintable``) that are shown as code: the Deprecated ones,
+#: which are Link_Term=Hard (tests/test_report_render.py checks the list against every code point).
+PRINTABLE_HARD = frozenset("\u0149\u0673\u0f77\u0f79\u17a3\u17a4\u2329\u232a")
+
+
 def visible_pieces(text: str) -> list[tuple[str, bool]]:
     """Split ``text`` into ``(piece, is_code)``: runs of ordinary text, and single
     invisible or Hard code points as ``"U+XXXX"`` (``is_code`` True)."""
+    if text.isprintable() and PRINTABLE_HARD.isdisjoint(text):  # the common case, at C speed
+        return [(text, False)] if text else []
     out: list[tuple[str, bool]] = []
     run: list[str] = []
     for ch in text:
@@ -46,6 +64,18 @@ def visible_pieces(text: str) -> list[tuple[str, bool]]:
 def visible_text(text: str) -> str:
     """``text`` with invisible and Hard code points written ``⟨U+XXXX⟩``."""
     return "".join(f"⟨{piece}⟩" if code else piece for piece, code in visible_pieces(text))
+
+
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with control and format characters (``ESC``, ``CR``, bidi controls, line and
+    paragraph separators) written ``⟨U+XXXX⟩``: a file name printed on a terminal cannot
+    clear the screen, change colours or reorder what follows (issue 23.5)."""
+    if text.isprintable():
+        return text
+    return "".join(f"⟨U+{ord(ch):04X}⟩" if unicodedata.category(ch) in _CONTROL_CATEGORIES else ch for ch in text)
 
 
 class Excerpt(NamedTuple):
@@ -72,9 +102,39 @@ def window(line: str, spans: list[tuple[int, int] | None], context: int = CONTEX
     return lo, hi
 
 
-def excerpt(line: str, span: tuple[int, int] | None, lo: int, hi: int) -> Excerpt:
-    """Cut ``line[lo:hi]`` around ``span`` (which lies inside the window)."""
+def excerpt(
+    line: str, span: tuple[int, int] | None, lo: int, hi: int, cut_left: bool = False, cut_right: bool = False
+) -> Excerpt:
+    """Cut ``line[lo:hi]`` around ``span`` (which lies inside the window); ``cut_left`` and
+    ``cut_right``: ``line`` itself is only part of a longer line, cut there."""
+    left, right = cut_left or lo > 0, cut_right or hi < len(line)
     if span is None:
-        return Excerpt(lo > 0, line[lo:hi], None, "", hi < len(line))
+        return Excerpt(left, line[lo:hi], None, "", right)
     s, e = span
-    return Excerpt(lo > 0, line[lo:s], line[s:e], line[e:hi], hi < len(line))
+    return Excerpt(left, line[lo:s], line[s:e], line[e:hi], right)
+
+
+class RowText(NamedTuple):
+    """The text a report row carries, with its spans within that text (see :func:`row_text`)."""
+
+    text: str
+    before: tuple[int, int] | None
+    after: tuple[int, int] | None
+    cut_left: bool  # the text is part of a longer line, cut on the left
+    cut_right: bool
+
+
+def row_text(change: Mapping[str, Any]) -> RowText:
+    """The line text of a report row and its spans within it.
+
+    A row of a long line carries only the part of it around the change (``line_text``
+    starting at ``line_text_start`` in a line of ``line_length`` code points: see
+    :func:`~uts58_adapt.report.core.change_row`); its spans count from the line's start.
+    """
+    text = str(change["line_text"])
+    start = int(change.get("line_text_start", 0))
+    length = int(change.get("line_length", start + len(text)))
+    spans = [
+        (int(span[0]) - start, int(span[1]) - start) if span else None for span in (change["before"], change["after"])
+    ]
+    return RowText(text, spans[0], spans[1], start > 0, start + len(text) < length)

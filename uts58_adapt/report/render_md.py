@@ -11,12 +11,13 @@ name or line (issue 13.3: a name holding ``\n<img src=x onerror=…>`` stays tex
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .classify import KINDS, REASONS
-from .display import excerpt, visible_text, window
+from .display import RowText, excerpt, row_text, visible_text, window
 
-__all__ = ["code_span", "md_escape", "render_md"]
+__all__ = ["code_span", "md_chunks", "md_escape", "render_md"]
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 _MD_SPECIAL = set("\\`*_[]<>|&~")
@@ -46,8 +47,8 @@ def code_span(text: str, in_table: bool = True) -> str:
     return f"{fence}{text}{fence}"
 
 
-def _marked(line: str, span: list[int] | None, lo: int, hi: int) -> str:
-    ex = excerpt(line, (span[0], span[1]) if span else None, lo, hi)
+def _marked(row: RowText, span: tuple[int, int] | None, lo: int, hi: int) -> str:
+    ex = excerpt(row.text, span, lo, hi, row.cut_left, row.cut_right)
     body = visible_text(ex.head)
     if ex.span is not None:
         body += OPEN_MARK + visible_text(ex.span) + CLOSE_MARK + visible_text(ex.tail)
@@ -57,8 +58,22 @@ def _marked(line: str, span: list[int] | None, lo: int, hi: int) -> str:
 
 def render_md(report: dict[str, Any]) -> str:
     """Return ``report`` (from :func:`~uts58_adapt.report.core.merge`) as a Markdown document."""
+    return "".join(md_chunks(report, report["changes"]))
+
+
+def md_chunks(head: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """The Markdown document of a report in pieces: ``head`` is the report without its changes
+    (``backend``, ``unicode_version``, ``summary``), ``changes`` its rows in report order,
+    read one at a time (a report of millions of changes is never held whole)."""
+    first = True
+    for line in _md_lines(head, changes):
+        yield line if first else "\n" + line
+        first = False
+
+
+def _md_lines(report: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -> Iterator[str]:
     s = report["summary"]
-    out = [
+    yield from [
         f"# UTS #58 link audit: {md_escape(str(report['backend']))}",
         "",
         f"Unicode {md_escape(str(report['unicode_version']))}. *Before* is the backend's own link, "
@@ -73,37 +88,37 @@ def render_md(report: dict[str, Any]) -> str:
     ]
     for key in ("documents", "lines", "links_before", "links_after", "unchanged", "changed"):
         if key in s:
-            out.append(f"| {key.replace('_', ' ')} | {s[key]} |")
-    out += ["", "| change | count | meaning |", "| --- | ---: | --- |"]
+            yield f"| {key.replace('_', ' ')} | {s[key]} |"
+    yield from ["", "| change | count | meaning |", "| --- | ---: | --- |"]
     for kind, count in s["by_kind"].items():
-        out.append(f"| {md_escape(kind)} | {count} | {md_escape(KINDS.get(kind, ''))} |")
+        yield f"| {md_escape(kind)} | {count} | {md_escape(KINDS.get(kind, ''))} |"
     if not s["by_kind"]:
-        out.append("| (none) | 0 | |")
-    out += ["", "| reason | count | rule |", "| --- | ---: | --- |"]
+        yield "| (none) | 0 | |"
+    yield from ["", "| reason | count | rule |", "| --- | ---: | --- |"]
     for reason, count in s["by_reason"].items():
-        out.append(f"| {md_escape(reason)} | {count} | {md_escape(REASONS.get(reason, ''))} |")
+        yield f"| {md_escape(reason)} | {count} | {md_escape(REASONS.get(reason, ''))} |"
     if not s["by_reason"]:
-        out.append("| (none) | 0 | |")
-    out += ["", "## Changes", ""]
-    if not report["changes"]:
-        out += ["No changes: every link the backend found is a UTS #58 link as it is.", ""]
+        yield "| (none) | 0 | |"
+    yield from ["", "## Changes", ""]
     source = None
-    for c in report["changes"]:
+    for c in changes:
         if c["source"] != source:
             if source is not None:
-                out.append("")
+                yield ""
             source = c["source"]
-            out += [
+            yield from [
                 f"### {code_span(visible_text(source), in_table=False)}",
                 "",
                 "| line:col | change | reason | before | after |",
                 "| --- | --- | --- | --- | --- |",
             ]
-        lo, hi = window(c["line_text"], [c["before"], c["after"]])
-        out.append(
+        row = row_text(c)
+        lo, hi = window(row.text, [row.before, row.after])
+        yield (
             f"| {c['line']}:{c['column']} | {md_escape(c['kind'])} | {md_escape(c['reason'])} "
-            f"| {_marked(c['line_text'], c['before'], lo, hi)} | {_marked(c['line_text'], c['after'], lo, hi)} |"
+            f"| {_marked(row, row.before, lo, hi)} | {_marked(row, row.after, lo, hi)} |"
         )
-    if source is not None:
-        out.append("")
-    return "\n".join(out)
+    if source is None:
+        yield from ["No changes: every link the backend found is a UTS #58 link as it is.", ""]
+    else:
+        yield ""

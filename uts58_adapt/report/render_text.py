@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import shutil
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .classify import KINDS, REASONS
-from .display import excerpt, visible_text, window
+from .classify import REASONS
+from .display import RowText, excerpt, row_text, terminal_safe, visible_text, window
 
-__all__ = ["HINT", "render_text", "terminal_width", "truncate", "width_of"]
+__all__ = ["HINT", "SHOWN", "render_text", "terminal_width", "truncate", "width_of"]
 
 #: The last line: how to get the whole report.
 HINT = "Whole report: add -o audit.html (a page with filters), or --format md|json"
+#: How many changes the summary lists (the report need not hold more).
+SHOWN = 5
 #: Code points of context shown each side of a change.
 _CONTEXT = 20
 _MIN_WIDTH = 40
@@ -57,28 +59,39 @@ def truncate(text: str, width: int) -> str:
     return "".join(out) + "…"
 
 
-def _marked(line: str, span: Sequence[int] | None, lo: int, hi: int) -> str:
+def _marked(row: RowText, span: tuple[int, int] | None, lo: int, hi: int) -> str:
     if span is None:
-        part = excerpt(line, None, lo, hi)
+        part = excerpt(row.text, None, lo, hi, row.cut_left, row.cut_right)
         body = visible_text(part.head) + "  (no link)"
     else:
-        part = excerpt(line, (span[0], span[1]), lo, hi)
+        part = excerpt(row.text, span, lo, hi, row.cut_left, row.cut_right)
         body = visible_text(part.head) + "⸠" + visible_text(part.span or "") + "⸡" + visible_text(part.tail)
     return ("…" if part.cut_left else "") + body + ("…" if part.cut_right and span is not None else "")
 
 
 def _change_lines(change: Mapping[str, Any]) -> list[str]:
-    line = str(change["line_text"])
-    spans = [tuple(s) if s else None for s in (change["before"], change["after"])]
-    lo, hi = window(line, spans, _CONTEXT)
+    row = row_text(change)
+    lo, hi = window(row.text, [row.before, row.after], _CONTEXT)
     return [
-        f"  {change['source']}:{change['line']}:{change['column']}  {change['kind']}, {change['reason']}",
-        f"    before  {_marked(line, change['before'], lo, hi)}",
-        f"    after   {_marked(line, change['after'], lo, hi)}",
+        f"  {terminal_safe(str(change['source']))}:{change['line']}:{change['column']}  "
+        f"{terminal_safe(str(change['kind']))}, {terminal_safe(str(change['reason']))}",
+        f"    before  {_marked(row, row.before, lo, hi)}",
+        f"    after   {_marked(row, row.after, lo, hi)}",
     ]
 
 
-def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, reasons: int = 5) -> str:
+def _counts(unchanged: int, by_kind: Mapping[str, int]) -> str:
+    """``31 unchanged, 29 changed (3 extended, 26 trimmed), 12 added, 6 removed``: counts that add
+    up to the links before (unchanged + changed + removed) and after (unchanged + changed + added)."""
+    moved = {kind: n for kind, n in by_kind.items() if kind not in ("added", "removed") and n}
+    detail = f" ({', '.join(f'{n} {terminal_safe(kind)}' for kind, n in moved.items())})" if moved else ""
+    return (
+        f"{unchanged} unchanged, {sum(moved.values())} changed{detail}, "
+        f"{by_kind.get('added', 0)} added, {by_kind.get('removed', 0)} removed"
+    )
+
+
+def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN, reasons: int = 5) -> str:
     """The terminal summary of a merged report (see :func:`uts58_adapt.report.merge`).
 
     ``changes`` and ``reasons``: how many of the first changes and of the most frequent
@@ -89,10 +102,9 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, re
     by_reason: Mapping[str, int] = s["by_reason"]
     documents = f"{s['documents']} document{'s' if s['documents'] != 1 else ''}"
     lines = [
-        f"{report['backend']} on {documents}, {s['lines']} lines: "
+        f"{terminal_safe(str(report['backend']))} on {documents}, {s['lines']} lines: "
         f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
-        f"{s['unchanged']} unchanged, {s['changed']} changed"
-        + (": " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items() if kind in KINDS) if by_kind else ""),
+        _counts(s["unchanged"], by_kind),
     ]
     if by_reason:
         # Most frequent first; ties in the vocabulary's order (the order of by_reason).
@@ -101,7 +113,8 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = 5, re
         count_width = len(str(top[0][1]))
         lines += ["", "Top reasons:"]
         for name, n in top:
-            lines.append(f"  {n:>{count_width}}  {name:<{name_width}}  {REASONS.get(name, '')}".rstrip())
+            shown = terminal_safe(name)
+            lines.append(f"  {n:>{count_width}}  {shown:<{name_width}}  {REASONS.get(name, '')}".rstrip())
         if len(by_reason) > len(top):
             lines.append(f"  ({len(by_reason) - len(top)} more)")
     listed: list[Mapping[str, Any]] = list(report["changes"])[:changes]

@@ -29,6 +29,7 @@ import os
 import re
 import signal
 import stat
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,7 +42,7 @@ from typing import NamedTuple, TypeVar
 
 from .._io import MAX_LINE, InputError, _ascii_compatible, _through_fd_link, _too_long, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
-from .stream import Rows, to_rows
+from .stream import Rows, audit_to_rows
 
 __all__ = [
     "CHUNK_LINES",
@@ -170,6 +171,9 @@ class RangeTask(NamedTuple):
     encoding: str
     errors: str
     max_line: int
+    #: A directory on this machine where the worker may leave its rows in a file (see
+    #: :func:`~.stream.audit_to_rows`); None: the rows come back in memory.
+    spill_dir: str | None = None
 
 
 class Notice(NamedTuple):
@@ -224,9 +228,8 @@ def audit_rows(task: Task) -> Rows:
             chunk = read_range(task)
         except InputError as exc:
             return Rows(task.source, task.first_line, task.backend, 0, 0, 0, 0, b"", (), (), (), str(exc))
-    else:
-        chunk = task
-    return to_rows(audit_chunk(chunk))
+        return audit_to_rows(chunk, task.spill_dir)
+    return audit_to_rows(task)
 
 
 @lru_cache(maxsize=8)
@@ -290,6 +293,7 @@ def iter_report_tasks(
     chunk_lines: int = CHUNK_LINES,
     ranges: bool = True,
     range_bytes: int = RANGE_BYTES,
+    spill_dir: str | None = None,
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -299,7 +303,8 @@ def iter_report_tasks(
     does not exist, an input that cannot be read) is a :class:`Notice` among the tasks,
     so the messages come out in input order whatever the engine.  An input that fails
     part-way may already have had some chunks audited: the caller leaves out every source
-    named by a Notice or a failed range (the CLI does).
+    named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
+    a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -312,7 +317,7 @@ def iter_report_tasks(
             where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
-                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line)
+                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir)
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
             continue
@@ -344,18 +349,35 @@ def _regular(path: str) -> bool:
 def resolve_inputs(paths: Sequence[str], sample: bool, problems: list[str]) -> Iterator[tuple[str, str]]:
     """``(name in reports, path)`` for the sample corpus (when asked) and then each PATH.
 
-    An input named twice (directly or through a directory) is audited once.
+    An input named twice is audited once, under the first name it was given: the same name
+    twice, or the same file under other names (``f``, ``./f``, ``d/../f``, an absolute path,
+    a symbolic or hard link to it, or reached through a directory), as told by its device
+    and inode (issue 23.2).
     """
     seen: set[str] = set()
-    pairs = list(sample_inputs()) if sample else []
-    for name, path in pairs:
+    files: set[tuple[int, int]] = set()
+
+    def new(name: str, path: str) -> bool:
+        if name in seen:
+            return False
         seen.add(name)
-        yield name, path
-    for path in expand_paths(paths, problems):
-        name = STDIN_NAME if path == "-" else path
-        if name not in seen:
-            seen.add(name)
+        if path != "-":
+            try:
+                st = os.stat(path)
+            except OSError:
+                return True  # reading it will say what is wrong
+            if stat.S_ISREG(st.st_mode):
+                if (st.st_dev, st.st_ino) in files:
+                    return False
+                files.add((st.st_dev, st.st_ino))
+        return True
+
+    for name, path in sample_inputs() if sample else []:
+        if new(name, path):
             yield name, path
+    for path in expand_paths(paths, problems):
+        if new(STDIN_NAME if path == "-" else path, path):
+            yield STDIN_NAME if path == "-" else path, path
 
 
 def max_workers() -> int:
@@ -376,10 +398,48 @@ def pool_context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int | None = None) -> None:
     # Ctrl-C reaches the whole process group: the parent stops the workers, which
     # must not print a KeyboardInterrupt traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        watch_parent(parent)
+
+
+def watch_parent(pid: int) -> None:
+    """Exit this process as soon as the process ``pid`` (the one that started the pool) is gone.
+
+    A worker killed with its parent would otherwise wait for work for ever, and keep the fork
+    server and the resource tracker alive with it (issue 23.4: ``kill -KILL`` of the CLI).
+    On Linux a pidfd tells at once; elsewhere the parent is looked for every second.
+    """
+    import threading
+
+    pidfd = None
+    try:
+        pidfd = os.pidfd_open(pid)  # type: ignore[attr-defined,unused-ignore]  # Linux, Python 3.9+
+    except ProcessLookupError:
+        os._exit(1)  # already gone
+    except (AttributeError, OSError):
+        pass
+
+    def wait() -> None:
+        if pidfd is not None:
+            import select
+
+            select.select([pidfd], [], [])
+        else:
+            while True:
+                time.sleep(1.0)
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:
+                    pass
+        os._exit(1)
+
+    threading.Thread(target=wait, name="uts58-parent-watch", daemon=True).start()
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -439,7 +499,9 @@ def iter_pool(tasks: Iterable[T], jobs: int, work: Callable[[T], R]) -> Generato
     workers = min(jobs, len(head))
     window = max(2, workers * _WINDOW_PER_JOB)
     pending: deque[Future[R]] = deque()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=pool_context(), initializer=_worker_init)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=pool_context(), initializer=_worker_init, initargs=(os.getpid(),)
+    )
     try:
         for task in _chain(head, iterator):
             pending.append(pool.submit(work, task))
@@ -487,14 +549,22 @@ def iter_dask(
 
 
 def iter_dask_rows(
-    tasks: Iterable[Task], scheduler: str | None, connect_timeout: float = 30.0, workers: int | None = None
+    tasks: Iterable[Task],
+    scheduler: str | None,
+    connect_timeout: float = 30.0,
+    workers: int | None = None,
+    stall_timeout: float = 300.0,
 ) -> Iterator[Rows]:
-    """:func:`audit_rows` on each task with Dask (the CLI's ``--engine dask``), as :func:`iter_dask`."""
+    """:func:`audit_rows` on each task with Dask (the CLI's ``--engine dask``), as :func:`iter_dask`;
+    a local cluster has at most :func:`max_workers` processes, as the local engine.  When no
+    task finishes for ``stall_timeout`` seconds, :class:`DaskUnavailable` is raised."""
     try:
         from .dask_engine import iter_work
     except ImportError as exc:
         raise _unavailable(exc) from exc
-    return iter_work(tasks, audit_rows, scheduler, connect_timeout, workers)
+    if workers is not None:
+        workers = min(workers, max_workers())
+    return iter_work(tasks, audit_rows, scheduler, connect_timeout, workers, stall_timeout)
 
 
 def _unavailable(exc: ImportError) -> DaskUnavailable:

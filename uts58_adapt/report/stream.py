@@ -14,17 +14,26 @@ A source named in ``exclude`` (an input that failed part-way: see
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import tempfile
 from collections import Counter
 from collections.abc import Collection, Iterator
+from itertools import islice
 from typing import IO, Any, NamedTuple
 
 from ..properties import UNICODE_VERSION
-from .core import ChunkResult, change_row, summary
+from .core import ChunkResult, ChunkTask, Tally, change_row, iter_changes, summary
 
-__all__ = ["Rows", "StreamingMerge", "json_row", "to_rows"]
+__all__ = ["ROWS_IN_MEMORY", "Rows", "StreamingMerge", "audit_to_rows", "json_row", "to_rows"]
+
+#: The most bytes of rows a task keeps in memory when it may write them to a file (a
+#: long line can have hundreds of thousands of changes: issue 23.1).
+ROWS_IN_MEMORY = 8 * 1024 * 1024
+#: The most bytes read from the spill at once when the report is written.
+_READ_BLOCK = 4 * 1024 * 1024
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -59,6 +68,9 @@ class Rows(NamedTuple):
     by_reason: tuple[tuple[str, int], ...]
     failures: tuple[str, ...] = ()
     problem: str | None = None
+    #: When set, the rows are in this file (and ``rows`` is empty): the task wrote them there
+    #: (:func:`audit_to_rows` with a ``spill_dir``); :meth:`StreamingMerge.add` takes and deletes it.
+    rows_file: str | None = None
 
 
 def to_rows(result: ChunkResult) -> Rows:
@@ -76,6 +88,55 @@ def to_rows(result: ChunkResult) -> Rows:
         tuple(Counter(c.kind for c in changes).items()),
         tuple(Counter(c.reason for c in changes).items()),
         result.failures,
+    )
+
+
+def audit_to_rows(task: ChunkTask, spill_dir: str | None = None) -> Rows:
+    """``to_rows(audit_chunk(task))``, in bounded memory: the rows are rendered as the changes
+    are found, and with a ``spill_dir`` (a directory the merging process can read), rows past
+    :data:`ROWS_IN_MEMORY` bytes go to a file there, named by the result's ``rows_file``."""
+    tally = Tally()
+    by_kind: Counter[str] = Counter()
+    by_reason: Counter[str] = Counter()
+    buf = bytearray()
+    path: str | None = None
+    fh: IO[bytes] | None = None
+    try:
+        for change in iter_changes(task, tally):
+            buf += json_row(change_row(change))
+            buf += b"\n"
+            by_kind[change.kind] += 1
+            by_reason[change.reason] += 1
+            if len(buf) >= ROWS_IN_MEMORY and spill_dir is not None:
+                if fh is None:
+                    fd, path = tempfile.mkstemp(dir=spill_dir, prefix="rows-")
+                    fh = os.fdopen(fd, "wb")
+                fh.write(buf)
+                buf.clear()
+        if fh is not None:
+            fh.write(buf)
+            buf.clear()
+            fh.close()
+    except BaseException:
+        if fh is not None:
+            fh.close()
+        if path is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise
+    return Rows(
+        task.source,
+        task.first_line,
+        task.backend,
+        len(task.lines),
+        tally.links_before,
+        tally.links_after,
+        tally.unchanged,
+        bytes(buf),
+        tuple(by_kind.items()),
+        tuple(by_reason.items()),
+        tuple(tally.failures),
+        rows_file=path,
     )
 
 
@@ -130,13 +191,36 @@ class StreamingMerge:
         src.after += result.links_after
         src.unchanged += result.unchanged
         data = result.rows
-        if data:
-            self._spill.seek(self._end)
+        size = len(data)
+        self._spill.seek(self._end)
+        if result.rows_file is not None:
+            try:
+                with open(result.rows_file, "rb") as fh:
+                    while block := fh.read(_READ_BLOCK):
+                        self._spill.write(block)
+                        size += len(block)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(result.rows_file)
+        else:
             self._spill.write(data)
-            src.segments.append((result.first_line, self._end, len(data)))
-            self._end += len(data)
+        if size:
+            src.segments.append((result.first_line, self._end, size))
+            self._end += size
             src.by_kind.update(dict(result.by_kind))
             src.by_reason.update(dict(result.by_reason))
+
+    def sources(self, exclude: Collection[str] = ()) -> list[str]:
+        """The names of the sources that gave a result (an empty file too), less ``exclude``."""
+        return [name for name in self._sources if name not in exclude]
+
+    def kinds_by_source(self, exclude: Collection[str] = ()) -> dict[str, Counter[str]]:
+        """Each source's changes by kind (the HTML report's per-file chart), less ``exclude``."""
+        return {name: src.by_kind for name, src in self._sources.items() if name not in exclude}
+
+    def dicts(self, exclude: Collection[str] = ()) -> Iterator[dict[str, Any]]:
+        """The changes as dicts, in report order, one at a time."""
+        return (json.loads(row) for row in self.rows(exclude))
 
     def head(self, exclude: Collection[str] = ()) -> dict[str, Any]:
         """The report without its ``changes``: ``backend``, ``unicode_version``, ``summary``."""
@@ -166,14 +250,25 @@ class StreamingMerge:
             yield from data.splitlines()
 
     def _segments(self, exclude: Collection[str]) -> Iterator[bytes]:
-        """The rows of each chunk (each row ending in a newline; never an empty chunk), in report order."""
+        """The rows of each chunk in blocks of whole rows (each row ending in a newline; never an
+        empty block) of at most a few MB unless one row is longer, in report order."""
         self._spill.flush()
         for name in sorted(self._sources):
             if name in exclude:
                 continue
             for _, offset, length in sorted(self._sources[name].segments):
                 self._spill.seek(offset)
-                yield self._spill.read(length)
+                rest = b""
+                while length > 0:
+                    data = self._spill.read(min(length, _READ_BLOCK))
+                    if not data:  # pragma: no cover - the spill is ours and as long as recorded
+                        raise OSError("the report's temporary file was cut short")
+                    length -= len(data)
+                    block = rest + data
+                    cut = len(block) if length == 0 else block.rfind(b"\n") + 1
+                    rest = block[cut:]
+                    if cut:
+                        yield block[:cut]
 
     def json_chunks(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON report, as :func:`~.render_json.render_json` writes it, in pieces."""
@@ -185,8 +280,10 @@ class StreamingMerge:
             first = False
         yield b"[]\n}\n" if first else b"\n  ]\n}\n"
 
-    def report(self, exclude: Collection[str] = ()) -> dict[str, Any]:
-        """The whole report as :func:`~.core.merge` returns it (the changes in memory)."""
+    def report(self, exclude: Collection[str] = (), limit: int | None = None) -> dict[str, Any]:
+        """The whole report as :func:`~.core.merge` returns it (the changes in memory); with a
+        ``limit``, only the first ``limit`` changes are read (the summary counts them all)."""
         report = self.head(exclude)
-        report["changes"] = [json.loads(row) for row in self.rows(exclude)]
+        rows = self.rows(exclude)
+        report["changes"] = list(self.dicts(exclude)) if limit is None else [json.loads(r) for r in islice(rows, limit)]
         return report
