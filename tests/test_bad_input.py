@@ -64,6 +64,8 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
     "is_link_email": ({"ch": "a"}, {"ch": [*NOT_STR, None]}),
     "quote_local_part": ({"local": "john"}, {"local": [*NOT_STR, None]}),
     "wrap": ({}, {"obj": ["not a linkifier", 42, None, object()]}),
+    "link_risks": ({"link": "example.com"}, {"link": [*NOT_STR, None]}),
+    "data_versions": ({}, {}),
     "linkify_html": (
         {"fragment": "<b>see x.com</b>"},
         {
