@@ -40,7 +40,7 @@ import idna
 from idna import idnadata
 from idna.intranges import _decode_range
 
-from ..backends._tlds import icann_suffixes
+from ..public_suffixes import icann_suffixes
 from ..properties import CLOSE, FLAGS, HARD, INCLUDE, OPEN, TERM_MASK, FlagPattern, class_body, flag_runs
 
 __all__ = [
