@@ -106,10 +106,31 @@ def test_trailing_dot():
 def test_port():
     text = "example.com:443 b"
     assert hosts.url_host(text, 0).end == len("example.com:443")
-    text = "example.com:99999 b"
+    text = "example.com:65535/x"
+    assert hosts.url_host(text, 0).end == len("example.com:65535")
+    text = "http://example.com:000080/x"  # WHATWG URL reads every digit: port 80
+    assert hosts.url_host(text, 0).end == len("http://example.com:000080")
+    text = "example.com:abc"  # not a port: prose
     assert hosts.url_host(text, 0).end == len("example.com")
-    text = "example.com:abc"
-    assert hosts.url_host(text, 0).end == len("example.com")
+    text = "see example.com: it"
+    assert hosts.url_host(text, 4).end == len("see example.com")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com:100000/x",
+        "https://example.com:65536",
+        "example.com:99999 b",
+        "http://example.com.:70000/",
+        "http://[::1]:65536/x",
+        "http://example.com:" + "9" * 5000,  # longer than int() converts: still just invalid
+    ],
+)
+def test_a_port_above_65535_is_an_invalid_url(text):
+    """WHATWG URL, port state: a port above 65535 is a failure, so there is no URL at all (issue 21, item 6)."""
+    assert hosts.url_host(text, text.index("example") if "example" in text else 0) is None
+    assert hosts.port_end(text, text.rindex(":")) is None
 
 
 def test_userinfo_and_at_sign():
@@ -316,7 +337,8 @@ def test_bracketed_ipv6_after_a_scheme(strict: bool) -> None:
     assert url_host("http://[::1]/a", 0, strict=strict) == hosts.HostMatch(0, 7, 12, 12, "http://", "[::1]")
     assert url_host("http://[zz::1]/x", 0, strict=strict) is None  # not an IPv6 address
     assert url_host("http://[2001:db8::2/x", 0, strict=strict) is None  # no closing bracket
-    assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict).end == 20  # type: ignore[union-attr]
+    assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict) is None  # port > 65535: an invalid URL
+    assert url_host("http://[2001:db8::2]:8080/x", 0, strict=strict).end == 25  # type: ignore[union-attr]
 
 
 def test_ascii_host_chars_are_the_host_class() -> None:
@@ -330,3 +352,35 @@ def test_ascii_host_chars_are_the_host_class() -> None:
         assert (full_form.match(ch) is not None) is expected, hex(cp)
         assert (ch in hosts.ASCII_HOST_CHARS) is expected, hex(cp)
         assert hosts.is_host_char(ch) is expected, hex(cp)
+
+
+_BAD_PORT = "go https://example.com:100000/x now, ok http://example.com:8080/y"
+_GOOD_PORT = "http://example.com:8080/y"
+
+
+@pytest.mark.parametrize("backend", ["linkify-it", "urlextract", "bleach", "django", "jinja2", "mistune", "magiclink"])
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_port_above_65535_gives_no_link_with_any_backend(backend: str, strict: bool) -> None:
+    """Issue 21, item 6: urlextract, bleach and Django linked a shorter URL (``https://example.com``)."""
+    from uts58_adapt import detect
+
+    assert [link.text for link in detect(_BAD_PORT, backend, strict_hosts=strict)] == [_GOOD_PORT]
+
+
+def test_a_port_above_65535_gives_no_link_in_the_integrations() -> None:
+    """The integrations share the host stage (refine_links → url_host): no shorter link there either."""
+    import uts58_adapt
+
+    urlextract = pytest.importorskip("urlextract")
+    assert uts58_adapt.wrap(urlextract.URLExtract()).find_urls(_BAD_PORT) == [_GOOD_PORT]
+    linkifier = pytest.importorskip("bleach.linkifier")
+    out = uts58_adapt.wrap(linkifier.Linker()).linkify(_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    mistune = pytest.importorskip("mistune")
+    from uts58_adapt.integrations.mistune import url_plugin
+
+    out = mistune.create_markdown(plugins=[url_plugin()])(_BAD_PORT)
+    assert isinstance(out, str) and out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    markdown = pytest.importorskip("markdown")
+    out = markdown.markdown(_BAD_PORT, extensions=["uts58_adapt.integrations.magiclink"])
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out

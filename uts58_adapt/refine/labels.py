@@ -1,0 +1,121 @@
+"""Label validation: UTS #46 §4.1 (Validity Criteria) and IDNA2008 (RFC 5891 §5.4, RFC 5892, RFC 5893).
+
+Each label of a host run is checked on its own: :func:`strict_label` as IDNA2008
+registration does (UTS #46 nontransitional mapping with STD3 rules, then hyphens,
+PVALID and CONTEXT rules, bidi), :func:`lenient_label` as WHATWG URL's domain-to-ASCII
+does (``strict_hosts=False``).  :func:`contexto_cut` applies the CONTEXTO rules of
+RFC 5892 Appendix A to a run in running text.  The checks are idna's public functions
+(``uts46_remap``, ``alabel``, ``ulabel``, ``check_bidi`` …), which carry idna's own
+Unicode tables; which characters reach them is decided by the generated Unicode 17.0.0
+host characters (:mod:`.host_chars`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import idna
+
+from ..properties import FLAGS, INCLUDE, TERM_MASK
+
+__all__ = ["contexto_cut", "lenient_char", "lenient_label", "strict_label"]
+
+
+@lru_cache(maxsize=1 << 16)
+def strict_label(label: str) -> str | None:
+    """The Unicode form of one label (UTS #46 mapped, IDNA2008 valid), or None when invalid."""
+    try:
+        mapped = idna.uts46_remap(label, std3_rules=True, transitional=False)
+        if not mapped or "." in mapped:
+            return None
+        idna.alabel(mapped)  # length, hyphens, PVALID/CONTEXT rules, bidi; decodes an A-label
+        return idna.ulabel(mapped)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return None
+
+
+def lenient_label(label: str) -> str | None:
+    """One label checked as WHATWG URL's domain-to-ASCII does (UTS #46), or None.
+
+    UTS #46 mapping (nontransitional, STD3 rules: the host run has no other ASCII than
+    letters, digits and ``-``), an ``xn--`` label decoded and re-checked, NFC, the bidi
+    rule and the joiner rules (CheckBidi, CheckJoiners), and no leading or trailing
+    hyphen.  WHATWG URL does not check hyphens (CheckHyphens=false); a label that starts
+    or ends with one is still rejected here, as LinkDetectionTest.txt rejects
+    ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
+    not applied: ``✪df.ws`` is a host that browsers open.  ``_`` is kept: WHATWG URL runs
+    UTS #46 without STD3 rules, which map ``_`` to itself (``www.foo_bar.baz.com`` is a host).
+    """
+    try:
+        # "_" is the one ASCII character beyond STD3's that a backend's host holds in practice;
+        # UTS #46 maps each character on its own, so the pieces around it are mapped alone.
+        mapped = "_".join(
+            idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else "" for piece in label.split("_")
+        )
+        if not mapped or "." in mapped:
+            return None
+        if mapped[:4] == "xn--":
+            decoded = mapped[4:].encode("ascii").decode("punycode")
+            if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
+                return None  # an A-label must decode to a valid, already mapped, non-ASCII label
+            mapped = decoded
+        if mapped[0] == "-" or mapped[-1] == "-":
+            return None
+        idna.check_nfc(mapped)
+        idna.check_bidi(mapped)
+        for i, ch in enumerate(mapped):
+            if ch in "\u200c\u200d" and not idna.valid_contextj(mapped, i):
+                return None
+        return mapped
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return None
+
+
+@lru_cache(maxsize=1 << 12)
+def lenient_char(ch: str) -> bool:
+    """``_`` or a non-ASCII Include character that UTS #46 does not disallow (``✪``, ``★``):
+    a host character for ``strict_hosts=False``, but only inside the backend's own span."""
+    if ch == "_":
+        return True
+    if ch.isascii() or FLAGS[ord(ch)] & TERM_MASK != INCLUDE:
+        return False
+    try:
+        idna.uts46_remap(ch, std3_rules=True, transitional=False)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return False
+    return True
+
+
+#: IDNA2008 CONTEXTO characters with a context rule (RFC 5892 Appendix A.3-A.9) that
+#: occur in running text; where the rule fails, the character ends the host.
+_CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+
+
+def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
+    """Cut the run ``text[hs:he]`` at CONTEXTO characters whose context rule fails.
+
+    A middle dot not between two ``l`` (``a·b.com``), a Greek keraia not before a Greek
+    letter … cannot be in a label: the host is the part of the run on the side of
+    ``anchor`` (where the backend's host started).  This is our reading where UTS #58
+    leaves the host to [WHATWG URL] (which would take the whole run, UTS #46 not
+    checking CONTEXTO rules) and linkify-it starts after the dot: ``a·b.com`` links
+    ``b.com``, and ``l·l.cat`` (Catalan) stays one host.
+    """
+    run = text[hs:he]
+    if run.isascii():
+        return hs, he
+    base = hs
+    for ch in _CONTEXTO:
+        i = run.find(ch)
+        while i != -1:
+            try:
+                ok = idna.valid_contexto(run, i)
+            except (idna.IDNAError, ValueError, IndexError):
+                ok = False
+            if not ok:
+                if base + i < anchor:
+                    hs = max(hs, base + i + 1)
+                else:
+                    he = min(he, base + i)
+            i = run.find(ch, i + 1)
+    return hs, he
