@@ -25,9 +25,10 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any, TypeVar
 
-import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: runner.DaskUnavailable)
+import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: errors.DaskUnavailable)
 
 from .core import ChunkResult, ChunkTask, audit_chunk
+from .errors import DaskUnavailable
 
 __all__ = ["iter_chunks", "iter_work", "map_chunks"]
 
@@ -56,7 +57,7 @@ def map_chunks(
     127.0.0.1 with no dashboard, for this run only: Dask's default threaded scheduler
     would serialise the pure-Python audit on the GIL (issue 11.4).
     A scheduler that cannot be reached, does not answer within ``connect_timeout``
-    seconds, or is not a Dask scheduler raises :class:`~.runner.DaskUnavailable`,
+    seconds, or is not a Dask scheduler raises :class:`~.errors.DaskUnavailable`,
     whose message names the address.
     """
     return list(iter_chunks(tasks, scheduler, connect_timeout, workers))
@@ -172,8 +173,6 @@ def _probe(address: str, timeout: float) -> None:
     own (the caller may be inside an event loop), before any ``Client`` exists; a
     ``Client`` that fails half-built would hang in ``__del__``.
     """
-    from .runner import DaskUnavailable
-
     outcome: list[Any] = []
 
     def run() -> None:
@@ -200,8 +199,6 @@ def _probe(address: str, timeout: float) -> None:
 
 def _iter_distributed(tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float) -> Iterator[R]:
     from distributed import Client
-
-    from .runner import DaskUnavailable
 
     _probe(address, connect_timeout)
     try:
