@@ -39,7 +39,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("refine: the spec's algorithms and the host stage", ("uts58_adapt.refine",)),
     (
         "properties, result types, data access",
-        ("uts58_adapt.properties", "uts58_adapt.link", "uts58_adapt.public_suffixes", "uts58_adapt._io", "uts58_adapt._data"),
+        (
+            "uts58_adapt.properties",
+            "uts58_adapt.link",
+            "uts58_adapt.public_suffixes",
+            "uts58_adapt._io",
+            "uts58_adapt._data",
+        ),
     ),
     ("generated tables", ("uts58_adapt._tables", "uts58_adapt._idna_tables", "uts58_adapt._tld_data")),
 ]

@@ -224,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         default=Path(__file__).resolve().parent.parent / "uts58_adapt" / "_tables.py",
         help="where to write the table module (default: uts58_adapt/_tables.py; '-' for stdout)",
     )
-    parser.add_argument("--idna-dir", type=Path, help="directory with the UTS #46 17.0.0 files (also writes --idna-output)")
+    parser.add_argument(
+        "--idna-dir", type=Path, help="directory with the UTS #46 17.0.0 files (also writes --idna-output)"
+    )
     parser.add_argument(
         "--idna-output",
         type=Path,
