@@ -17,10 +17,15 @@ from functools import lru_cache
 
 from ..public_suffixes import icann_suffixes
 from .host_chars import MAX_HOST, SEP_TABLE, SEPARATORS, host_run_end, label_class
-from .labels import lenient_label, strict_label
+from .labels import bidi_domain_ok, lenient_label, strict_label
 from .whatwg import DOTTED_IPV4, IPV4_NUMBER, whatwg_ipv4
 
-__all__ = ["domain_unicode", "email_domain_end", "lenient_domain", "separator_tld_hits"]
+__all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain", "separator_tld_hits", "strict_domain"]
+
+
+def ascii_form(labels: list[str]) -> str:
+    """The ASCII form of valid Unicode labels (UTS #46 ToASCII after validation): ``xn--`` A-labels."""
+    return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels)
 
 
 def _tld_ok(label: str) -> bool:
@@ -36,32 +41,45 @@ def _tld_ok(label: str) -> bool:
 def domain_unicode(host: str, allow_ip: bool = False) -> str | None:
     """Validate ``host`` (no trailing separator) and return its Unicode form, lower case.
 
-    Returns None when a label is empty or invalid, when the TLD is not valid or not in
-    the ICANN section of the PSL snapshot, or when the host is itself a public suffix
-    (not a registrable domain).  With ``allow_ip``, a dotted IPv4 address is accepted
-    and returned as is.
+    Returns None when the host is invalid (:func:`strict_domain`) or one label, when the TLD is not
+    valid or not in the ICANN section of the PSL snapshot, or when the host is itself a
+    public suffix (not a registrable domain).  With ``allow_ip``, a dotted IPv4 address
+    is accepted and returned as is.
+    """
+    if allow_ip and DOTTED_IPV4.match(host.translate(SEP_TABLE)):
+        return host.translate(SEP_TABLE)
+    result = strict_domain(host)
+    if (
+        result is None
+        or "." not in result
+        or not _tld_ok(result.rpartition(".")[2])
+        or icann_suffixes().is_public_suffix(result)
+    ):
+        return None
+    return result
+
+
+def strict_domain(host: str) -> str | None:
+    """``host`` validated as IDNA2008 registration does, in its Unicode form; None when invalid.
+
+    UTS #46 processing with every check on (nontransitional, UseSTD3ASCIIRules,
+    CheckHyphens, CheckBidi for the whole domain, CheckJoiners, VerifyDnsLength) and
+    IDNA2008's PVALID and CONTEXTJ rules (:func:`.strict_label`).
+    ``tests/test_idna_conformance.py`` checks it against IdnaTestV2.txt.
     """
     if not host or len(host) > MAX_HOST:
         return None
-    ascii_host = host.translate(SEP_TABLE)
-    if allow_ip and DOTTED_IPV4.match(ascii_host):
-        return ascii_host
-    labels = ascii_host.split(".")
-    if len(labels) < 2:
-        return None
     out = []
-    for label in labels:
-        if not label:
-            return None
-        u = strict_label(label)
+    for label in host.translate(SEP_TABLE).split("."):
+        u = strict_label(label) if label else None
         if u is None:
             return None
         out.append(u)
-    if not _tld_ok(out[-1]):
+    if not bidi_domain_ok(out):
         return None
     result = ".".join(out)
-    if icann_suffixes().is_public_suffix(result):
-        return None
+    if not result.isascii() and len(ascii_form(out)) > MAX_HOST:
+        return None  # VerifyDnsLength (UTS #46 §4.2 step 4): at most 253 octets in ASCII form
     return result
 
 
@@ -89,6 +107,8 @@ def lenient_domain(host: str, single_label: bool = False) -> str | None:
         if u is None:
             return None
         out.append(u)
+    if not bidi_domain_ok(out):
+        return None
     return ".".join(out)
 
 

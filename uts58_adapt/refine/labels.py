@@ -12,13 +12,14 @@ host characters (:mod:`.host_chars`).
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 import idna
 
 from ..properties import FLAGS, INCLUDE, TERM_MASK
 
-__all__ = ["contexto_cut", "lenient_char", "lenient_label", "strict_label"]
+__all__ = ["bidi_domain_ok", "contexto_cut", "lenient_char", "lenient_label", "strict_label"]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -45,6 +46,8 @@ def lenient_label(label: str) -> str | None:
     ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
     not applied: ``✪df.ws`` is a host that browsers open.  ``_`` is kept: WHATWG URL runs
     UTS #46 without STD3 rules, which map ``_`` to itself (``www.foo_bar.baz.com`` is a host).
+    The other validity criteria of UTS #46 §4.1 apply: no label that starts with ``xn--``
+    after decoding (V4), none that starts with a combining mark (V6).
     """
     try:
         # "_" is the one ASCII character beyond STD3's that a backend's host holds in practice;
@@ -59,8 +62,12 @@ def lenient_label(label: str) -> str | None:
             if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
                 return None  # an A-label must decode to a valid, already mapped, non-ASCII label
             mapped = decoded
+            if mapped[:4] == "xn--":
+                return None  # V4: a decoded label may not look like an A-label itself
         if mapped[0] == "-" or mapped[-1] == "-":
             return None
+        if unicodedata.category(mapped[0])[0] == "M":
+            return None  # V6: no combining mark at the start of a label
         idna.check_nfc(mapped)
         idna.check_bidi(mapped)
         for i, ch in enumerate(mapped):
@@ -119,3 +126,21 @@ def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
                     he = min(he, base + i)
             i = run.find(ch, i + 1)
     return hs, he
+
+
+def bidi_domain_ok(labels: list[str]) -> bool:
+    """CheckBidi for a whole domain (UTS #46 §4.1 step 8, RFC 5893 §2): in a *Bidi domain name*
+    (one with a right-to-left character, Bidi_Class R, AL or AN, in any label) every label,
+    left-to-right ones included, must satisfy the Bidi Rule: ``0à.א`` is invalid (B1).
+
+    The labels are checked one by one first (:func:`strict_label`, :func:`lenient_label`),
+    which only applies the rule to a label with a right-to-left character itself.
+    """
+    if all(label.isascii() for label in labels):
+        return True
+    if not any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for label in labels for ch in label):
+        return True
+    try:
+        return all(idna.check_bidi(label, check_ltr=True) for label in labels)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return False
