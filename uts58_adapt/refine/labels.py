@@ -21,6 +21,9 @@ from ..properties import FLAGS, INCLUDE, TERM_MASK
 
 __all__ = ["bidi_domain_ok", "contexto_cut", "lenient_char", "lenient_label", "strict_label"]
 
+#: The ASCII a lenient label may hold after UTS #46 mapping: UseSTD3ASCIIRules, plus "_".
+_STD3_ASCII = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
 
 @lru_cache(maxsize=1 << 16)
 def strict_label(label: str) -> str | None:
@@ -55,8 +58,8 @@ def lenient_label(label: str) -> str | None:
         mapped = "_".join(
             idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else "" for piece in label.split("_")
         )
-        if not mapped or "." in mapped:
-            return None
+        if not mapped or not _STD3_ASCII.issuperset(ch for ch in mapped if ch < "\x80"):
+            return None  # U1: after mapping (⑷ → "(4)"), ASCII letters, digits, "-" (and "_") only
         if mapped[:4] == "xn--":
             decoded = mapped[4:].encode("ascii").decode("punycode")
             if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
