@@ -13,6 +13,7 @@ oldest supported idna and with the newest.
 from __future__ import annotations
 
 import importlib.metadata
+import itertools
 
 import idna
 import pytest
@@ -53,7 +54,7 @@ def test_the_generated_table_is_plain_data() -> None:
     ranges = _idna_tables.HOST_CHAR_RANGES
     assert ranges[0][0] >= 0x80 and ranges[-1][1] <= 0x10FFFF
     assert all(a <= b for a, b in ranges)
-    assert all(b + 1 < c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+    assert all(b + 1 < c for (_, b), (c, _) in itertools.pairwise(ranges))
 
 
 @pytest.mark.parametrize(
