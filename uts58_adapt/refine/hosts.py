@@ -13,28 +13,35 @@ their names for the code that imports them from here.
 from __future__ import annotations
 
 from .authority import DEFAULT_SCHEMES, HostMatch, SchemeCheck, default_scheme_ok, url_host
-from .domains import _sep_label_re, _tld_ok, domain_unicode, email_domain_end, lenient_domain, separator_tld_hits
+from .domains import _sep_label_re as _sep_label_re
+from .domains import _tld_ok as _tld_ok
+from .domains import ascii_form, domain_unicode, email_domain_end, lenient_domain, separator_tld_hits, strict_domain
+from .host_chars import _HOST_CHAR as _HOST_CHAR
+from .host_chars import _HOST_RUN as _HOST_RUN
+from .host_chars import _HOST_RUN_BACK as _HOST_RUN_BACK
 from .host_chars import (
-    _HOST_CHAR,
-    _HOST_RUN,
-    _HOST_RUN_BACK,
     ASCII_HOST_CHARS,
     MAX_HOST,
+    SEP_TABLE,
     SEPARATORS,
     host_run_end,
     host_run_start,
     is_host_char,
     normalize_separators,
 )
-from .host_chars import SEP_TABLE as _SEP_TABLE
-from .labels import contexto_cut as _contexto_cut
-from .labels import lenient_char as _lenient_char
-from .labels import lenient_label as _lenient_label
-from .labels import strict_label as _label
-from .whatwg import _USERINFO_END, has_userinfo_after, has_userinfo_before, port_end
-from .whatwg import MAX_AUTHORITY as _MAX_AUTHORITY
-from .whatwg import whatwg_ipv4 as _whatwg_ipv4
+from .labels import contexto_cut, lenient_char, lenient_label, strict_label
+from .whatwg import _USERINFO_END as _USERINFO_END
+from .whatwg import MAX_AUTHORITY, has_userinfo_after, has_userinfo_before, port_end, whatwg_ipv4
 
+# The private names of the single module this stage used to be, for the tests and helpers
+# written against it.
+_SEP_TABLE = SEP_TABLE
+_MAX_AUTHORITY = MAX_AUTHORITY
+_label = strict_label
+_lenient_label = lenient_label
+_lenient_char = lenient_char
+_contexto_cut = contexto_cut
+_whatwg_ipv4 = whatwg_ipv4
 __all__ = [
     "ASCII_HOST_CHARS",
     "DEFAULT_SCHEMES",
@@ -42,6 +49,7 @@ __all__ = [
     "SEPARATORS",
     "HostMatch",
     "SchemeCheck",
+    "ascii_form",
     "default_scheme_ok",
     "domain_unicode",
     "email_domain_end",
@@ -54,22 +62,6 @@ __all__ = [
     "normalize_separators",
     "port_end",
     "separator_tld_hits",
+    "strict_domain",
     "url_host",
 ]
-
-# Private names that tests and other modules reach for (kept importable from here).
-_PRIVATE = (
-    _HOST_CHAR,
-    _HOST_RUN,
-    _HOST_RUN_BACK,
-    _USERINFO_END,
-    _SEP_TABLE,
-    _MAX_AUTHORITY,
-    _contexto_cut,
-    _label,
-    _lenient_char,
-    _lenient_label,
-    _sep_label_re,
-    _tld_ok,
-    _whatwg_ipv4,
-)

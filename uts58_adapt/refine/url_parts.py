@@ -20,7 +20,7 @@ __all__: list[str] = []  # private to refine/escaping.py
 
 # Data characters that are syntax for their part and must stay escaped (§4.1's
 # "normal interior escaping"; NOTES: ``/?#`` path, ``#&=+`` query, ``&,``
-# directive; ``\`` in a path is our addition, see the module docstring).
+# directive; ``\`` in a path is our addition, see refine/escaping.py).
 _SYNTAX = {PATH: "/?#\\", QUERY: "#&=+", FRAGMENT: "", DIRECTIVE: "&,"}
 
 # Private markers used between decoding and §4.1.  Lone surrogates other than
