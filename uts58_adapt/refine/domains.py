@@ -78,7 +78,13 @@ def strict_domain(host: str) -> str | None:
     if not bidi_domain_ok(out):
         return None
     result = ".".join(out)
-    if not result.isascii() and len(ascii_form(out)) > MAX_HOST:
+    # Each label is at most 63 octets in ASCII form (checked by strict_label): only a long
+    # name of four labels or more can exceed 253, and only then is its ASCII form computed.
+    if (
+        not result.isascii()
+        and sum(len(label) if label.isascii() else 63 for label in out) + len(out) - 1 > MAX_HOST
+        and len(ascii_form(out)) > MAX_HOST
+    ):
         return None  # VerifyDnsLength (UTS #46 §4.2 step 4): at most 253 octets in ASCII form
     return result
 
