@@ -139,9 +139,8 @@ def bidi_domain_ok(labels: list[str]) -> bool:
     The labels are checked one by one first (:func:`strict_label`, :func:`lenient_label`),
     which only applies the rule to a label with a right-to-left character itself.
     """
-    if all(label.isascii() for label in labels):
-        return True
-    if not any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for label in labels for ch in label):
+    rtl = ("R", "AL", "AN")  # all outside ASCII
+    if not any(unicodedata.bidirectional(ch) in rtl for label in labels if not label.isascii() for ch in label):
         return True
     try:
         return all(idna.check_bidi(label, check_ltr=True) for label in labels)
