@@ -87,7 +87,8 @@ def url_host(
     matched at ``start``, when it knows one (a linkify-it schema may be ``foo$bar:``).
 
     Returns None when no valid host is there, when the scheme is refused, when the URL
-    has userinfo, or when the host directly follows an ``@`` (that is an email's domain,
+    has userinfo, when its port is above 65535 (WHATWG URL: an invalid URL, so no shorter
+    link either), or when the host directly follows an ``@`` (that is an email's domain,
     left to the email stage).
     """
     n = len(text)
