@@ -384,3 +384,19 @@ def test_a_port_above_65535_gives_no_link_in_the_integrations() -> None:
     markdown = pytest.importorskip("markdown")
     out = markdown.markdown(_BAD_PORT, extensions=["uts58_adapt.integrations.magiclink"])
     assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+
+
+def test_a_port_above_65535_gives_no_link_in_the_urlize_integrations() -> None:
+    """Django's and Jinja2's upgraded urlize share the same path: no link to the bare host."""
+    pytest.importorskip("django")
+    from uts58_adapt.integrations.django import urlize
+
+    out = urlize(_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    jinja2 = pytest.importorskip("jinja2")
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = jinja2.Environment(autoescape=True)
+    install(env)
+    out = env.from_string("{{ x|urlize }}").render(x=_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
