@@ -400,3 +400,19 @@ def test_a_port_above_65535_gives_no_link_in_the_urlize_integrations() -> None:
     install(env)
     out = env.from_string("{{ x|urlize }}").render(x=_BAD_PORT)
     assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+
+
+def test_the_rtl_blocks_hold_every_right_to_left_code_point() -> None:
+    """labels.RTL_BLOCKS is the first test of CheckBidi for a whole domain: no R, AL or AN
+    code point of the unicodedata idna's check_bidi reads may be outside it."""
+    import unicodedata
+
+    from uts58_adapt.refine.labels import RTL_BLOCKS
+
+    outside = [
+        f"U+{cp:04X}"
+        for cp in range(0x110000)
+        if unicodedata.bidirectional(chr(cp)) in ("R", "AL", "AN") and not RTL_BLOCKS.match(chr(cp))
+    ]
+    assert not outside
+    assert hosts.domain_unicode("0à.\u05d0.com") is None  # B1 in a Bidi domain name

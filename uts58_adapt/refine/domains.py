@@ -46,8 +46,10 @@ def domain_unicode(host: str, allow_ip: bool = False) -> str | None:
     public suffix (not a registrable domain).  With ``allow_ip``, a dotted IPv4 address
     is accepted and returned as is.
     """
-    if allow_ip and DOTTED_IPV4.match(host.translate(SEP_TABLE)):
-        return host.translate(SEP_TABLE)
+    if allow_ip:
+        ascii_host = host.translate(SEP_TABLE)
+        if DOTTED_IPV4.match(ascii_host):
+            return ascii_host
     result = strict_domain(host)
     if (
         result is None
@@ -78,13 +80,9 @@ def strict_domain(host: str) -> str | None:
     if not bidi_domain_ok(out):
         return None
     result = ".".join(out)
-    # Each label is at most 63 octets in ASCII form (checked by strict_label): only a long
-    # name of four labels or more can exceed 253, and only then is its ASCII form computed.
-    if (
-        not result.isascii()
-        and sum(len(label) if label.isascii() else 63 for label in out) + len(out) - 1 > MAX_HOST
-        and len(ascii_form(out)) > MAX_HOST
-    ):
+    # Each label is at most 63 octets in ASCII form (checked by strict_label): only a name of
+    # four labels or more can exceed 253, and only then is its ASCII form computed.
+    if len(out) > 3 and not result.isascii() and len(ascii_form(out)) > MAX_HOST:
         return None  # VerifyDnsLength (UTS #46 §4.2 step 4): at most 253 octets in ASCII form
     return result
 

@@ -12,6 +12,7 @@ host characters (:mod:`.host_chars`).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -131,6 +132,12 @@ def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
     return hs, he
 
 
+#: The blocks that hold every code point of Bidi_Class R, AL or AN (and RLM, U+200F), as
+#: ``unicodedata`` has them (tests/test_hosts.py checks it): a cheap first test, so that a
+#: left-to-right domain is not looked at character by character.
+RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+
+
 def bidi_domain_ok(labels: list[str]) -> bool:
     """CheckBidi for a whole domain (UTS #46 §4.1 step 8, RFC 5893 §2): in a *Bidi domain name*
     (one with a right-to-left character, Bidi_Class R, AL or AN, in any label) every label,
@@ -139,8 +146,10 @@ def bidi_domain_ok(labels: list[str]) -> bool:
     The labels are checked one by one first (:func:`strict_label`, :func:`lenient_label`),
     which only applies the rule to a label with a right-to-left character itself.
     """
-    rtl = ("R", "AL", "AN")  # all outside ASCII
-    if not any(unicodedata.bidirectional(ch) in rtl for label in labels if not label.isascii() for ch in label):
+    if not RTL_BLOCKS.search("".join(labels)):
+        return True
+    rtl = ("R", "AL", "AN")
+    if not any(unicodedata.bidirectional(ch) in rtl for label in labels for ch in label):
         return True
     try:
         return all(idna.check_bidi(label, check_ltr=True) for label in labels)
