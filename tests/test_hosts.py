@@ -416,3 +416,13 @@ def test_the_rtl_blocks_hold_every_right_to_left_code_point() -> None:
     ]
     assert not outside
     assert hosts.domain_unicode("0à.\u05d0.com") is None  # B1 in a Bidi domain name
+
+
+def test_userinfo_with_astral_characters() -> None:
+    """The userinfo scan's class takes astral code points coarsely; FLAGS sorts them out exactly."""
+    assert hosts.url_host("http://\U00020000@example.com/x", 0) is None  # CJK Ext. B: Include, a userinfo
+    assert hosts.url_host("http://\U0001f600x@example.com/x", 0) is None  # an emoji: Include too
+    assert not hosts.has_userinfo_after("http://a\U0001fffe@b.com", 7)  # a noncharacter is Hard: no userinfo
+    assert not hosts.has_userinfo_after("http://example.com\U000e0001@b.com", 7)  # a tag character is Hard
+    assert hosts.has_userinfo_before("http://\U00020000x@example.com", 9)
+    assert hosts.url_host("https://bücher.de\U0001f600/x", 0).host == "bücher.de"  # type: ignore[union-attr]

@@ -30,12 +30,12 @@ from .host_chars import (
     normalize_separators,
 )
 from .labels import contexto_cut, lenient_char, lenient_label, strict_label
-from .whatwg import _USERINFO_END as _USERINFO_END
-from .whatwg import MAX_AUTHORITY, has_userinfo_after, has_userinfo_before, port_end, whatwg_ipv4
+from .whatwg import MAX_AUTHORITY, USERINFO_END, has_userinfo_after, has_userinfo_before, port_end, whatwg_ipv4
 
 # The private names of the single module this stage used to be, for the tests and helpers
 # written against it.
 _SEP_TABLE = SEP_TABLE
+_USERINFO_END = USERINFO_END
 _MAX_AUTHORITY = MAX_AUTHORITY
 _label = strict_label
 _lenient_label = lenient_label

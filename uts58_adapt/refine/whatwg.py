@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..properties import CLOSE, HARD, OPEN, TERM_MASK, FlagPattern, class_body, flag_runs
+from ..properties import CLOSE, FLAGS, HARD, OPEN, TERM_MASK, FlagPattern, class_body, flag_runs
 
 __all__ = [
     "DOTTED_IPV4",
@@ -20,10 +20,12 @@ __all__ = [
     "MAX_PORT",
     "SCHEME_AT",
     "SCHEME_BEFORE",
+    "USERINFO_END",
     "has_userinfo_after",
     "has_userinfo_before",
     "ipv6_literal",
     "port_end",
+    "userinfo_end",
     "whatwg_ipv4",
 ]
 
@@ -67,7 +69,8 @@ def whatwg_ipv4(host: str) -> str | None:
 
 #: The largest port (URL Standard, port state: a larger one is a validation error and failure).
 MAX_PORT = 65535
-_PORT_DIGITS = re.compile(r"[0-9]+")
+#: ``:``, leading zeros, up to five more digits, and one digit more if there is one (then too large).
+_PORT = re.compile(r":0*([0-9]{0,5})([0-9]?)")
 
 
 def port_end(text: str, colon: int) -> int | None:
@@ -78,13 +81,15 @@ def port_end(text: str, colon: int) -> int | None:
     linked (not a shorter URL to the bare host).  A ``:`` without a digit after it is
     not a port (prose: ``see example.com: it …``) and the result is ``colon``.
     """
-    m = _PORT_DIGITS.match(text, colon + 1)
+    m = _PORT.match(text, colon)
     if m is None:
         return colon
-    digits = m.group().lstrip("0")
-    if len(digits) > len(str(MAX_PORT)) or (digits and int(digits) > MAX_PORT):
+    end = m.end()
+    if end == colon + 1:
+        return colon  # no digit
+    if m.group(2) or (m.group(1) and int(m.group(1)) > MAX_PORT):
         return None
-    return m.end()
+    return end
 
 
 #: A bracketed IPv6 address (WHATWG URL "IPv6 parser" input; at most 45 characters with an
@@ -109,14 +114,36 @@ def ipv6_literal(text: str, pos: int) -> tuple[str, int] | None:
 
 def _userinfo_end_class(below: int) -> str:
     """Characters that cannot be in a userinfo: they end the authority (``/?#``), are white
-    space or Hard, or are brackets and quotes (Link_Term Open or Close, ``"\\^`|``)."""
-    ranges = flag_runs(lambda b: b & TERM_MASK in (HARD, OPEN, CLOSE))
+    space or Hard, or are brackets and quotes (Link_Term Open or Close, ``"\\^`|``).
+
+    Above U+FFFF the class takes every code point (one coarse range: ``re`` tests astral
+    ranges one by one, which made every search on non-ASCII text 30 times slower);
+    :func:`userinfo_end` sorts them out with FLAGS.
+    """
+    ranges = flag_runs(_ends_userinfo, min(below, 0x10000))
+    if below > 0x10000:
+        ranges.append((0x10000, 0x10FFFF))
     return class_body(ranges, below=below) + re.escape('/?#@"\\^`|')
 
 
-#: The first character after ``scheme://`` that cannot continue a userinfo; a userinfo
-#: is there only when that character is an ``@``.
-_USERINFO_END = FlagPattern(lambda below: f"[{_userinfo_end_class(below)}]")
+def _ends_userinfo(flags: int) -> bool:
+    return flags & TERM_MASK in (HARD, OPEN, CLOSE)
+
+
+#: The first character after ``scheme://`` that cannot continue a userinfo (astral ones
+#: coarsely, see :func:`userinfo_end`); a userinfo is there only when that character is an ``@``.
+USERINFO_END = FlagPattern(lambda below: f"[{_userinfo_end_class(below)}]")
+
+
+def userinfo_end(text: str, start: int, stop: int) -> int:
+    """The offset of the first character of ``text[start:stop]`` that cannot be in a userinfo, or -1."""
+    pattern = USERINFO_END.get(text)
+    while (m := pattern.search(text, start, stop)) is not None:
+        ch = m.group()
+        if ch <= "\uffff" or _ends_userinfo(FLAGS[ord(ch)]):
+            return m.start()
+        start = m.end()  # an astral character that may be in a userinfo
+    return -1
 
 
 def has_userinfo_after(text: str, hs: int) -> bool:
@@ -124,8 +151,8 @@ def has_userinfo_after(text: str, hs: int) -> bool:
 
     Only a run that could be a userinfo counts: ``(https://example.com),me@example.org`` has none.
     """
-    am = _USERINFO_END.get(text).search(text, hs, min(len(text), hs + MAX_AUTHORITY))
-    return am is not None and text[am.start()] == "@"
+    end = userinfo_end(text, hs, min(len(text), hs + MAX_AUTHORITY))
+    return end != -1 and text[end] == "@"
 
 
 def has_userinfo_before(text: str, at: int) -> bool:
@@ -133,4 +160,4 @@ def has_userinfo_before(text: str, at: int) -> bool:
     p = text.rfind("://", max(0, at - MAX_AUTHORITY), at)
     if p == -1 or not SCHEME_BEFORE.search(text, max(0, p - 32), p + 3):
         return False
-    return _USERINFO_END.get(text).search(text, p + 3, at) is None
+    return userinfo_end(text, p + 3, at) == -1
