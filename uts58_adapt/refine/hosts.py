@@ -30,7 +30,15 @@ from .host_chars import (
     normalize_separators,
 )
 from .labels import contexto_cut, lenient_char, lenient_label, strict_label
-from .whatwg import MAX_AUTHORITY, USERINFO_END, has_userinfo_after, has_userinfo_before, port_end, whatwg_ipv4
+from .whatwg import (
+    MAX_AUTHORITY,
+    USERINFO_END,
+    has_userinfo_after,
+    has_userinfo_before,
+    port_end,
+    userinfo_end,
+    whatwg_ipv4,
+)
 
 # The private names of the single module this stage used to be, for the tests and helpers
 # written against it.
@@ -64,4 +72,5 @@ __all__ = [
     "separator_tld_hits",
     "strict_domain",
     "url_host",
+    "userinfo_end",
 ]
