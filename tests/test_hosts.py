@@ -125,6 +125,8 @@ def test_port():
         "http://example.com.:70000/",
         "http://[::1]:65536/x",
         "http://example.com:" + "9" * 5000,  # longer than int() converts: still just invalid
+        "http://example.com:80abc/x",  # digits a letter continues: no port either
+        "example.com:8080_x",
     ],
 )
 def test_a_port_above_65535_is_an_invalid_url(text):
@@ -365,6 +367,10 @@ def test_a_port_above_65535_gives_no_link_with_any_backend(backend: str, strict:
     from uts58_adapt import detect
 
     assert [link.text for link in detect(_BAD_PORT, backend, strict_hosts=strict)] == [_GOOD_PORT]
+    # ":80abc" is no port: urlextract alone links nothing there, bleach http://example.com, Django the
+    # whole run; the refinement linked http://example.com:80, a URL that is not in the text.
+    text = "see http://example.com:80abc/x and example.com:8080abc, ok"
+    assert [link.text for link in detect(text, backend, strict_hosts=strict)] == []
 
 
 def test_a_port_above_65535_gives_no_link_in_the_integrations() -> None:

@@ -69,27 +69,30 @@ def whatwg_ipv4(host: str) -> str | None:
 
 #: The largest port (URL Standard, port state: a larger one is a validation error and failure).
 MAX_PORT = 65535
-#: ``:``, leading zeros, up to five more digits, and one digit more if there is one (then too large).
-_PORT = re.compile(r":0*([0-9]{0,5})([0-9]?)")
+#: ``:``, leading zeros, up to five more digits, then one more digit, letter or ``_`` if
+#: there is one (the port is then too large, or goes on: both make the URL invalid).
+_PORT = re.compile(r":0*([0-9]{0,5})([0-9A-Za-z_]?)")
 
 
 def port_end(text: str, colon: int) -> int | None:
     """For the ``:`` at ``text[colon]`` after a host: the end of the port, or None when the URL is invalid.
 
     WHATWG URL's port state reads every ASCII digit: ``:8080`` and ``:000080`` are ports,
-    and a value above 65535 (``:100000``) makes the whole URL invalid, so nothing is
-    linked (not a shorter URL to the bare host).  A ``:`` without a digit after it is
-    not a port (prose: ``see example.com: it …``) and the result is ``colon``.
+    and a value above 65535 (``:100000``), or digits that a letter continues (``:80abc``),
+    make the whole URL invalid, so nothing is linked (not a shorter URL to the bare host).
+    A ``:`` without a digit after it is not a port (prose: ``see example.com: it …``) and
+    the result is ``colon``; after the digits, anything else (white space, punctuation,
+    ``/?#``) ends the port.
     """
     m = _PORT.match(text, colon)
     if m is None:
         return colon
-    end = m.end()
-    if end == colon + 1:
+    digits, more = m.group(1, 2)
+    if m.end() - len(more) == colon + 1:
         return colon  # no digit
-    if m.group(2) or (m.group(1) and int(m.group(1)) > MAX_PORT):
+    if more or (digits and int(digits) > MAX_PORT):
         return None
-    return end
+    return m.end()
 
 
 #: A bracketed IPv6 address (WHATWG URL "IPv6 parser" input; at most 45 characters with an
