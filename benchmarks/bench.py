@@ -57,7 +57,7 @@ Targets:
       linkify-it-py, installed with npm by ``--install-js DIR``, or found in
       ``LINKIFY_JS_DIR``) and of arnt/uts58 (``UTS58_JS_DIR``) beside detect()'s, per
       paragraph, on each corpus (see benchmarks/bench_js.py)
-  audit, audit-memory, audit-scale: see benchmarks/bench_audit.py (report cost <= 1.3 x
+  audit, audit-memory, audit-scale, audit-long-lines: see benchmarks/bench_audit.py (report cost <= 1.3 x
       one refined detection pass; RSS slope <= 1 MB per MB of input, 1 GB under 500 MB;
       --jobs 2 >= 1.8 x --jobs 1; --engine dask <= 1.15 x --jobs 2).  The last two
       generate corpora of --corpus-size MB and run only when named with --only.
@@ -93,12 +93,13 @@ from uts58_adapt.refine.migration import refine_links  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_audit import (  # noqa: E402
     bench_audit_cost,
+    bench_audit_long_lines,
     bench_audit_memory,
     bench_audit_scale,
     parse_sizes,
 )
 
-AUDIT_FIGURES = ["audit", "audit-memory", "audit-scale"]
+AUDIT_FIGURES = ["audit", "audit-memory", "audit-scale", "audit-long-lines"]
 # --- end audit ---
 
 DOC_DIR = Path("/usr/share/doc")
@@ -879,6 +880,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MB[,MB...]",
         help="generated corpora for audit-memory (each) and audit-scale (the largest)",
     )
+    parser.add_argument(
+        "--line-size",
+        type=parse_sizes,
+        default=[0.1, 1.0, 4.0, 16.0],
+        metavar="MB[,MB...]",
+        help="MB in the one line of each audit-long-lines run",
+    )
     # --- end audit ---
     args = parser.parse_args(argv)
 
@@ -927,6 +935,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile:
             profile_adapter(lines)
     report.corpus = ""
+    if "audit-long-lines" in only:  # one generated line per size: no corpus
+        print()
+        bench_audit_long_lines(args.line_size, report)
     if "f" in only:
         print()
         bench_startup(args.startup_runs, report)

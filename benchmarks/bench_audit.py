@@ -3,8 +3,8 @@
 Run through ``benchmarks/bench.py --only audit`` (cost: ratios side by side in one process)
 and ``--only audit-memory`` / ``--only audit-scale`` (``--corpus-size MB[,MB...]``: a corpus
 of that many MB is generated in a temporary directory and audited by the CLI in a
-subprocess; its peak RSS is read with ``os.wait4``).  Or run this file directly, with
-the same options.
+subprocess; its peak RSS is read with ``os.wait4``).  This module is imported by
+``bench.py`` and imports nothing from it (no cycle): run the figures through ``bench.py``.
 
 Targets:
   (audit)        report costs <= 1.3 x one refined detection pass over the same lines
@@ -318,50 +318,8 @@ def parse_sizes(value: str) -> list[float]:
     return [float(part) for part in value.split(",") if part.strip()]
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    from bench import Report, each, load_corpus, measure  # type: ignore[import-not-found]
-
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true")
-    parser.add_argument("--only", choices=["audit", "audit-memory", "audit-scale", "audit-long-lines"], action="append")
-    parser.add_argument("--size", type=int, default=500_000, help="characters of real text for --only audit")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument(
-        "--corpus-size",
-        type=parse_sizes,
-        default=[50.0, 100.0, 200.0],
-        help="MB of generated corpus, comma-separated (memory: each; scale: the largest)",
-    )
-    parser.add_argument(
-        "--line-size",
-        type=parse_sizes,
-        default=[0.1, 1.0, 4.0, 16.0],
-        help="MB in the one line of each audit-long-lines run, comma-separated",
-    )
-    args = parser.parse_args(argv)
-    only = set(args.only or ["audit", "audit-memory", "audit-scale"])
-    if only == {"audit-long-lines"}:  # no corpus needed
-        report = Report()
-        bench_audit_long_lines(args.line_size, report)
-        print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
-        return 1 if args.check and report.failed else 0
-    lines, description = load_corpus(args.size)
-    print(f"Python {sys.version.split()[0]}; corpus: {description}\n")
-    report = Report()
-    if "audit" in only:
-        bench_audit_cost(lines, args.repeat, report, measure, each)
-    if "audit-memory" in only:
-        bench_audit_memory(args.corpus_size, lines, report)
-    if "audit-scale" in only:
-        bench_audit_scale(max(args.corpus_size), lines, report)
-    if "audit-long-lines" in only:
-        bench_audit_long_lines(args.line_size, report)
-    print("\n" + ("all targets met" if not report.failed else "FAILED: " + "; ".join(report.failed)))
-    return 1 if args.check and report.failed else 0
-
-
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    sys.exit(main())
+    # This module is bench.py's (which imports it); it does not import bench.py back.
+    sys.exit(
+        "run the audit figures with: python benchmarks/bench.py --only audit|audit-memory|audit-scale|audit-long-lines [...]"
+    )

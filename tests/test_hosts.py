@@ -106,10 +106,33 @@ def test_trailing_dot():
 def test_port():
     text = "example.com:443 b"
     assert hosts.url_host(text, 0).end == len("example.com:443")
-    text = "example.com:99999 b"
+    text = "example.com:65535/x"
+    assert hosts.url_host(text, 0).end == len("example.com:65535")
+    text = "http://example.com:000080/x"  # WHATWG URL reads every digit: port 80
+    assert hosts.url_host(text, 0).end == len("http://example.com:000080")
+    text = "example.com:abc"  # not a port: prose
     assert hosts.url_host(text, 0).end == len("example.com")
-    text = "example.com:abc"
-    assert hosts.url_host(text, 0).end == len("example.com")
+    text = "see example.com: it"
+    assert hosts.url_host(text, 4).end == len("see example.com")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com:100000/x",
+        "https://example.com:65536",
+        "example.com:99999 b",
+        "http://example.com.:70000/",
+        "http://[::1]:65536/x",
+        "http://example.com:" + "9" * 5000,  # longer than int() converts: still just invalid
+        "http://example.com:80abc/x",  # digits a letter continues: no port either
+        "example.com:8080_x",
+    ],
+)
+def test_a_port_above_65535_is_an_invalid_url(text):
+    """WHATWG URL, port state: a port above 65535 is a failure, so there is no URL at all (issue 21, item 6)."""
+    assert hosts.url_host(text, text.index("example") if "example" in text else 0) is None
+    assert hosts.port_end(text, text.rindex(":")) is None
 
 
 def test_userinfo_and_at_sign():
@@ -316,7 +339,8 @@ def test_bracketed_ipv6_after_a_scheme(strict: bool) -> None:
     assert url_host("http://[::1]/a", 0, strict=strict) == hosts.HostMatch(0, 7, 12, 12, "http://", "[::1]")
     assert url_host("http://[zz::1]/x", 0, strict=strict) is None  # not an IPv6 address
     assert url_host("http://[2001:db8::2/x", 0, strict=strict) is None  # no closing bracket
-    assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict).end == 20  # type: ignore[union-attr]
+    assert url_host("http://[2001:db8::2]:99999/x", 0, strict=strict) is None  # port > 65535: an invalid URL
+    assert url_host("http://[2001:db8::2]:8080/x", 0, strict=strict).end == 25  # type: ignore[union-attr]
 
 
 def test_ascii_host_chars_are_the_host_class() -> None:
@@ -330,3 +354,81 @@ def test_ascii_host_chars_are_the_host_class() -> None:
         assert (full_form.match(ch) is not None) is expected, hex(cp)
         assert (ch in hosts.ASCII_HOST_CHARS) is expected, hex(cp)
         assert hosts.is_host_char(ch) is expected, hex(cp)
+
+
+_BAD_PORT = "go https://example.com:100000/x now, ok http://example.com:8080/y"
+_GOOD_PORT = "http://example.com:8080/y"
+
+
+@pytest.mark.parametrize("backend", ["linkify-it", "urlextract", "bleach", "django", "jinja2", "mistune", "magiclink"])
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_port_above_65535_gives_no_link_with_any_backend(backend: str, strict: bool) -> None:
+    """Issue 21, item 6: urlextract, bleach and Django linked a shorter URL (``https://example.com``)."""
+    from uts58_adapt import detect
+
+    assert [link.text for link in detect(_BAD_PORT, backend, strict_hosts=strict)] == [_GOOD_PORT]
+    # ":80abc" is no port: urlextract alone links nothing there, bleach http://example.com, Django the
+    # whole run; the refinement linked http://example.com:80, a URL that is not in the text.
+    text = "see http://example.com:80abc/x and example.com:8080abc, ok"
+    assert [link.text for link in detect(text, backend, strict_hosts=strict)] == []
+
+
+def test_a_port_above_65535_gives_no_link_in_the_integrations() -> None:
+    """The integrations share the host stage (refine_links → url_host): no shorter link there either."""
+    import uts58_adapt
+
+    urlextract = pytest.importorskip("urlextract")
+    assert uts58_adapt.wrap(urlextract.URLExtract()).find_urls(_BAD_PORT) == [_GOOD_PORT]
+    linkifier = pytest.importorskip("bleach.linkifier")
+    out = uts58_adapt.wrap(linkifier.Linker()).linkify(_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    mistune = pytest.importorskip("mistune")
+    from uts58_adapt.integrations.mistune import url_plugin
+
+    out = mistune.create_markdown(plugins=[url_plugin()])(_BAD_PORT)
+    assert isinstance(out, str) and out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    markdown = pytest.importorskip("markdown")
+    out = markdown.markdown(_BAD_PORT, extensions=["uts58_adapt.integrations.magiclink"])
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+
+
+def test_a_port_above_65535_gives_no_link_in_the_urlize_integrations() -> None:
+    """Django's and Jinja2's upgraded urlize share the same path: no link to the bare host."""
+    pytest.importorskip("django")
+    from uts58_adapt.integrations.django import urlize
+
+    out = urlize(_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+    jinja2 = pytest.importorskip("jinja2")
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = jinja2.Environment(autoescape=True)
+    install(env)
+    out = env.from_string("{{ x|urlize }}").render(x=_BAD_PORT)
+    assert out.count("<a ") == 1 and 'href="https://example.com"' not in out
+
+
+def test_the_rtl_blocks_hold_every_right_to_left_code_point() -> None:
+    """labels.RTL_BLOCKS is the first test of CheckBidi for a whole domain: no R, AL or AN
+    code point of the unicodedata idna's check_bidi reads may be outside it."""
+    import unicodedata
+
+    from uts58_adapt.refine.labels import RTL_BLOCKS
+
+    outside = [
+        f"U+{cp:04X}"
+        for cp in range(0x110000)
+        if unicodedata.bidirectional(chr(cp)) in ("R", "AL", "AN") and not RTL_BLOCKS.match(chr(cp))
+    ]
+    assert not outside
+    assert hosts.domain_unicode("0à.\u05d0.com") is None  # B1 in a Bidi domain name
+
+
+def test_userinfo_with_astral_characters() -> None:
+    """The userinfo scan's class takes astral code points coarsely; FLAGS sorts them out exactly."""
+    assert hosts.url_host("http://\U00020000@example.com/x", 0) is None  # CJK Ext. B: Include, a userinfo
+    assert hosts.url_host("http://\U0001f600x@example.com/x", 0) is None  # an emoji: Include too
+    assert not hosts.has_userinfo_after("http://a\U0001fffe@b.com", 7)  # a noncharacter is Hard: no userinfo
+    assert not hosts.has_userinfo_after("http://example.com\U000e0001@b.com", 7)  # a tag character is Hard
+    assert hosts.has_userinfo_before("http://\U00020000x@example.com", 9)
+    assert hosts.url_host("https://bücher.de\U0001f600/x", 0).host == "bücher.de"  # type: ignore[union-attr]

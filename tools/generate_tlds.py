@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Generate ``uts58_adapt/backends/_tld_data.py`` from tldextract's bundled Public Suffix List snapshot.
+"""Generate ``uts58_adapt/_tld_data.py`` from tldextract's bundled Public Suffix List snapshot.
 
 The backends and the host checks need the ICANN section of the Public Suffix List
 (rules, wildcard parents, exceptions and top-level domains, each in Unicode and ``xn--``
 form) and a trie-shaped regular expression of the TLDs.  Computing them at run time
 meant importing tldextract (and with it ``requests``), parsing 10,000 lines and
 converting every name to both forms: most of a fresh process's start-up.  This script
-does it once, with the same code (``uts58_adapt.backends._tlds``), and writes the result
+does it once, with the same code (``uts58_adapt.public_suffixes``), and writes the result
 as Python string literals.  The output is deterministic, and ``tests/test_tld_data.py`` checks
 that the committed file matches the installed tldextract's snapshot.
 
@@ -25,9 +25,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
-from uts58_adapt.backends._tlds import build_tld_pattern, parse_snapshot, parse_version, read_snapshot  # noqa: E402
+from uts58_adapt.public_suffixes import build_tld_pattern, parse_snapshot, parse_version, read_snapshot  # noqa: E402
 
-OUTPUT = REPO / "uts58_adapt" / "backends" / "_tld_data.py"
+OUTPUT = REPO / "uts58_adapt" / "_tld_data.py"
 WIDTH = 116
 
 

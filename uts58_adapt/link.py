@@ -1,11 +1,11 @@
-"""The public result type of detection."""
+"""The result types of detection: a backend's raw span (:class:`RawLink`) and a refined :class:`Link`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Link", "LinkKind"]
+__all__ = ["Link", "LinkKind", "RawLink"]
 
 LinkKind = Literal["url", "email"]
 
@@ -41,3 +41,22 @@ class Link:
         fields["kind"] = kind
         fields["href"] = href
         fields["original"] = original
+
+
+@dataclass(frozen=True, init=False)
+class RawLink:
+    """A span as the backend reported it, before any UTS #58 refinement."""
+
+    start: int
+    end: int
+    kind: LinkKind
+    scheme_length: int = 0
+    """Length of the scheme and its ``:`` the backend matched at ``start`` (0: none, or not known)."""
+
+    def __init__(self, start: int, end: int, kind: LinkKind, scheme_length: int = 0) -> None:
+        # As for Link: the generated __init__ of a frozen dataclass is 2 times slower.
+        fields = self.__dict__
+        fields["start"] = start
+        fields["end"] = end
+        fields["kind"] = kind
+        fields["scheme_length"] = scheme_length

@@ -1,30 +1,16 @@
-"""The one protocol every backend implements."""
+"""The one protocol every backend implements.
+
+:class:`RawLink` (what ``find`` returns) lives in :mod:`uts58_adapt.link`, below the refinement
+stage that consumes it; it is re-exported here for backends.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
+
+from ..link import RawLink
 
 __all__ = ["Backend", "RawLink"]
-
-
-@dataclass(frozen=True, init=False)
-class RawLink:
-    """A span as the backend reported it, before any UTS #58 refinement."""
-
-    start: int
-    end: int
-    kind: Literal["url", "email"]
-    scheme_length: int = 0
-    """Length of the scheme and its ``:`` the backend matched at ``start`` (0: none, or not known)."""
-
-    def __init__(self, start: int, end: int, kind: Literal["url", "email"], scheme_length: int = 0) -> None:
-        # As for Link: the generated __init__ of a frozen dataclass is 2 times slower.
-        fields = self.__dict__
-        fields["start"] = start
-        fields["end"] = end
-        fields["kind"] = kind
-        fields["scheme_length"] = scheme_length
 
 
 @runtime_checkable

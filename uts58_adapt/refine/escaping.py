@@ -1,6 +1,8 @@
-"""UTS #58 §4 URL Minimal Escaping, and formatting of whole URLs (§4.1, §10 "Migration: Link Formatting").
+"""UTS #58 §4 URL Minimal Escaping of whole URLs (§4.1, §10 "Migration: Link Formatting").
 
-Three entry points:
+The §4.1 algorithm itself, on one part, is in :mod:`.part_escaping`; the decoding and
+data escaping of a whole URL's parts in :mod:`.url_parts`.  Three entry points (the
+first re-exported from :mod:`.part_escaping`):
 
 ``minimal_escape_part(text, part, last=...)``
     The §4.1 URL Minimal Escaping Algorithm for one URL part (Path, Query,
@@ -45,24 +47,15 @@ Conventions where the standard is silent (each keeps that promise, and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import idna
 
-from ..properties import (
-    BRACKET,
-    CLOSE,
-    FLAGS,
-    HARD,
-    INCLUDE,
-    OPEN,
-    SOFT,
-    TERM_MASK,
-    class_body,
-    flag_runs,
-)
-from .termination import DIRECTIVE, FRAGMENT, PATH, QUERY, STACK_LIMIT
+from ..properties import FLAGS, HARD, INCLUDE, SOFT, TERM_MASK, class_body, flag_runs
+from .part_escaping import DIRECTIVE_INITIATOR, INITIATORS, minimal_escape_part, percent_escape
+from .termination import DIRECTIVE, FRAGMENT, PATH, QUERY
+from .url_parts import _SURROGATE, _data, _decode, _normalize_surrogates, _serialize
 
 __all__ = [
     "INITIATORS",
@@ -72,81 +65,12 @@ __all__ = [
     "percent_escape",
 ]
 
-DIRECTIVE_INITIATOR = ":~:"
-
-#: Table 3-3: the initiator of each URL part.
-INITIATORS = {PATH: "/", QUERY: "?", FRAGMENT: "#", DIRECTIVE: DIRECTIVE_INITIATOR}
-
-# Table 3-3, terminator and ClearStackOpen sets.  Single code points, plus a
-# flag for the three-code-point ``:~:``.
-_TERMINATORS = {PATH: "?#", QUERY: "#", FRAGMENT: "", DIRECTIVE: ""}
-_TERMINATOR_DIRECTIVE = {PATH: False, QUERY: False, FRAGMENT: True, DIRECTIVE: False}
-_CLEAR_STACK_OPEN = {PATH: "/", QUERY: "=&", FRAGMENT: "", DIRECTIVE: "&,"}
-_CLEAR_STACK_OPEN_DIRECTIVE = {PATH: False, QUERY: False, FRAGMENT: False, DIRECTIVE: True}
-
-# Data characters that are syntax for their part and must stay escaped (§4.1's
-# "normal interior escaping"; NOTES: ``/?#`` path, ``#&=+`` query, ``&,``
-# directive; ``\`` in a path is our addition, see the module docstring).
-_SYNTAX = {PATH: "/?#\\", QUERY: "#&=+", FRAGMENT: "", DIRECTIVE: "&,"}
-
-# Private markers used between decoding and §4.1.  Lone surrogates other than
-# U+DC80..U+DCFF never reach that stage (see _normalize_surrogates), so these
-# cannot collide with text.
-_PCT = "\ud800"  # a bare '%' (literal or data): '%25' if two hex digits follow, else '%'
-_COLON = "\ud801"  # a data ':' in a fragment or directive
-_TILDE = "\ud802"  # a data '~' in a fragment or directive
-
-
-def _esc(ch: str) -> str:
-    return "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
-
-
-def _data_table(part: int) -> dict[int, str]:
-    table = {ord(ch): _esc(ch) for ch in _SYNTAX[part]}
-    table[ord("%")] = _PCT
-    if part in (FRAGMENT, DIRECTIVE):
-        table[ord(":")] = _COLON
-        table[ord("~")] = _TILDE
-    return table
-
-
-_DATA_TABLES = {part: _data_table(part) for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)}
-
-
-def _non_include_class() -> str:
-    """A regex character class body: every BMP code point whose Link_Term is not Include, and
-    every code point above U+FFFF.
-
-    ``re`` looks BMP code points up in a bitmap but tests astral ranges one by
-    one, so all astral code points are taken (one range) and sorted out by the
-    FLAGS lookup in ``minimal_escape_part``.
-    """
-    return class_body(flag_runs(lambda b: b & TERM_MASK != INCLUDE, 0x10000) + [(0x10000, 0x10FFFF)])
-
 
 def _plain_class(excluded: str) -> str:
     """A character class body: the BMP Include and Soft code points, minus ``excluded``."""
     return class_body(flag_runs(lambda b: b & TERM_MASK in (INCLUDE, SOFT), 0x10000), excluded)
 
 
-_NON_INCLUDE = _non_include_class()
-# Per part, the code points §4.1 has to look at (every other code point is
-# Include and is simply copied): ``idle`` while the open_stack is empty, ``open``
-# otherwise, when the Include clear_stack_open elements matter too.
-_PART_SETS = {
-    part: (
-        re.compile("[" + _NON_INCLUDE + re.escape(_TERMINATORS[part]) + "]").search,
-        re.compile("[" + _NON_INCLUDE + re.escape(_TERMINATORS[part] + _CLEAR_STACK_OPEN[part]) + "]").search,
-        _TERMINATORS[part],
-        _TERMINATOR_DIRECTIVE[part],
-        _CLEAR_STACK_OPEN[part],
-        _CLEAR_STACK_OPEN_DIRECTIVE[part],
-    )
-    for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)
-}
-_PERCENT_RUN = re.compile(r"((?:%[0-9A-Fa-f]{2})+)|%")
-_PCT_BEFORE_HEX = re.compile(_PCT + "(?=[0-9A-Fa-f]{2})")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 # Scheme (not 'name:digits', which is a host and port), '//', then the authority up
 # to the first '/', '?' or '#'.  Everything is optional, so it always matches.
 _HEAD = re.compile(r"(?:([A-Za-z][A-Za-z0-9+.\-]*:)(?![0-9]+(?:[/?#]|\Z))(//)?|(//))?([^/?#]*)")
@@ -176,221 +100,6 @@ def _ascii_unchanged_pattern() -> re.Pattern[str]:
 
 _ASCII_UNCHANGED = _ascii_unchanged_pattern().fullmatch
 _SCHEME_NAME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*\Z")
-
-_escape_cache: dict[str, str] = {}
-
-
-def percent_escape(ch: str) -> str:
-    """Return ``percentEscape(cp)`` of §4.1: ``%XX`` for each UTF-8 byte, uppercase hex.
-
-    U+DC80..U+DCFF stand for the undecodable byte 0x80..0xFF (``surrogateescape``);
-    other lone surrogates are written as their WTF-8 bytes (``surrogatepass``).
-    """
-    out = _escape_cache.get(ch)
-    if out is None:
-        try:
-            data = ch.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:
-            data = ch.encode("utf-8", "surrogatepass")
-        out = "".join(f"%{b:02X}" for b in data)
-        if len(_escape_cache) < 8192:
-            _escape_cache[ch] = out
-    return out
-
-
-def minimal_escape_part(text: str, part: int, last: bool = False) -> str:
-    """Apply the §4.1 URL Minimal Escaping Algorithm to one URL part and return the result.
-
-    ``text`` is the part without its initiator (``INITIATORS[part]``), with the
-    data characters that are syntax for the part already percent-escaped, as
-    §4.1 assumes; ``part`` is ``PATH``, ``QUERY``, ``FRAGMENT`` or ``DIRECTIVE``
-    from ``termination``; ``last`` says whether this is the last part of the URL.
-
-    Percent-escaped (``percent_escape``): Hard characters, part terminators
-    (``?#`` in a path, ``#`` in a query, ``:~:`` in a fragment), Open
-    characters while the open_stack holds 125 (``STACK_LIMIT``), Close
-    characters that do not match the top of the open_stack, and, in the last
-    part only, a final Soft character.  A Soft character anywhere else is
-    followed (through other Softs) by an Include, an escape (which starts with
-    the Include ``%``), or the initiator of the next part, so it stays.
-
-    Deviations, both needed for the §4 promise that detection covers the whole
-    result: an unmatched Close leaves the open_stack as it is (§4.1 pops it),
-    and a clear_stack_open sequence is structure and never escaped.  Each code
-    point is looked at a bounded number of times: time is linear.
-    """
-    flags = FLAGS
-    search_idle, search_open, terminators, terminator_directive, clear_stack_open, clear_stack_open_directive = (
-        _PART_SETS[part]
-    )
-    output: list[str] = []
-    copied_already = 0
-    open_stack: list[int] = []
-    structure_end = 0  # end of the last clear_stack_open sequence
-    pos = 0
-    while True:
-        # While the open_stack is empty, an Include clear_stack_open element needs no look.
-        m = (search_open if open_stack else search_idle)(text, pos)
-        if m is None:
-            break
-        i = m.start()
-        pos = i + 1
-        ch = text[i]
-        if ch in terminators or (terminator_directive and ch == ":" and text.startswith(DIRECTIVE_INITIATOR, i)):
-            pass  # LT = Hard
-        elif ch in clear_stack_open or (
-            clear_stack_open_directive and ch == ":" and text.startswith(DIRECTIVE_INITIATOR, i)
-        ):
-            open_stack.clear()
-            pos = structure_end = i + (3 if ch == ":" else 1)
-            continue
-        else:
-            cp = ord(ch)
-            lt = flags[cp] & TERM_MASK
-            if lt in (SOFT, INCLUDE):
-                continue
-            if lt == OPEN:
-                if len(open_stack) < STACK_LIMIT:
-                    open_stack.append(cp)
-                    continue
-            elif lt == CLOSE and open_stack and open_stack[-1] == BRACKET.get(cp):
-                open_stack.pop()
-                continue
-            # else HARD
-        output.append(text[copied_already:i])
-        output.append(percent_escape(ch))
-        copied_already = i + 1
-    n = len(text)
-    if last and copied_already < n and n - 1 >= structure_end and flags[ord(text[-1])] & TERM_MASK == SOFT:
-        output.append(text[copied_already : n - 1])
-        output.append(percent_escape(text[-1]))
-    else:
-        output.append(text[copied_already:])
-    return "".join(output)
-
-
-# --------------------------------------------------------------------------
-# Shared stages: surrogates, data escaping, the ``:~:`` and ``%`` markers.
-
-
-def _wtf8_bytes(m: re.Match[str]) -> str:
-    ch = m.group()
-    if "\udc80" <= ch <= "\udcff":
-        return ch
-    return ch.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
-
-
-def _normalize_surrogates(text: str) -> str:
-    """Rewrite lone surrogates as byte stand-ins U+DC80..U+DCFF (see the module docstring)."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub(_wtf8_bytes, text)
-    return text
-
-
-def _decoder(part: int) -> Callable[[re.Match[str]], str]:
-    table = _DATA_TABLES[part]
-
-    def decode(m: re.Match[str]) -> str:
-        run = m.group(1)
-        if run is None:  # a '%' not followed by two hex digits
-            return _PCT
-        return bytes.fromhex(run.replace("%", "")).decode("utf-8", "surrogateescape").translate(table)
-
-    return decode
-
-
-_DECODERS = {part: _decoder(part) for part in (PATH, QUERY, FRAGMENT, DIRECTIVE)}
-
-
-def _decode(raw: str, part: int) -> str:
-    """Percent-decode a raw part, keeping the escapes of its syntax characters.
-
-    Undecodable bytes become U+DC80..U+DCFF (Hard, so §4.1 escapes them again as
-    the same bytes); ``%`` and data ``:`` ``~`` become markers.
-    """
-    if not raw.isascii():
-        raw = _normalize_surrogates(raw)
-    if "%" not in raw:
-        return raw
-    return _PERCENT_RUN.sub(_DECODERS[part], raw)
-
-
-def _data(text: str, part: int) -> str:
-    """Escape a data string of ``part`` (format_url): its syntax characters become escapes."""
-    return _normalize_surrogates(text).translate(_DATA_TABLES[part])
-
-
-def _protect_directive_initiator(pieces: list[str]) -> list[str]:
-    """Keep data from spelling ``:~:`` in a fragment and its directives.
-
-    ``pieces`` are the fragment and directive texts, joined by a literal ``:~:``.
-    Scanning left to right as the detection algorithm does, each ``:~:`` that
-    uses a data ``:`` or ``~`` gets its first data character escaped; one made
-    only of literals is structure and is skipped.  Markers become characters.
-    """
-    combined = DIRECTIVE_INITIATOR.join(pieces)
-    n = len(combined)
-    escape_at: set[int] = set()
-    i = 0
-    while i <= n - 3:
-        a = combined[i]
-        if a in ":\ud801" and combined[i + 1] in "~\ud802" and combined[i + 2] in ":\ud801":
-            if a == _COLON:
-                escape_at.add(i)
-                i += 1
-            elif combined[i + 1] == _TILDE:
-                escape_at.add(i + 1)
-                i += 2
-            elif combined[i + 2] == _COLON:
-                escape_at.add(i + 2)
-                i += 3
-            else:  # literal ':~:', structure
-                i += 3
-            continue
-        i += 1
-    tokens = []
-    for k, ch in enumerate(combined):
-        if k in escape_at:
-            tokens.append("%3A" if ch == _COLON else "%7E")
-        elif ch == _COLON:
-            tokens.append(":")
-        elif ch == _TILDE:
-            tokens.append("~")
-        else:
-            tokens.append(ch)
-    out = []
-    start = 0
-    for piece in pieces:
-        out.append("".join(tokens[start : start + len(piece)]))
-        start += len(piece) + len(DIRECTIVE_INITIATOR)
-    return out
-
-
-def _serialize(head: str, parts: list[tuple[int, str]]) -> str:
-    """Append the parts to ``head``: resolve the markers, then run §4.1 on each part.
-
-    ``parts`` are ``(part, text)`` in URL order; the last one is the last part.
-    """
-    if parts and parts[-1][0] in (FRAGMENT, DIRECTIVE):  # they come last
-        tail_start = len(parts) - (2 if parts[-1][0] == DIRECTIVE else 1)
-        texts = [text for _, text in parts[tail_start:]]
-        if any(_COLON in t or _TILDE in t for t in texts):
-            protected = _protect_directive_initiator(texts)
-            parts = parts[:tail_start] + [(part, t) for (part, _), t in zip(parts[tail_start:], protected)]
-    output = [head]
-    last_index = len(parts) - 1
-    for k, (part, text) in enumerate(parts):
-        if _PCT in text:
-            text = _PCT_BEFORE_HEX.sub("%25", text).replace(_PCT, "%")
-        initiator = INITIATORS[part]
-        output.append(initiator)
-        output.append(minimal_escape_part(text, part, k == last_index))
-    return "".join(output)
-
 
 # --------------------------------------------------------------------------
 # Scheme, host and port: "as is customary" (§4.1).

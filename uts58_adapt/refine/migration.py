@@ -30,8 +30,7 @@ import operator
 import re
 from collections.abc import Sequence
 
-from ..backends.base import RawLink
-from ..link import Link
+from ..link import Link, RawLink
 from ..properties import (
     EMAIL_BIT,
     FLAGS,

@@ -52,6 +52,8 @@ REASONS: dict[str, str] = {
     "a scheme before it)",
     "missed-url": "host stage: a URL the backend did not report (a host it does not know: IDN TLD, 。 separator …)",
     "invalid-host": "host stage: not a valid registrable domain (bad label, unknown top-level domain …)",
+    "invalid-port": "host stage (WHATWG URL): a port above 65535, or one that letters continue, makes the URL "
+    "invalid: no link",
     "userinfo": "a URL with userinfo (user@host) is not linked: userinfo is deprecated",
     "inside-email": "§5.2: the backend's link is part of an email address, which is linked instead",
     "email-local-part": "§5.2: the local part is the run of Link_Email characters before the @, "
@@ -217,7 +219,16 @@ def _removed_reason(line: str, before: Link) -> str:
         return "other" if _domain_ok(text[at + 1 :]) else "invalid-host"
     host_start = scheme.end() if scheme else 0
     host = re.split(r"[/?#:]", text[host_start:], maxsplit=1)[0]
+    colon = before.start + host_start + len(host)
+    if line.startswith(":", colon) and _port_invalid(line, colon):
+        return "invalid-port"
     return "other" if _domain_ok(host) else "invalid-host"
+
+
+def _port_invalid(line: str, colon: int) -> bool:
+    from ..refine.hosts import port_end
+
+    return port_end(line, colon) is None
 
 
 def _domain_ok(host: str) -> bool:

@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any, TypeVar
 
-import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: runner.DaskUnavailable)
+import distributed  # noqa: F401  (the extra is there, or the engine is unavailable: errors.DaskUnavailable)
 
 from .core import ChunkResult, ChunkTask, audit_chunk
+from .errors import DaskUnavailable
 
 __all__ = ["iter_chunks", "iter_work", "map_chunks"]
 
@@ -64,7 +65,7 @@ def map_chunks(
     127.0.0.1 with no dashboard, for this run only: Dask's default threaded scheduler
     would serialise the pure-Python audit on the GIL (issue 11.4).
     A scheduler that cannot be reached, does not answer within ``connect_timeout``
-    seconds, or is not a Dask scheduler raises :class:`~.runner.DaskUnavailable`,
+    seconds, or is not a Dask scheduler raises :class:`~.errors.DaskUnavailable`,
     whose message names the address.
     """
     return list(iter_chunks(tasks, scheduler, connect_timeout, workers))
@@ -91,7 +92,7 @@ def iter_work(
     """``work`` (a top-level function the workers can import) on each task, as :func:`iter_chunks`.
 
     When no task finishes for ``stall_timeout`` seconds (every worker of the cluster died, or
-    hangs), :class:`~.runner.DaskUnavailable` is raised, naming the timeout.
+    hangs), :class:`~.errors.DaskUnavailable` is raised, naming the timeout.
     """
     if scheduler is None:
         return _iter_local_cluster(iter(tasks), work, workers, stall_timeout)
@@ -195,8 +196,6 @@ class _Stall:
             return result
 
     def _fail(self) -> None:
-        from .runner import DaskUnavailable
-
         raise DaskUnavailable(
             f"no Dask task finished in {self.timeout:g} s (--stall-timeout): the workers died or hang;"
             " nothing was written"
@@ -241,8 +240,6 @@ def _probe(address: str, timeout: float) -> None:
     own (the caller may be inside an event loop), before any ``Client`` exists; a
     ``Client`` that fails half-built would hang in ``__del__``.
     """
-    from .runner import DaskUnavailable
-
     where = f"the Dask scheduler at {address}"
     refused = _refused(address, timeout)
     if refused is not None:
@@ -274,8 +271,6 @@ def _iter_distributed(
     tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float, stall_timeout: float
 ) -> Iterator[R]:
     from distributed import Client
-
-    from .runner import DaskUnavailable
 
     _probe(address, connect_timeout)
     try:

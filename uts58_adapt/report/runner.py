@@ -42,6 +42,7 @@ from typing import NamedTuple, TypeVar
 
 from .._io import MAX_LINE, InputError, _ascii_compatible, _through_fd_link, _too_long, expand_paths, read_lines
 from .core import ChunkResult, ChunkTask, audit_chunk
+from .errors import DaskUnavailable
 from .stream import Rows, audit_to_rows
 
 __all__ = [
@@ -83,10 +84,6 @@ R = TypeVar("R")
 _WINDOW_PER_JOB = 4
 #: The name given to standard input in reports.
 STDIN_NAME = "<stdin>"
-
-
-class DaskUnavailable(RuntimeError):
-    """The Dask engine cannot be loaded; the message says what to install."""
 
 
 def sample_inputs() -> list[tuple[str, str]]:

@@ -1,0 +1,143 @@
+"""Host characters and host runs: UTS #46 §4 (mapping) and IDNA2008 (RFC 5892 categories).
+
+A host is a maximal run of *host characters*: ASCII letters, digits and ``-``, the
+label separators ``.`` ``。`` ``．`` ``｡`` (UTS #46 §4 maps the last three to ``.``),
+and the non-ASCII characters that can occur in an IDNA2008 label (PVALID, CONTEXTJ,
+CONTEXTO), directly or after UTS #46 mapping (so ``Ö`` counts).  Any other character
+ends the host, at either side.  The non-ASCII ones come from the official Unicode 17.0.0
+files (``IdnaMappingTable.txt``, ``Idna2008.txt``) through ``tools/generate_tables.py``
+(``uts58_adapt/_idna_tables.py``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+
+from ..properties import FlagPattern, class_body
+
+__all__ = [
+    "ASCII_HOST_CHARS",
+    "MAX_HOST",
+    "SEPARATORS",
+    "host_run_end",
+    "host_run_start",
+    "is_host_char",
+    "normalize_separators",
+]
+
+#: Label separators of UTS #46 (full stop and the three that map to it).
+SEPARATORS = ".\u3002\uff0e\uff61"
+SEP_TABLE = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
+#: The longest domain name we look at (RFC 1035: 253 octets in text form).
+MAX_HOST = 253
+#: The ASCII host characters: what ``_HOST_CHAR`` takes below U+0080 (tests/test_hosts.py).
+ASCII_HOST_CHARS = frozenset("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _host_char_ranges() -> tuple[tuple[int, int], ...]:
+    """The generated non-ASCII host-character ranges (imported on first non-ASCII use)."""
+    from .._idna_tables import HOST_CHAR_RANGES
+
+    return HOST_CHAR_RANGES
+
+
+#: Every astral code point, as one coarse range of the host-run regexes: ``re`` tests
+#: astral ranges one by one, so exact ones would make every failed test slow.  A run
+#: with an astral code point is then cut at the first one that is not a host character
+#: (:func:`_exact_end`, a bisect in the exact ranges below), so astral punctuation
+#: (``𐩐`` U+10A50, ``𑁍`` U+1104D), emoji and symbols end a host as BMP ones do, and
+#: mathematical letters that UTS #46 maps to ASCII (``𝔞`` → ``a``) continue it.
+_ASTRAL = ((0x10000, 0x10FFFF),)
+
+
+def label_class(below: int = 0x110000) -> str:
+    """Characters of a label (the separators are not among them: they map to ".").
+
+    Below U+0080 these are only ``A-Za-z0-9-``, so the generated non-ASCII ranges are
+    only read for a class that goes beyond ASCII.
+    """
+    if below <= 0x80:
+        return "A-Za-z0-9\\-"
+    ranges = [r for r in _host_char_ranges() if r[1] <= 0xFFFF] + list(_ASTRAL)
+    return "A-Za-z0-9\\-" + class_body(ranges, below=below)
+
+
+@lru_cache(maxsize=1)
+def _astral_ranges() -> tuple[list[int], list[int]]:
+    """The exact astral host-character ranges, as (firsts, lasts) for a bisect."""
+    ranges = [r for r in _host_char_ranges() if r[1] > 0xFFFF]
+    return [a for a, _ in ranges], [b for _, b in ranges]
+
+
+def _astral_host_char(cp: int) -> bool:
+    firsts, lasts = _astral_ranges()
+    i = bisect.bisect_right(firsts, cp) - 1
+    return i >= 0 and cp <= lasts[i]
+
+
+def _exact_end(text: str, hs: int, he: int) -> int:
+    """Cut the coarse run ``text[hs:he]`` at its first astral code point that is not a host character."""
+    if text.isascii():
+        return he
+    run = text[hs:he]
+    if run.isascii() or max(run) <= "\uffff":
+        return he
+    for i, ch in enumerate(run):
+        if ch > "\uffff" and not _astral_host_char(ord(ch)):
+            return hs + i
+    return he
+
+
+def _host_class(below: int) -> str:
+    return label_class(below) + re.escape("".join(ch for ch in SEPARATORS if ord(ch) < below))
+
+
+#: A run of host characters (bounded: longer runs are too long to be a domain anyway).
+_HOST_RUN = FlagPattern(lambda below: f"[{_host_class(below)}]{{1,{MAX_HOST + 1}}}")
+_HOST_CHAR = FlagPattern(lambda below: f"[{_host_class(below)}]")
+#: The same run, read backwards (on reversed text, for :func:`host_run_start`).
+_HOST_RUN_BACK = FlagPattern(lambda below: f"[{_host_class(below)}]*")
+
+
+def is_host_char(ch: str) -> bool:
+    """Whether ``ch`` can be part of a host (see the module docstring)."""
+    if ch < "\x80":
+        return ch in ASCII_HOST_CHARS
+    if ch > "\uffff":
+        return len(ch) == 1 and _astral_host_char(ord(ch))
+    return _HOST_CHAR.get(ch).match(ch) is not None
+
+
+def normalize_separators(text: str) -> str:
+    """Replace ``。`` ``．`` ``｡`` by ``.`` (same length, so offsets are kept).
+
+    Backends that only know ``.`` find ``普遍适用测试。我爱你`` in the result; the
+    refinement stage then works on the original text.
+    """
+    if "\u3002" in text or "\uff0e" in text or "\uff61" in text:
+        return text.translate(SEP_TABLE)
+    return text
+
+
+def host_run_end(text: str, pos: int) -> int:
+    """The end of the run of host characters starting at ``pos`` (``pos`` when there is none)."""
+    m = _HOST_RUN.get(text).match(text, pos)
+    return _exact_end(text, pos, m.end()) if m else pos
+
+
+def host_run_start(text: str, pos: int, floor: int = 0) -> int:
+    """The start of the run of host characters that ends at ``pos``, looking back no further than ``floor``."""
+    if pos <= floor:
+        return pos
+    before = text[pos - 1]
+    if before < "\x80" and before not in ASCII_HOST_CHARS:
+        return pos  # no run
+    m = _HOST_RUN_BACK.get(text).match(text[floor:pos][::-1])
+    start = pos - m.end() if m else pos
+    if start < pos and not text.isascii() and max(text[start:pos]) > "\uffff":
+        start = pos  # the class takes every astral code point: step back one by one
+        while start > floor and is_host_char(text[start - 1]):
+            start -= 1
+    return start

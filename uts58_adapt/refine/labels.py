@@ -1,0 +1,157 @@
+"""Label validation: UTS #46 §4.1 (Validity Criteria) and IDNA2008 (RFC 5891 §5.4, RFC 5892, RFC 5893).
+
+Each label of a host run is checked on its own: :func:`strict_label` as IDNA2008
+registration does (UTS #46 nontransitional mapping with STD3 rules, then hyphens,
+PVALID and CONTEXT rules, bidi), :func:`lenient_label` as WHATWG URL's domain-to-ASCII
+does (``strict_hosts=False``).  :func:`contexto_cut` applies the CONTEXTO rules of
+RFC 5892 Appendix A to a run in running text.  The checks are idna's public functions
+(``uts46_remap``, ``alabel``, ``ulabel``, ``check_bidi`` …), which carry idna's own
+Unicode tables; which characters reach them is decided by the generated Unicode 17.0.0
+host characters (:mod:`.host_chars`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import idna
+
+from ..properties import FLAGS, INCLUDE, TERM_MASK
+
+__all__ = ["bidi_domain_ok", "contexto_cut", "lenient_char", "lenient_label", "strict_label"]
+
+#: The ASCII a lenient label may hold after UTS #46 mapping: UseSTD3ASCIIRules, plus "_".
+_STD3_ASCII = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+@lru_cache(maxsize=1 << 16)
+def strict_label(label: str) -> str | None:
+    """The Unicode form of one label (UTS #46 mapped, IDNA2008 valid), or None when invalid."""
+    try:
+        mapped = idna.uts46_remap(label, std3_rules=True, transitional=False)
+        if not mapped or "." in mapped:
+            return None
+        idna.alabel(mapped)  # length, hyphens, PVALID/CONTEXT rules, bidi; decodes an A-label
+        return idna.ulabel(mapped)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return None
+
+
+def lenient_label(label: str) -> str | None:
+    """One label checked as WHATWG URL's domain-to-ASCII does (UTS #46), or None.
+
+    UTS #46 mapping (nontransitional, STD3 rules: the host run has no other ASCII than
+    letters, digits and ``-``), an ``xn--`` label decoded and re-checked, NFC, the bidi
+    rule and the joiner rules (CheckBidi, CheckJoiners), and no leading or trailing
+    hyphen.  WHATWG URL does not check hyphens (CheckHyphens=false); a label that starts
+    or ends with one is still rejected here, as LinkDetectionTest.txt rejects
+    ``-foo.example-.com``, while ``a---b.com`` stays a host.  IDNA2008's PVALID table is
+    not applied: ``✪df.ws`` is a host that browsers open.  ``_`` is kept: WHATWG URL runs
+    UTS #46 without STD3 rules, which map ``_`` to itself (``www.foo_bar.baz.com`` is a host).
+    The other validity criteria of UTS #46 §4.1 apply: no label that starts with ``xn--``
+    after decoding (V4), none that starts with a combining mark (V6).
+    """
+    try:
+        # "_" is the one ASCII character beyond STD3's that a backend's host holds in practice;
+        # UTS #46 maps each character on its own, so the pieces around it are mapped alone.
+        mapped = "_".join(
+            idna.uts46_remap(piece, std3_rules=True, transitional=False) if piece else "" for piece in label.split("_")
+        )
+        if not mapped or not _STD3_ASCII.issuperset(ch for ch in mapped if ch < "\x80"):
+            return None  # U1: after mapping (⑷ → "(4)"), ASCII letters, digits, "-" (and "_") only
+        if mapped[:4] == "xn--":
+            decoded = mapped[4:].encode("ascii").decode("punycode")
+            if decoded.isascii() or idna.uts46_remap(decoded, std3_rules=True, transitional=False) != decoded:
+                return None  # an A-label must decode to a valid, already mapped, non-ASCII label
+            mapped = decoded
+            if mapped[:4] == "xn--":
+                return None  # V4: a decoded label may not look like an A-label itself
+        if mapped[0] == "-" or mapped[-1] == "-":
+            return None
+        if unicodedata.category(mapped[0])[0] == "M":
+            return None  # V6: no combining mark at the start of a label
+        idna.check_nfc(mapped)
+        idna.check_bidi(mapped)
+        for i, ch in enumerate(mapped):
+            if ch in "\u200c\u200d" and not idna.valid_contextj(mapped, i):
+                return None
+        return mapped
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return None
+
+
+@lru_cache(maxsize=1 << 12)
+def lenient_char(ch: str) -> bool:
+    """``_`` or a non-ASCII Include character that UTS #46 does not disallow (``✪``, ``★``):
+    a host character for ``strict_hosts=False``, but only inside the backend's own span."""
+    if ch == "_":
+        return True
+    if ch.isascii() or FLAGS[ord(ch)] & TERM_MASK != INCLUDE:
+        return False
+    try:
+        idna.uts46_remap(ch, std3_rules=True, transitional=False)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return False
+    return True
+
+
+#: IDNA2008 CONTEXTO characters with a context rule (RFC 5892 Appendix A.3-A.9) that
+#: occur in running text; where the rule fails, the character ends the host.
+_CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+
+
+def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
+    """Cut the run ``text[hs:he]`` at CONTEXTO characters whose context rule fails.
+
+    A middle dot not between two ``l`` (``a·b.com``), a Greek keraia not before a Greek
+    letter … cannot be in a label: the host is the part of the run on the side of
+    ``anchor`` (where the backend's host started).  This is our reading where UTS #58
+    leaves the host to [WHATWG URL] (which would take the whole run, UTS #46 not
+    checking CONTEXTO rules) and linkify-it starts after the dot: ``a·b.com`` links
+    ``b.com``, and ``l·l.cat`` (Catalan) stays one host.
+    """
+    run = text[hs:he]
+    if run.isascii():
+        return hs, he
+    base = hs
+    for ch in _CONTEXTO:
+        i = run.find(ch)
+        while i != -1:
+            try:
+                ok = idna.valid_contexto(run, i)
+            except (idna.IDNAError, ValueError, IndexError):
+                ok = False
+            if not ok:
+                if base + i < anchor:
+                    hs = max(hs, base + i + 1)
+                else:
+                    he = min(he, base + i)
+            i = run.find(ch, i + 1)
+    return hs, he
+
+
+#: The blocks that hold every code point of Bidi_Class R, AL or AN (and RLM, U+200F), as
+#: ``unicodedata`` has them (tests/test_hosts.py checks it): a cheap first test, so that a
+#: left-to-right domain is not looked at character by character.
+RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")
+
+
+def bidi_domain_ok(labels: list[str]) -> bool:
+    """CheckBidi for a whole domain (UTS #46 §4.1 step 8, RFC 5893 §2): in a *Bidi domain name*
+    (one with a right-to-left character, Bidi_Class R, AL or AN, in any label) every label,
+    left-to-right ones included, must satisfy the Bidi Rule: ``0à.א`` is invalid (B1).
+
+    The labels are checked one by one first (:func:`strict_label`, :func:`lenient_label`),
+    which only applies the rule to a label with a right-to-left character itself.
+    """
+    if not RTL_BLOCKS.search("".join(labels)):
+        return True
+    rtl = ("R", "AL", "AN")
+    if not any(unicodedata.bidirectional(ch) in rtl for label in labels for ch in label):
+        return True
+    try:
+        return all(idna.check_bidi(label, check_ltr=True) for label in labels)
+    except (idna.IDNAError, UnicodeError, ValueError, IndexError):
+        return False
