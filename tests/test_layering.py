@@ -47,7 +47,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "uts58_adapt._data",
         ),
     ),
-    ("generated tables", ("uts58_adapt._tables", "uts58_adapt._idna_tables", "uts58_adapt._tld_data")),
+    (
+        "generated tables",
+        ("uts58_adapt._tables", "uts58_adapt._idna_tables", "uts58_adapt._security_tables", "uts58_adapt._tld_data"),
+    ),
 ]
 
 

@@ -44,7 +44,7 @@ def version_text() -> str:
         f"uts58-adapt {__version__}\n"
         f"Unicode {v['unicode']} (UTS #58 revision 2: Link_Term, Link_Bracket, Link_Email)\n"
         f"Public Suffix List {v['public_suffix_list']} (snapshot of {v['public_suffix_list_date']})\n"
-        f"idna {v['idna']} (UTS #46 and IDNA2008 tables of Unicode {v['idna_unicode']})\n"
+        f"idna {v['idna']} (UTS #46 processing; host characters from the Unicode {v['host_characters']} tables)\n"
         f"Python {sys.version.split()[0]}"
     )
 

@@ -118,14 +118,16 @@ def data_versions() -> dict[str, str]:
     - ``public_suffix_list``, ``public_suffix_list_date``: the Public Suffix List snapshot
       that the TLD table was generated from (``tools/generate_tlds.py``; a release
       regenerates it, as §8 asks of a TLD list);
-    - ``idna``, ``idna_unicode``: the installed idna, whose UTS #46 and IDNA2008 tables the
-      host stage reads (§1.4), and the Unicode version of those tables.
+    - ``host_characters``: the Unicode version of the UTS #46 and IDNA2008 tables that decide
+      which characters can make a host (generated from the official files, §1.4);
+    - ``idna``: the installed idna, whose public API the host stage calls for UTS #46
+      processing and ToASCII / ToUnicode.
 
     Nothing is read from the network.
     """
     import idna
-    from idna import idnadata
 
+    from .._idna_tables import UNICODE_VERSION as HOST_CHARACTERS_VERSION
     from ..properties import UNICODE_VERSION
     from ._tlds import snapshot_version
 
@@ -134,6 +136,6 @@ def data_versions() -> dict[str, str]:
         "unicode": UNICODE_VERSION,
         "public_suffix_list": psl,
         "public_suffix_list_date": psl[:10],
+        "host_characters": HOST_CHARACTERS_VERSION,
         "idna": idna.__version__,
-        "idna_unicode": idnadata.__version__,
     }
