@@ -252,10 +252,11 @@ def test_unknown_encoding_is_a_usage_error(command: str, tmp_path: Path, capsys:
     good = tmp_path / "good.txt"
     good.write_text(GOOD_1, encoding="utf-8")
     extra = ["-q"] if command == "report" else []
-    status = main([command, str(good), "--encoding", "no-such-codec", *extra])
-    err = capsys.readouterr().err
-    assert status != 0
-    assert "no-such-codec" in err
+    status = main([command, str(good), str(good), "--encoding", "no-such-codec", "--errors", "nope", *extra])
+    captured = capsys.readouterr()
+    assert status == 2  # a usage error, found before any input is read (issue 24.3)
+    assert captured.err.count("\n") == 1 and "no-such-codec" in captured.err  # one message, not one per file
+    assert captured.out == ""
 
 
 # ---------------------------------------------------------------------------

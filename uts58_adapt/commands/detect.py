@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from ..detection import detect
 
     problem = codec_problem(args.encoding, args.errors)
-    if problem is not None and problem.startswith("--encoding"):  # a codec that is no text encoding
+    if problem is not None:  # a usage error: one message, before any input is read
         print(f"uts58-adapt detect: {problem}", file=sys.stderr)
         return 2
     errors: list[str] = []
