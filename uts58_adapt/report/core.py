@@ -360,6 +360,7 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
         lineno = first_line + offset
         for start, part in _pieces(text, backend, detect, piece):
             found: list[Pair] | list[tuple[Link | None, Link | None, str, str]]
+            risky: list[tuple[str, ...]] = []
             try:
                 if reject_risky:
                     b_count, a_count, unchanged, found, risky = audit_line_risky(part, backend, detect)
