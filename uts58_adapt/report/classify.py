@@ -72,7 +72,7 @@ RISKS: dict[str, str] = {
     "whole-script-confusable": "a label in one non-Latin script whose skeleton is ASCII (UTS #39)",
     "bidi-control": "a Bidi_Control character is in the link",
     "invalid-tld": "the TLD is not syntactically valid (digit, hyphen, CONTEXTJ/CONTEXTO)",
-    "ideographic-boundary": "the host starts with ideographs before other letters (ウェブサイトはexample.com)",
+    "ideographic-boundary": "ideographs and other letters meet inside the host (§8: ウェブサイトはexample.com)",
 }
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
