@@ -27,6 +27,11 @@ classified: unchanged, extended, trimmed, start-moved, added or removed, with th
 that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-char,
 fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
 reports explain each).  Unchanged links are counted, not listed.
+With --reject-risky, "after" is detect(line, reject_risky=True): a link with a UTS #58 §8
+risk (mixed-script, bidi-control, ...: docs/security.md) is a removed change with the
+reason risky (or start-moved, for ideographic-boundary); each change row lists "risks",
+the §8 risks of its refined link, and the summary's "risky" counts the refined links with
+a risk (listed or not) and each code.
 
 formats (default: from the -o suffix: .json; .md, .markdown, .txt; .html, .htm; Markdown
 for stdout or a name with no suffix; any other suffix is an error):
@@ -64,6 +69,7 @@ engines:
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
   uts58-adapt report docs/ --backend urlextract -o audit.html
+  uts58-adapt report docs/ --reject-risky -o audit.html     what reject_risky=True would drop
   cat notes.txt | uts58-adapt report - --format json
 
 output: -o OUT is checked before any input is read (its directory must exist and take a
@@ -103,6 +109,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o", "--output", metavar="OUT", help="write the report to OUT (atomically); '-' or absent: stdout"
     )
     parser.add_argument("--sample", action="store_true", help="audit the bundled sample corpus (too)")
+    parser.add_argument(
+        "--reject-risky",
+        action="store_true",
+        help="audit detect(..., reject_risky=True): a link with a UTS #58 §8 risk is removed (reason risky); "
+        "every change lists the risks of its refined link, the summary counts the risky links",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_decoding_options(parser, "report the file and skip it")
     parser.add_argument(
@@ -352,7 +364,7 @@ def run(args: argparse.Namespace) -> int:
             stack.enter_context(output)
         try:
             spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="uts58-report-"))
-            merged = stack.enter_context(StreamingMerge(args.backend, spill))
+            merged = stack.enter_context(StreamingMerge(args.backend, spill, risks=args.reject_risky))
         except OSError as exc:  # a full or read-only $TMPDIR
             return _fail(f"cannot make a temporary file: {exc.strerror or exc} (set TMPDIR)")
         return _audit(args, paths, fmt, output, spill, merged)
@@ -396,6 +408,7 @@ def _audit(
         ranges=ranges,
         range_bytes=size,
         spill_dir=spill,
+        reject_risky=args.reject_risky,
     )
     total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
     on_result, close = _progress(args.quiet, total)

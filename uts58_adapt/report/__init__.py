@@ -1,7 +1,7 @@
 """The link audit behind ``uts58-adapt report``: what UTS #58 refinement changes in a backend's links.
 
 - :mod:`.core`: :class:`ChunkTask`, :func:`audit_chunk` (pure, picklable) and :func:`merge`
-- :mod:`.classify`: the change kinds and the reason vocabulary
+- :mod:`.classify`: the change kinds, the reason vocabulary and the §8 risk codes' meanings
 - :mod:`.runner`: inputs to tasks, the local engine, the Dask hand-off
 - :mod:`.render_json`, :mod:`.render_md`, :mod:`.render_html`: the three output formats
 """
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .classify import KINDS, REASONS, classify
+from .classify import KINDS, REASONS, RISKS, classify
 from .core import Change, ChunkResult, ChunkTask, audit_chunk, merge
 
 __all__ = [
     "KINDS",
     "REASONS",
+    "RISKS",
     "Change",
     "ChunkResult",
     "ChunkTask",

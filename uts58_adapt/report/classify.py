@@ -20,7 +20,7 @@ from ..link import Link
 from ..properties import BRACKET, CLOSE, FLAGS, HARD, OPEN, SOFT, TERM_MASK
 from ..refine.email import email_start
 
-__all__ = ["KINDS", "REASONS", "classify", "classify_kind"]
+__all__ = ["KINDS", "REASONS", "RISKS", "classify", "classify_kind"]
 
 #: Change kinds, in display order.  ``unchanged`` is counted but never listed.
 KINDS: dict[str, str] = {
@@ -61,7 +61,20 @@ REASONS: dict[str, str] = {
     "missed-email": "§5.2: an email address (Link_Email local part, valid domain) the backend did not report",
     "mailto": "§5.2: a mailto: right before the local part is part of the link",
     "email-domain": "§5.2: an email link ends after its domain name",
+    "risky": "§8 (--reject-risky): the refined link has a risk (its risks column says which) and is not linked; "
+    "for ideographic-boundary alone its start moves after the boundary instead",
     "other": "no rule above explains the change",
+}
+
+#: The §8 risk codes (:data:`uts58_adapt.RISK_CODES`, in that order) with a one-line meaning,
+#: for the reports of an audit with ``--reject-risky`` (docs/security.md has the full text).
+RISKS: dict[str, str] = {
+    "mixed-script": "a host label mixes scripts (UTS #39 §5.2, Highly Restrictive)",
+    "restricted-character": "a host character has Identifier_Status=Restricted (UTS #39)",
+    "whole-script-confusable": "a label in one non-Latin script whose skeleton is ASCII (UTS #39)",
+    "bidi-control": "a Bidi_Control character is in the link",
+    "invalid-tld": "the TLD is not syntactically valid (digit, hyphen, CONTEXTJ/CONTEXTO)",
+    "ideographic-boundary": "ideographs and other letters meet inside the host (§8: ウェブサイトはexample.com)",
 }
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")

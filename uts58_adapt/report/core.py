@@ -31,11 +31,13 @@ __all__ = [
     "Tally",
     "audit_chunk",
     "audit_line",
+    "audit_line_risky",
     "change_row",
     "detect_pair",
     "iter_changes",
     "merge",
     "pair_links",
+    "risky_counts",
 ]
 
 
@@ -46,6 +48,9 @@ class ChunkTask(NamedTuple):
     first_line: int
     lines: list[str]
     backend: str
+    #: ``uts58-adapt report --reject-risky``: the "after" links are those of ``detect(...,
+    #: reject_risky=True)``, each row carries ``risks`` and the summary counts the risky links.
+    reject_risky: bool = False
 
 
 #: A line of at most this many code points is carried whole by each of its change rows;
@@ -84,6 +89,9 @@ class Change(NamedTuple):
     line_length: int = -1  # -1: len(line_text) (the whole line)
     before_href: str | None = None
     after_href: str | None = None
+    #: The §8 risks (``link_risks``) of the refined link, before ``reject_risky`` dropped or moved
+    #: it; None when the audit was not asked for risks (the row then has no ``risks`` key).
+    risks: tuple[str, ...] | None = None
 
     def sort_key(self) -> tuple[str, int, int, tuple[int, int], tuple[int, int], str, str]:
         return (
@@ -113,6 +121,9 @@ class ChunkResult(NamedTuple):
     unchanged: int
     changes: tuple[Change, ...]
     failures: tuple[str, ...] = ()
+    #: With ``reject_risky``: the refined links with at least one risk, and the count of each code.
+    risky_links: int = 0
+    risky: tuple[tuple[str, int], ...] = ()
 
 
 def _default_detect() -> Callable[..., list[Link]]:
@@ -191,6 +202,62 @@ def audit_line(
     return _audited(line, before, after)
 
 
+Pair = tuple[Link | None, Link | None, str, str, tuple[str, ...] | None]
+
+
+def audit_line_risky(
+    line: str, backend: str, detect: Callable[..., list[Link]]
+) -> tuple[int, int, int, list[Pair], list[tuple[str, ...]]]:
+    """:func:`audit_line` for ``reject_risky=True``: ``(links_before, links_after, unchanged,
+    [(before, after, kind, reason, risks), …], [risks of each risky refined link, …])``.
+
+    "before" is the backend's own links (the library does not reject risky links), "after"
+    the refined ones less those :func:`~uts58_adapt.refine.risks.reject_risky_links` drops
+    (or with their start moved, for ``ideographic-boundary``): such a change has the reason
+    ``risky``, and ``risks`` is always the risks of the refined link before rejection.  A
+    risky link the backend did not report either is counted in the last list, not listed.
+    """
+    from ..refine.risks import link_risks, reject_risky_links
+
+    if detect is _detect:
+        before, refined = detect_pair(line, backend)
+    else:
+        before = detect(line, backend, refine=False)
+        refined = detect(line, backend, refine=True)
+    if not before and not refined:
+        return 0, 0, 0, [], []
+    found: list[tuple[str, ...]] = []
+    # Each refined link: what reject_risky makes of it (itself, a moved link, or None), and its risks.
+    fate: dict[int, tuple[Link | None, tuple[str, ...]]] = {}
+    for link in refined:
+        risks = link_risks(link)
+        if risks:
+            found.append(risks)
+            kept = reject_risky_links(line, [link])
+            fate[id(link)] = (kept[0] if kept else None, risks)
+        else:
+            fate[id(link)] = (link, ())
+    after = [kept for kept, _ in fate.values() if kept is not None]
+    after.sort(key=lambda k: (k.start, k.end))
+    unchanged = 0
+    changes: list[Pair] = []
+    for b, r in pair_links(before, refined):
+        a, risks = fate[id(r)] if r is not None else (None, ())
+        if a is None and b is None:
+            continue  # a risky link only the refinement found: counted in `found`
+        if b is not None and a is not None and b.start == a.start and b.end == a.end:
+            unchanged += 1
+            continue
+        kind, reason = classify(line, b, a, after)
+        if reason is None:
+            unchanged += 1
+            continue
+        if b is not None and risks and a is not r:
+            reason = "risky"  # dropped, or its start moved, by reject_risky
+        changes.append((b, a, kind, reason, risks))
+    return len(before), len(after), unchanged, changes, found
+
+
 def _audited(
     line: str, before: list[Link], after: list[Link]
 ) -> tuple[int, int, int, list[tuple[Link | None, Link | None, str, str]]]:
@@ -230,7 +297,15 @@ def _pieces(line: str, backend: str, detect: Callable[..., list[Link]], piece: i
 
 
 def _change(
-    source: str, lineno: int, line: str, offset: int, before: Link | None, after: Link | None, kind: str, reason: str
+    source: str,
+    lineno: int,
+    line: str,
+    offset: int,
+    before: Link | None,
+    after: Link | None,
+    kind: str,
+    reason: str,
+    risks: tuple[str, ...] | None = None,
 ) -> Change:
     """The :class:`Change` of a pair found in ``line[offset:…]`` (spans given within that piece)."""
     b = (before.start + offset, before.end + offset) if before is not None else None
@@ -256,17 +331,19 @@ def _change(
         line_length=length,
         before_href=before.href if before is not None else None,
         after_href=after.href if after is not None else None,
+        risks=risks,
     )
 
 
 class Tally:
     """The counts of an audit so far (what :func:`iter_changes` adds up)."""
 
-    __slots__ = ("failures", "links_after", "links_before", "unchanged")
+    __slots__ = ("failures", "links_after", "links_before", "risky", "risky_links", "unchanged")
 
     def __init__(self) -> None:
-        self.links_before = self.links_after = self.unchanged = 0
+        self.links_before = self.links_after = self.unchanged = self.risky_links = 0
         self.failures: list[str] = []
+        self.risky: Counter[str] = Counter()
 
 
 def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[Change]:
@@ -278,18 +355,27 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
     added to ``tally.failures``.
     """
     detect = get_detect()
-    source, first_line, lines, backend = task
+    source, first_line, lines, backend, reject_risky = task
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         for start, part in _pieces(text, backend, detect, piece):
+            found: list[Pair] | list[tuple[Link | None, Link | None, str, str]]
+            risky: list[tuple[str, ...]] = []
             try:
-                b_count, a_count, unchanged, found = audit_line(part, backend, detect)
+                if reject_risky:
+                    b_count, a_count, unchanged, found, risky = audit_line_risky(part, backend, detect)
+                else:
+                    b_count, a_count, unchanged, found = audit_line(part, backend, detect)
             except Exception as exc:  # one bad line must not sink a long audit
                 tally.failures.append(f"{source}:{lineno}: detect failed: {type(exc).__name__}: {exc}")
                 continue
             tally.links_before += b_count
             tally.links_after += a_count
             tally.unchanged += unchanged
+            if reject_risky:
+                tally.risky_links += len(risky)
+                for codes in risky:
+                    tally.risky.update(codes)
             changes = [_change(source, lineno, text, start, *pair) for pair in found]
             changes.sort(key=Change.sort_key)
             yield from changes
@@ -309,6 +395,8 @@ def audit_chunk(task: ChunkTask) -> ChunkResult:
         tally.unchanged,
         tuple(changes),
         tuple(tally.failures),
+        tally.risky_links,
+        tuple(tally.risky.items()),
     )
 
 
@@ -320,11 +408,12 @@ def _ordered_counts(counter: Counter[str], order: Iterable[str]) -> dict[str, in
     return {name: counter[name] for name in names}
 
 
-def merge(results: Iterable[ChunkResult], backend: str | None = None) -> dict[str, Any]:
+def merge(results: Iterable[ChunkResult], backend: str | None = None, *, risks: bool = False) -> dict[str, Any]:
     """Combine chunk results (in any order) into the report (a JSON-able dict).
 
     ``backend`` names the backend when there are no results; otherwise it is taken
-    from them (and must be the same for all).
+    from them (and must be the same for all).  ``risks``: the tasks had ``reject_risky``;
+    the summary then has ``risky`` (see :func:`summary`).
     """
     results = list(results)
     backends = {r.backend for r in results}
@@ -346,6 +435,7 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None) -> dict[st
             sum(r.unchanged for r in results),
             by_kind,
             by_reason,
+            risky_counts(sum(r.risky_links for r in results), [r.risky for r in results]) if risks else None,
         ),
         "changes": [change_row(c) for c in changes],
     }
@@ -372,14 +462,34 @@ def change_row(c: Change) -> dict[str, Any]:
         "reason": c.reason,
         "line_text": c.line_text,
         **({"line_text_start": c.text_start, "line_length": c.line_length} if c.line_length >= 0 else {}),
+        **({"risks": list(c.risks)} if c.risks is not None else {}),
     }
 
 
+def risky_counts(links: int, counts: Iterable[Iterable[tuple[str, int]]]) -> dict[str, Any]:
+    """The summary's ``risky``: ``{"links": links, "by_code": {code: count, …}}``, codes in
+    :data:`~uts58_adapt.refine.risks.RISK_CODES` order, zeros left out."""
+    from ..refine.risks import RISK_CODES
+
+    total: Counter[str] = Counter()
+    for pairs in counts:
+        total.update(dict(pairs))
+    return {"links": links, "by_code": _ordered_counts(total, RISK_CODES)}
+
+
 def summary(
-    sources: int, lines: int, before: int, after: int, unchanged: int, by_kind: Counter[str], by_reason: Counter[str]
+    sources: int,
+    lines: int,
+    before: int,
+    after: int,
+    unchanged: int,
+    by_kind: Counter[str],
+    by_reason: Counter[str],
+    risky: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The report's ``summary`` from its totals (``changed`` is the sum of ``by_kind``)."""
-    return {
+    """The report's ``summary`` from its totals (``changed`` is the sum of ``by_kind``); with
+    ``risky`` (an audit with ``reject_risky``: :func:`risky_counts`), that too, last."""
+    out = {
         "documents": sources,
         "lines": lines,
         "links_before": before,
@@ -389,3 +499,6 @@ def summary(
         "by_kind": _ordered_counts(by_kind, KINDS),
         "by_reason": _ordered_counts(by_reason, REASONS),
     }
+    if risky is not None:
+        out["risky"] = risky
+    return out

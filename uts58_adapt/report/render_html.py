@@ -13,6 +13,8 @@ The page holds:
   around the change twice, the backend's link ("before") and the refined one ("after")
   highlighted, the characters refinement drops struck through and those it adds
   underlined, and under each its href;
+- with ``--reject-risky`` (the summary has ``risky``), a risks column (the §8 risks of
+  each change's refined link), the count of risky links by code, and a risk filter;
 - sorting (click a column head), a search box (file names, link texts and hrefs), the
   kind and reason filters, and pages of 100 rows (or 50, 500, 1000), so that a report of
   100,000 changes and more stays responsive: the rows are data (a JSON block) and only
@@ -33,7 +35,7 @@ from importlib import resources
 from itertools import chain, islice
 from typing import Any
 
-from .classify import KINDS, REASONS
+from .classify import KINDS, REASONS, RISKS
 from .display import RowText, excerpt, row_text, visible_pieces, window
 
 __all__ = ["PAGE_ROWS", "STATIC_ROWS", "file_counts", "html_chunks", "render_html"]
@@ -138,7 +140,7 @@ def _href_html(pieces: list[Piece] | None) -> str:
 
 def _row_data(c: Mapping[str, Any]) -> list[Any]:
     """One change as the script gets it: ``[source, line, column, kind, reason, before pieces,
-    after pieces, before href, after href]`` (more columns can follow, e.g. risks)."""
+    after pieces, before href, after href]``, then ``risks`` (a list of codes) when the row has them."""
     row = row_text(c)
     lo, hi = window(row.text, [row.before, row.after])
     return [
@@ -151,6 +153,7 @@ def _row_data(c: Mapping[str, Any]) -> list[Any]:
         cell_pieces(row, "after", lo, hi),
         _href_pieces(c.get("before_href")),
         _href_pieces(c.get("after_href")),
+        *([list(c["risks"])] if "risks" in c else []),
     ]
 
 
@@ -166,7 +169,9 @@ def _row_html(data: list[Any]) -> str:
         f'<td class="kind">{escape(kind)}</td><td class="reason" title="{escape(REASONS.get(reason, ""))}">'
         f"{escape(reason)}</td>"
         f'<td class="text before" dir="auto">{_pieces_html(before, "before")}{_href_html(before_href)}</td>'
-        f'<td class="text after" dir="auto">{_pieces_html(after, "after")}{_href_html(after_href)}</td></tr>'
+        f'<td class="text after" dir="auto">{_pieces_html(after, "after")}{_href_html(after_href)}</td>'
+        + (f'<td class="risks">{escape(", ".join(data[9]))}</td>' if len(data) > 9 else "")
+        + "</tr>"
     )
 
 
@@ -305,12 +310,15 @@ def html_chunks(
         for key in ("documents", "lines", "links_before", "links_after", "unchanged", "changed")
         if key in s
     ]
-    meanings = "\n".join(
-        [
-            _table("change", [(k, n, KINDS.get(k, "")) for k, n in s["by_kind"].items()], True),
-            _table("reason", [(r, n, REASONS.get(r, "")) for r, n in s["by_reason"].items()], True),
-        ]
-    )
+    risky = s.get("risky")  # an audit with --reject-risky
+    tables = [
+        _table("change", [(k, n, KINDS.get(k, "")) for k, n in s["by_kind"].items()], True),
+        _table("reason", [(r, n, REASONS.get(r, "")) for r, n in s["by_reason"].items()], True),
+    ]
+    if risky is not None:
+        counts.append(("links with a §8 risk", risky["links"], ""))
+        tables.append(_table("§8 risk", [(k, n, RISKS.get(k, "")) for k, n in risky["by_code"].items()], True))
+    meanings = "\n".join(tables)
     charts, files = _charts(s, per_file)
     rows = iter(changes)
     static = [_row_data(c) for c in islice(rows, STATIC_ROWS)]
@@ -344,11 +352,21 @@ def html_chunks(
         "SHOWN": str(shown),
         "NOSCRIPT": f'<p class="note">{escape(note)}</p>' if note else "",
         "ROWS": "\n".join(_row_html(row) for row in static),
+        "RISK_COL": '<col class="risks">' if risky is not None else "",
+        "RISK_HEAD": "<th>Risks (§8)</th>" if risky is not None else "",
+        "RISK_FILTER": (
+            '\n<label>Risk <select id="risk-filter"><option value="">all</option><option value="*">any risk</option>'
+            + "".join(f'<option value="{escape(k)}">{escape(k)}</option>' for k in RISKS)
+            + "</select></label>"
+            if risky is not None
+            else ""
+        ),
     }
     rest = {
         "kinds": list(KINDS),
         "reasons": list(REASONS),
         "meanings": REASONS,
+        **({"risks": RISKS} if risky is not None else {}),
         "page": PAGE_ROWS,
         "flags": {"code": CODE, "mark": MARK, "del": DEL, "ins": INS, "cut": CUT, "nolink": NOLINK},
     }

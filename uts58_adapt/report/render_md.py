@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .classify import KINDS, REASONS
+from .classify import KINDS, REASONS, RISKS
 from .display import RowText, excerpt, row_text, visible_text, window
 
 __all__ = ["code_span", "md_chunks", "md_escape", "render_md"]
@@ -89,6 +89,9 @@ def _md_lines(report: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -
     for key in ("documents", "lines", "links_before", "links_after", "unchanged", "changed"):
         if key in s:
             yield f"| {key.replace('_', ' ')} | {s[key]} |"
+    risky = s.get("risky")  # an audit with --reject-risky
+    if risky is not None:
+        yield f"| links with a §8 risk | {risky['links']} |"
     yield from ["", "| change | count | meaning |", "| --- | ---: | --- |"]
     for kind, count in s["by_kind"].items():
         yield f"| {md_escape(kind)} | {count} | {md_escape(KINDS.get(kind, ''))} |"
@@ -99,6 +102,12 @@ def _md_lines(report: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -
         yield f"| {md_escape(reason)} | {count} | {md_escape(REASONS.get(reason, ''))} |"
     if not s["by_reason"]:
         yield "| (none) | 0 | |"
+    if risky is not None:
+        yield from ["", "| §8 risk | links | meaning |", "| --- | ---: | --- |"]
+        for code, count in risky["by_code"].items():
+            yield f"| {md_escape(code)} | {count} | {md_escape(RISKS.get(code, ''))} |"
+        if not risky["by_code"]:
+            yield "| (none) | 0 | |"
     yield from ["", "## Changes", ""]
     source = None
     for c in changes:
@@ -109,14 +118,15 @@ def _md_lines(report: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -
             yield from [
                 f"### {code_span(visible_text(source), in_table=False)}",
                 "",
-                "| line:col | change | reason | before | after |",
-                "| --- | --- | --- | --- | --- |",
+                "| line:col | change | reason | before | after |" + (" risks |" if risky is not None else ""),
+                "| --- | --- | --- | --- | --- |" + (" --- |" if risky is not None else ""),
             ]
         row = row_text(c)
         lo, hi = window(row.text, [row.before, row.after])
+        risks = f" {md_escape(', '.join(c.get('risks') or ()))} |" if risky is not None else ""
         yield (
             f"| {c['line']}:{c['column']} | {md_escape(c['kind'])} | {md_escape(c['reason'])} "
-            f"| {_marked(row, row.before, lo, hi)} | {_marked(row, row.after, lo, hi)} |"
+            f"| {_marked(row, row.before, lo, hi)} | {_marked(row, row.after, lo, hi)} |{risks}"
         )
     if source is None:
         yield from ["No changes: every link the backend found is a UTS #58 link as it is.", ""]

@@ -72,9 +72,11 @@ def _marked(row: RowText, span: tuple[int, int] | None, lo: int, hi: int) -> str
 def _change_lines(change: Mapping[str, Any]) -> list[str]:
     row = row_text(change)
     lo, hi = window(row.text, [row.before, row.after], _CONTEXT)
+    risks = change.get("risks")
+    shown = f" (risks: {terminal_safe(', '.join(risks))})" if risks else ""
     return [
         f"  {terminal_safe(str(change['source']))}:{change['line']}:{change['column']}  "
-        f"{terminal_safe(str(change['kind']))}, {terminal_safe(str(change['reason']))}",
+        f"{terminal_safe(str(change['kind']))}, {terminal_safe(str(change['reason']))}{shown}",
         f"    before  {_marked(row, row.before, lo, hi)}",
         f"    after   {_marked(row, row.after, lo, hi)}",
     ]
@@ -106,6 +108,10 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN
         f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
         _counts(s["unchanged"], by_kind),
     ]
+    risky = s.get("risky")  # an audit with --reject-risky
+    if risky is not None:
+        codes = ", ".join(f"{n} {terminal_safe(code)}" for code, n in risky["by_code"].items())
+        lines.append(f"{risky['links']} links with a §8 risk" + (f" ({codes})" if codes else ""))
     if by_reason:
         # Most frequent first; ties in the vocabulary's order (the order of by_reason).
         top = sorted(by_reason.items(), key=lambda item: -item[1])[:reasons]

@@ -110,6 +110,7 @@ def iter_tasks(
     chunk_lines: int = CHUNK_LINES,
     max_line: int = MAX_LINE,
     failed: set[str] | None = None,
+    reject_risky: bool = False,
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
@@ -120,7 +121,7 @@ def iter_tasks(
     memory) its chunks are yielded as they are read, and the caller drops the results
     of every input named in ``failed`` (:class:`~.stream.StreamingMerge` does): either
     way a report never holds half a file.  An empty input yields one empty chunk, so
-    it still counts as a document.
+    it still counts as a document.  ``reject_risky``: the tasks' (see :class:`~.core.ChunkTask`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -132,7 +133,7 @@ def iter_tasks(
             for line in read_lines(path, encoding, errors, max_line):
                 lines.append(line)
                 if len(lines) == chunk_lines:
-                    task = ChunkTask(name, first, lines, backend)
+                    task = ChunkTask(name, first, lines, backend, reject_risky)
                     if failed is None:
                         chunks.append(task)
                     else:
@@ -146,7 +147,7 @@ def iter_tasks(
             continue
         yield from chunks
         if lines or first == 1:
-            yield ChunkTask(name, first, lines, backend)
+            yield ChunkTask(name, first, lines, backend, reject_risky)
 
 
 class RangeTask(NamedTuple):
@@ -171,6 +172,8 @@ class RangeTask(NamedTuple):
     #: A directory on this machine where the worker may leave its rows in a file (see
     #: :func:`~.stream.audit_to_rows`); None: the rows come back in memory.
     spill_dir: str | None = None
+    #: The audit's ``--reject-risky`` (:class:`~.core.ChunkTask`).
+    reject_risky: bool = False
 
 
 class Notice(NamedTuple):
@@ -212,7 +215,7 @@ def read_range(task: RangeTask) -> ChunkTask:
             f"{name}: cannot decode line {lineno} as {task.encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
-    return ChunkTask(name, task.first_line, lines, task.backend)
+    return ChunkTask(name, task.first_line, lines, task.backend, task.reject_risky)
 
 
 def audit_rows(task: Task) -> Rows:
@@ -291,6 +294,7 @@ def iter_report_tasks(
     ranges: bool = True,
     range_bytes: int = RANGE_BYTES,
     spill_dir: str | None = None,
+    reject_risky: bool = False,
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -302,6 +306,7 @@ def iter_report_tasks(
     part-way may already have had some chunks audited: the caller leaves out every source
     named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
     a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
+    ``reject_risky``: every task's (``--reject-risky``: see :class:`~.core.ChunkTask`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -314,7 +319,9 @@ def iter_report_tasks(
             where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
-                    yield RangeTask(name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir)
+                    yield RangeTask(
+                        name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir, reject_risky
+                    )
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
             continue
@@ -328,6 +335,7 @@ def iter_report_tasks(
             chunk_lines=chunk_lines,
             max_line=max_line,
             failed=failed,
+            reject_risky=reject_risky,
         )
         yield from (Notice(name if name in failed else None, message, backend) for message in notes)
         notes.clear()

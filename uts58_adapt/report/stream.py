@@ -25,7 +25,7 @@ from itertools import islice
 from typing import IO, Any, NamedTuple
 
 from ..properties import UNICODE_VERSION
-from .core import ChunkResult, ChunkTask, Tally, change_row, iter_changes, summary
+from .core import ChunkResult, ChunkTask, Tally, change_row, iter_changes, risky_counts, summary
 
 __all__ = ["ROWS_IN_MEMORY", "Rows", "StreamingMerge", "audit_to_rows", "json_row", "to_rows"]
 
@@ -71,6 +71,9 @@ class Rows(NamedTuple):
     #: When set, the rows are in this file (and ``rows`` is empty): the task wrote them there
     #: (:func:`audit_to_rows` with a ``spill_dir``); :meth:`StreamingMerge.add` takes and deletes it.
     rows_file: str | None = None
+    #: With ``reject_risky``: the refined links with a risk, and the count of each code.
+    risky_links: int = 0
+    risky: tuple[tuple[str, int], ...] = ()
 
 
 def to_rows(result: ChunkResult) -> Rows:
@@ -88,6 +91,8 @@ def to_rows(result: ChunkResult) -> Rows:
         tuple(Counter(c.kind for c in changes).items()),
         tuple(Counter(c.reason for c in changes).items()),
         result.failures,
+        risky_links=result.risky_links,
+        risky=result.risky,
     )
 
 
@@ -137,14 +142,17 @@ def audit_to_rows(task: ChunkTask, spill_dir: str | None = None) -> Rows:
         tuple(by_reason.items()),
         tuple(tally.failures),
         rows_file=path,
+        risky_links=tally.risky_links,
+        risky=tuple(tally.risky.items()),
     )
 
 
 class _Source:
-    __slots__ = ("after", "before", "by_kind", "by_reason", "lines", "segments", "unchanged")
+    __slots__ = ("after", "before", "by_kind", "by_reason", "lines", "risky", "risky_links", "segments", "unchanged")
 
     def __init__(self) -> None:
-        self.lines = self.before = self.after = self.unchanged = 0
+        self.lines = self.before = self.after = self.unchanged = self.risky_links = 0
+        self.risky: Counter[str] = Counter()
         self.by_kind: Counter[str] = Counter()
         self.by_reason: Counter[str] = Counter()
         self.segments: list[tuple[int, int, int]] = []  # (first_line, offset in the spill, length)
@@ -156,11 +164,13 @@ class StreamingMerge:
     Memory: the counts of each source and one ``(first line, offset, length)`` triple per
     chunk; the changes themselves are on disk (``spill_dir``, default the system's
     temporary directory) until the report is written.  Use as a context manager (the
-    spill is deleted on close).
+    spill is deleted on close).  ``risks``: the tasks had ``reject_risky`` (the summary counts
+    the risky links: :func:`~.core.risky_counts`).
     """
 
-    def __init__(self, backend: str, spill_dir: str | None = None) -> None:
+    def __init__(self, backend: str, spill_dir: str | None = None, *, risks: bool = False) -> None:
         self.backend = backend
+        self.risks = risks
         # Open for the merge's lifetime (closed by close()): no context manager fits.
         self._spill: IO[bytes] = tempfile.TemporaryFile(dir=spill_dir, prefix="uts58-report-")  # noqa: SIM115
         self._end = 0
@@ -190,6 +200,8 @@ class StreamingMerge:
         src.before += result.links_before
         src.after += result.links_after
         src.unchanged += result.unchanged
+        src.risky_links += result.risky_links
+        src.risky.update(dict(result.risky))
         data = result.rows
         size = len(data)
         self._spill.seek(self._end)
@@ -241,6 +253,9 @@ class StreamingMerge:
                 sum(src.unchanged for src in kept),
                 by_kind,
                 by_reason,
+                risky_counts(sum(src.risky_links for src in kept), [src.risky.items() for src in kept])
+                if self.risks
+                else None,
             ),
         }
 
