@@ -26,6 +26,7 @@ from uts58_adapt import detect
 from uts58_adapt.backends import get_backend
 from uts58_adapt.backends._windows import GAP, WINDOW
 from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
+from uts58_adapt.detection import with_schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
 from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
@@ -35,7 +36,7 @@ def _check(text: str) -> None:
     backend = get_backend("linkify-it")
     plain = backend.plain(text)  # one call on the whole text
     assert backend.find(text) == plain, text
-    assert detect(text, max_length=None) == refine_links(text, plain), text
+    assert detect(text, max_length=None) == refine_links(text, with_schemes_after_letters(text, plain)), text
 
 
 @pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])

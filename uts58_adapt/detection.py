@@ -146,16 +146,23 @@ def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -
         from .refine.migration import refine_links
 
         _refine_links = refine_links
-    if not text.isascii() and "://" in text:
-        from .refine.initiation import schemes_after_letters
-
-        extra = schemes_after_letters(text)
-        if extra:
-            raw = [*raw, *(RawLink(start, end, "url", end - start - 2) for start, end in extra)]
-    links = _refine_links(text, raw, strict_hosts=strict_hosts)
+    links = _refine_links(text, with_schemes_after_letters(text, raw), strict_hosts=strict_hosts)
     if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
         links = [link for link in links if link.kind != "email"]
     return links
+
+
+def with_schemes_after_letters(text: str, raw: list[RawLink]) -> list[RawLink]:
+    """``raw`` and a span for each explicit scheme right after a non-ASCII letter, which
+    ``detect()`` refines too (:mod:`uts58_adapt.refine.initiation`)."""
+    if text.isascii() or "://" not in text:
+        return raw
+    from .refine.initiation import schemes_after_letters
+
+    extra = schemes_after_letters(text)
+    if not extra:
+        return raw
+    return [*raw, *(RawLink(start, end, "url", end - start - 2) for start, end in extra)]
 
 
 def _without_risky(text: str, links: list[Link], strict_hosts: bool) -> list[Link]:
