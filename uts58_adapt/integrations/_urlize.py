@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from html.entities import html5 as _HTML5_ENTITIES
 
-from ..backends._html_spans import anchor_spans
+from ..backends._html_spans import anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
@@ -56,11 +56,18 @@ def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[st
 
 
 def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[str, str], bool]:
-    """Whether the library links ``scheme//host/`` from its scheme on (``refine.acceptance.scheme_check``)."""
+    """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
+
+    Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
+    ``http://ms-msdt://example.com/``: that is not linking the scheme (``refine.acceptance``).
+    """
 
     def accepts(scheme: str, probe: str) -> bool:
-        spans = anchor_spans(probe, render_escaped(probe))
-        return len(spans) == 1 and spans[0].start == 0 and spans[0].kind == "url" and spans[0].end > len(scheme)
+        found = anchor_hrefs(probe, render_escaped(probe))
+        if len(found) != 1:
+            return False
+        span, href = found[0]
+        return span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
 
     return accepts
 
