@@ -7,6 +7,10 @@ display texts) still apply.  When the library would not link that text on its ow
 the link holds a Bidi_Control character), the anchor the library renders for a plain
 ``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
 href and text.  Text between links is escaped as the library escapes it.
+
+Input that is already markup (marked safe, or Django's ``autoescape=False``) is linkified
+only where an HTML5 parser sees text (:func:`in_text`, as ``linkify_html`` does): never
+inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import re
 from collections.abc import Callable, Sequence
 from html.entities import html5 as _HTML5_ENTITIES
 
+from ..backends._html5_text import text_runs
 from ..backends._html_spans import anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
 from ._common import escape_bidi, refine, safe_scheme
 
-__all__ = ["urlize_refined"]
+__all__ = ["in_text", "urlize_refined"]
 
 _PROBE_URL = "http://example.com/"
 _PROBE_EMAIL = "@example.com"
@@ -46,6 +51,24 @@ def _with_entity_end(text: str, link: Link) -> Link:
     if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
         return link
     return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")
+
+
+def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
+    """``convert(text)``, or for ``markup``, ``text`` with ``convert`` applied to each run an HTML5 parser reads as text.
+
+    Tags, attribute values, comments and the content of ``a`` and of raw text elements
+    are copied as they are (``backends._html5_text.text_runs``).
+    """
+    if not markup:
+        return convert(text)
+    out: list[str] = []
+    pos = 0
+    for start, end in text_runs(text, ("a",)):
+        out.append(text[pos:start])
+        out.append(convert(text[start:end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
