@@ -15,18 +15,16 @@ inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import re
 from collections.abc import Callable, Sequence
-from html.entities import html5 as _HTML5_ENTITIES
 
 from ..backends._html5_text import text_runs
 from ..backends._html_spans import anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
-from ._common import escape_bidi, refine, safe_scheme
+from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["in_text", "urlize_refined"]
 
@@ -35,22 +33,6 @@ _PROBE_EMAIL = "@example.com"
 _ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
-_ENTITY_START = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*)\Z")
-
-
-def _with_entity_end(text: str, link: Link) -> Link:
-    """``link`` with the ``;`` that ends an HTML character reference in it (``…&amp`` + ``;``).
-
-    In HTML input (Django's urlize unescapes entities) ``&amp;`` is one character: the ``;``
-    that completes it is not a trailing Soft character of the link (§3.5.1 applies to ``&``).
-    """
-    m = _ENTITY_START.search(link.text)
-    if m is None or text[link.end : link.end + 1] != ";":
-        return link
-    name = m.group(1)
-    if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
-        return link
-    return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")
 
 
 def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
@@ -163,7 +145,7 @@ def urlize_refined(
     )
     for link in links:
         if html_entities:
-            link = _with_entity_end(text, link)
+            link = with_entity_end(text, link)
         anchor = _render_link(link, render_one, default_scheme)
         if anchor is None:
             continue

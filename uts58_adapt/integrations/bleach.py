@@ -25,7 +25,7 @@ from urllib.parse import quote
 from bleach.linkifier import PROTO_RE, Linker, LinkifyFilter
 
 from ..backends.bleach import bleach_find
-from ._common import escape_bidi, refine, safe_scheme
+from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["UTS58Linker", "UTS58LinkifyFilter", "wrap_linker"]
 
@@ -68,6 +68,8 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
                 continue
             pos = 0
             for link in links:
+                # bleach keeps character references as they are in text nodes: "&amp;" is one character.
+                link = with_entity_end(text, link)
                 if link.start > pos:
                     yield {"type": "Characters", "data": text[pos : link.start]}
                 yield from self._anchor(link.text, link.kind == "email")
