@@ -273,7 +273,8 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
     def match_at_start(self, text: str) -> Match | None:
         """Return the refined link with a schema starting at ``text[0]``, or None.
 
-        markdown-it-py's inline rule calls it with the rest of the paragraph.
+        markdown-it-py's inline rule calls it with the rest of the paragraph (Markdown
+        source): the refined link never extends past a ``<`` after the library's match.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -284,6 +285,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # Only the text up to the next Hard character matters; it is a prefix, so the
         # offsets are the same.
         end = _window_end(text, raw.last_index)
+        # The text is Markdown source: a "<" after the library's match may open inline HTML
+        # (markdown-it with html=True) or an autolink; the link stops there, as linkify-it's
+        # does, so no markup is swallowed into it (issue 21.5).
+        lt = text.find("<", raw.last_index, end)
+        if lt != -1:
+            end = lt
         for m in self._refined_matches(text[:end], [raw], backend_text[:end]):
             if m.index == raw.index:
                 return m
