@@ -195,6 +195,23 @@ def _merge_unrefined(refined: list[Match], others: Sequence[Match]) -> list[Matc
     return out
 
 
+#: A Bidi_Control character percent-encoded in UTF-8 (U+061C, U+200E-200F, U+202A-202E, U+2066-2069).
+_BIDI_ENCODED = re.compile(r"%D8%9C|%E2%80%(?:8[EF]|A[A-E])|%E2%81%A[6-9]", re.IGNORECASE)
+
+
+def _shown_encoded(match: Match) -> Match:
+    """``match`` whose display text keeps each percent-encoded Bidi_Control character encoded.
+
+    markdown-it shows a link's ``text`` through ``normalizeLinkText``, which decodes
+    percent-escapes (``%E2%80%AE`` would show as a live U+202E, UTS #58 §8) but never
+    ``%25``: so in ``text`` (the display text; ``raw`` and ``url`` are left alone) the
+    ``%`` of such a sequence is written ``%25``, and it shows as ``%25E2%2580%25AE``.
+    """
+    if "%" in match.text:
+        match.text = _BIDI_ENCODED.sub(lambda m: m.group().replace("%", "%25"), match.text)
+    return match
+
+
 _State = tuple[tuple[str, ...], tuple[object, ...], object]
 
 
@@ -365,7 +382,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
-            self._make_match(text, _schema_of(link), link.start, link.end)
+            _shown_encoded(self._make_match(text, _schema_of(link), link.start, link.end))
             for link in refine_links(
                 refine_text,
                 raw,
