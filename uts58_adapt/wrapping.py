@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from linkify_it.main import LinkifyIt, Match
 from urlextract.urlextract_core import URLExtract, URLExtractError
 
-from .backends._windows import WINDOW, windows
+from .backends._windows import ASCII_SPACE, WINDOW, windows
 from .backends.base import RawLink
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
@@ -459,13 +459,12 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         """
         self._check_text(text)
         error = None
-        try:
-            raw = self._wrapped.find_urls(
-                candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
-            )
-        except URLExtractError as exc:
-            raw, error = exc.data, exc
-        items = list(self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only))
+        raw = self._library_found(text, check_dns, with_schema_only)
+        limit = self._wrapped._limit
+        if limit is not None and len(raw) > limit:
+            message = f"Limit for extracting URLs was reached. [{limit} URLs]"
+            raw, error = raw[:limit], URLExtractError(message, data=raw[:limit])
+        items = list(self._items(text, raw, check_dns, get_indices, with_schema_only))
         if error is not None:
             raise URLExtractError(error.message, data=items) from error
         if only_unique:
@@ -480,16 +479,38 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         The whole text is scanned and refined before the first item is yielded.
         """
         self._check_text(text)
-        raw = list(
-            self._wrapped.gen_urls(
-                candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
-            )
-        )
-        yield from self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only)
+        raw = self._library_found(text, check_dns, with_schema_only)
+        yield from self._items(text, raw, check_dns, get_indices, with_schema_only)
 
     def has_urls(self, text: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
         """Return whether ``text`` has at least one refined URL."""
         return any(True for _ in self.gen_urls(text, check_dns=check_dns, with_schema_only=with_schema_only))
+
+    def _library_found(self, text: str, check_dns: bool, with_schema_only: bool) -> list[tuple[str, tuple[int, int]]]:
+        """The wrapped instance's ``(url, (start, end))`` results on ``text``, given to it in bounded windows.
+
+        urlextract walks from every TLD hit to the ends of its run of non-stop characters,
+        so one call on ``a.com,a.com,…`` costs time quadratic in the run (issue 21).  As
+        for ``detect()`` (``backends._windows.windows``), a long text is cut after ASCII
+        white space (urlextract's stop characters: no span crosses one), so the results are
+        those of one call; only inside a run of over ``WINDOW // 2`` code points without
+        white space do the windows overlap, and there a span may differ (the refinement
+        resolves overlaps).
+        """
+        backend_text = candidate_text(text)
+        wrapped = self._wrapped
+
+        def run(chunk: str) -> list[tuple[str, tuple[int, int]]]:
+            found = wrapped.gen_urls(chunk, check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only)
+            return list(cast(_Found, found))
+
+        if len(backend_text) <= WINDOW:
+            return run(backend_text)
+        seen: dict[tuple[int, int, str], None] = {}
+        for lo, hi in windows(backend_text, space=ASCII_SPACE):
+            for url, (start, end) in run(backend_text[lo:hi]):
+                seen.setdefault((start + lo, end + lo, url))
+        return [(url, (start, end)) for start, end, url in sorted(seen, key=lambda k: (k[0], -k[1]))]
 
     @staticmethod
     def _check_text(text: object) -> None:

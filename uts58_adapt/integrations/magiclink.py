@@ -78,11 +78,19 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         at = m.start()
-        lo = max(0, at - _LOCAL_MAX)
+        # The email holding this "@" holds no other "@" (neither a local part nor a domain
+        # does) and no white space: the refinement is given only the text between the "@"s
+        # or spaces around it, so each "@" costs a bounded time ("a" + "@" * n, issue 21).
+        lo = max(0, at - _LOCAL_MAX, data.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
         for space in _SPACE.finditer(data, lo, at):
             lo = space.end()
-        after = _SPACE.search(data, at, min(len(data), at + WINDOW))
-        hi = after.start() if after else min(len(data), at + WINDOW)
+        hi = min(len(data), at + WINDOW)
+        after = _SPACE.search(data, at, hi)
+        if after:
+            hi = after.start()
+        next_at = data.find("@", at + 1, hi)
+        if next_at != -1:
+            hi = next_at
         strict = bool(self.config["strict_hosts"])
         for link in refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email):
             if link.kind == "email" and link.start <= at - lo < link.end:
