@@ -55,7 +55,7 @@ from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
 
 if TYPE_CHECKING:
-    from bleach.linkifier import Linker
+    from bleach.linkifier import Linker, LinkifyFilter
 
 __all__ = ["LinkifyItWrapper", "URLExtractWrapper", "wrap"]
 
@@ -594,6 +594,8 @@ def wrap(obj: _L, *, strict_hosts: bool = False) -> _L: ...
 def wrap(obj: _U, *, strict_hosts: bool = False) -> _U: ...
 @overload
 def wrap(obj: Linker, *, strict_hosts: bool = False) -> Linker: ...
+@overload
+def wrap(obj: type[LinkifyFilter], *, strict_hosts: bool = False) -> type[LinkifyFilter]: ...
 
 
 def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
@@ -606,7 +608,12 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     directly.  Its configuration decides scheme and host (§10.1); ``strict_hosts=True``
     adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
     Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
-    wrapper of the same instance).  Raises TypeError for anything else.
+    wrapper of the same instance).
+
+    bleach: ``wrap(Linker(...))`` gives a Linker whose ``linkify`` is upgraded, and
+    ``wrap(LinkifyFilter)`` (or ``wrap(partial(LinkifyFilter, ...))``) the upgraded filter
+    class for ``Cleaner(filters=[...])``.  Raises TypeError for anything else, saying what
+    to wrap for a MarkdownIt instance (``md.linkify``) or ``bleach.linkify`` (a Linker).
     """
     if isinstance(obj, _Wrapper):
         if obj.strict_hosts == bool(strict_hosts):
@@ -618,18 +625,52 @@ def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:
     elif isinstance(obj, URLExtract):
         base = URLExtractWrapper
     else:
-        import sys
+        return _wrap_other(obj, strict_hosts)
+    return _wrapper_class(base, type(obj))(obj, strict_hosts)
 
-        bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
-        if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+
+def _wrap_other(obj: Any, strict_hosts: bool) -> Any:
+    """``wrap`` for bleach's objects (its Linker, its LinkifyFilter class); a TypeError saying what to wrap otherwise.
+
+    The libraries are looked up in ``sys.modules``: an object of theirs means they are imported.
+    """
+    import sys
+
+    bleach_linkifier = sys.modules.get("bleach.linkifier")
+    if bleach_linkifier is not None:
+        from functools import partial
+
+        if isinstance(obj, bleach_linkifier.Linker):
             from .integrations.bleach import wrap_linker
 
             return wrap_linker(obj, strict_hosts)
+        target = obj.func if isinstance(obj, partial) else obj
+        if isinstance(target, type) and issubclass(target, bleach_linkifier.LinkifyFilter):
+            from .integrations.bleach import wrap_filter
+
+            upgraded = wrap_filter(target, strict_hosts)
+            return partial(upgraded, *obj.args, **obj.keywords) if isinstance(obj, partial) else upgraded
+        if target is bleach_linkifier.Linker:
+            raise TypeError(
+                "wrap() takes a Linker instance, not the class: linker = uts58_adapt.wrap(Linker()), "
+                "then linker.linkify(text)"
+            )
+        bleach = sys.modules.get("bleach")
+        if target is bleach_linkifier.Linker.linkify or (bleach is not None and target is bleach.linkify):
+            raise TypeError(
+                "wrap() takes a bleach.linkifier.Linker, not the linkify function: "
+                "linker = uts58_adapt.wrap(bleach.linkifier.Linker(...)), then linker.linkify(text)"
+            )
+    markdown_it = sys.modules.get("markdown_it")
+    if markdown_it is not None and isinstance(obj, markdown_it.MarkdownIt):
         raise TypeError(
-            "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
-            f"not {type(obj).__name__}"
+            "wrap() takes the linkifier of a MarkdownIt instance, not the instance: "
+            "md.linkify = uts58_adapt.wrap(md.linkify)"
         )
-    return _wrapper_class(base, type(obj))(obj, strict_hosts)
+    raise TypeError(
+        "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance "
+        f"(or bleach's LinkifyFilter class), not {type(obj).__name__}"
+    )
 
 
 _SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}
