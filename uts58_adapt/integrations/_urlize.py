@@ -33,6 +33,7 @@ _PROBE_EMAIL = "@example.com"
 _ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
+_SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 
 
 def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
@@ -88,8 +89,8 @@ def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: s
     email = link.kind == "email"
     if email:
         href = link.text if link.text[:7].lower() == "mailto:" else "mailto:" + link.text
-    elif "://" in link.text[:40] or link.text[:7].lower() == "mailto:":
-        href = link.text
+    elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
+        href = link.text  # a scheme the library links (refine.acceptance)
     else:
         href = default_scheme + link.text
     if not safe_scheme(href):

@@ -49,7 +49,9 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
             return el, start, end
         link = refine_at(data, start, end, "url", strict_hosts=bool(self.config["strict_hosts"]))
         if link is None:
-            return None, None, None
+            # magiclink would link the whole span: it stays plain text (no Markdown inside it
+            # comes alive that magiclink alone would have kept in its link, issue 21).
+            return AtomicString(data[start:end]), start, end
         if (link.start, link.end) != (start, end):
             text = link.text
             el.text = AtomicString(text)
@@ -63,6 +65,11 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el.set("href", escape_bidi(el.get("href")))  # Bidi_Control characters percent-escaped (§8)
         if BIDI_CONTROLS.intersection(el.text):
             el.text = AtomicString(escape_bidi(el.text))
+        if link.end < end:
+            # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
+            # no Markdown in it (``**b**``) comes alive that magiclink alone keeps inert (issue 21).
+            el.tail = AtomicString(data[link.end : end])
+            return el, link.start, end
         return el, link.start, link.end
 
 

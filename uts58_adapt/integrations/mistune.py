@@ -65,11 +65,11 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
         span_end = min(end, start + WINDOW)
         link = refine_at(src, start, span_end, "url", strict_hosts=strict_hosts)
         if link is None:
-            inline.process_text(src[pos:span_end], state)
+            _inert_text(inline, src[pos:span_end], state)
             pos = span_end
         else:
             if link.start > pos:
-                inline.process_text(src[pos : link.start], state)
+                _inert_text(inline, src[pos : link.start], state)
             text = link.text
             if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
                 close = text.index("]")
@@ -83,9 +83,18 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
             return pos
         nxt = _URL_START.search(src, pos, end)
         if nxt is None:
-            inline.process_text(src[pos:end], state)
+            _inert_text(inline, src[pos:end], state)
             return end
         start = nxt.start()
+
+
+def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
+    """Text of mistune's own match that the refined link left out: it stays plain, as it is in
+    mistune's link (no ``**b**`` comes alive that mistune alone keeps in the link, issue 21)."""
+    try:
+        inline.process_text(text, state, parse_emphasis=False)  # type: ignore[call-arg]
+    except TypeError:  # mistune before 3.1: emphasis is parsed by its own rule, not in text
+        inline.process_text(text, state)
 
 
 def _append_link(state: InlineState, text: str) -> None:
