@@ -233,3 +233,37 @@ def test_markdown_it_display_text_has_no_decoded_bidi_control() -> None:
     out = md.render("see %E2%80%AEmoc.evil@bank.com and %e2%81%a6x@bank.com ok")
     assert 'href="mailto:%E2%80%AEmoc.evil@bank.com"' in out
     assert not BIDI_CONTROLS.intersection(out), ascii(out)
+
+
+# --- found by the differential tests -------------------------------------------------------------
+
+
+def test_urlize_fallback_href_keeps_its_scheme() -> None:
+    """A link whose path holds "://" is not taken for a schemed URL (href without a scheme)."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    install(env)
+    for text in ("x.com/\u202ehttp://x.com", "see www.x.com/\u202e/http://y.com ok"):
+        for href in _hrefs(env.from_string("{{ v|urlize }}").render(v=text)):
+            assert href.startswith(("http://", "https://")), (text, href)
+
+
+@pytest.mark.parametrize("text", ["http://x.com/a)**b**", "see http://x.com/a)*b* and `c`"])
+def test_rest_of_the_librarys_span_stays_inert(text: str) -> None:
+    """Markdown the library swallowed into its link does not come alive when the link is shortened."""
+    mistune = pytest.importorskip("mistune")
+    markdown = pytest.importorskip("markdown")
+    pytest.importorskip("pymdownx")
+    from uts58_adapt.integrations import mistune as mistune_integration
+
+    for render in (
+        mistune.create_markdown(plugins=[mistune_integration.url]),
+        lambda t: markdown.markdown(t, extensions=["uts58_adapt.integrations.magiclink"]),
+    ):
+        tags = [tag for tag, _ in _elements(render(text))]
+        assert "strong" not in tags and "em" not in tags, render(text)
+        assert tags.count("a") == 1
