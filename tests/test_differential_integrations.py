@@ -69,7 +69,9 @@ def test_issue_inputs(integration: str, text: str) -> None:
 
 def test_the_check_can_fail() -> None:
     """The invariants are real: a new element, a new handler, a new scheme are each caught."""
-    vocabulary = FUZZ._Signature('<a href="http://x.com" rel="nofollow">x</a> <a href="https://x.com" rel="nofollow">x</a>')
+    vocabulary = FUZZ._Signature(
+        '<a href="http://x.com" rel="nofollow">x</a> <a href="https://x.com" rel="nofollow">x</a>'
+    )
     library = '<abbr title="x">hi</abbr>'
     for upgraded in (
         '<abbr title="x">hi</abbr><img src=x onerror=alert(1)>',

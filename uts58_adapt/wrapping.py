@@ -55,7 +55,7 @@ from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
 
 if TYPE_CHECKING:
-    from bleach.linkifier import Linker, LinkifyFilter
+    from bleach.linkifier import Linker
 
 __all__ = ["LinkifyItWrapper", "URLExtractWrapper", "wrap"]
 
@@ -594,8 +594,6 @@ def wrap(obj: _L, *, strict_hosts: bool = False) -> _L: ...
 def wrap(obj: _U, *, strict_hosts: bool = False) -> _U: ...
 @overload
 def wrap(obj: Linker, *, strict_hosts: bool = False) -> Linker: ...
-@overload
-def wrap(obj: type[LinkifyFilter], *, strict_hosts: bool = False) -> type[LinkifyFilter]: ...
 
 
 def wrap(obj: Any, *, strict_hosts: bool = False) -> Any:

@@ -37,7 +37,23 @@ RAW_TEXT_ELEMENTS = frozenset(
 STOP_ELEMENTS = frozenset({"svg", "math", "noscript", "select"})
 #: Elements with no end tag (their start tag never opens a skipped element).
 VOID_ELEMENTS = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr"}
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "keygen",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    }
 )
 
 _WS = "\t\n\x0c\r "

@@ -443,7 +443,7 @@ _GAP = 32
 
 
 #: A run without ASCII white space longer than half a window (see ``UrlExtractBackend.find``).
-_LONG_RUN = re.compile(r"[^ \t\n\r\x0b\x0c]{%d}" % (_WINDOW // 2 + 1))
+_LONG_RUN = re.compile(rf"[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
 
 
 class UrlExtractBackend:

@@ -73,7 +73,9 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
         if len(found) != 1:
             return False
         span, href = found[0]
-        return span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
+        return (
+            span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
+        )
 
     return accepts
 

@@ -92,7 +92,7 @@ def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
     """Text of mistune's own match that the refined link left out: it stays plain, as it is in
     mistune's link (no ``**b**`` comes alive that mistune alone keeps in the link, issue 21)."""
     try:
-        inline.process_text(text, state, parse_emphasis=False)  # type: ignore[call-arg]
+        inline.process_text(text, state, parse_emphasis=False)
     except TypeError:  # mistune before 3.1: emphasis is parsed by its own rule, not in text
         inline.process_text(text, state)
 
