@@ -92,12 +92,12 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         for space in _SPACE.finditer(data, lo, at):
             lo = space.end()
         hi = min(len(data), at + WINDOW)
-        after = _SPACE.search(data, at, hi)
-        if after:
-            hi = after.start()
         next_at = data.find("@", at + 1, hi)
         if next_at != -1:
             hi = next_at
+        after = _SPACE.search(data, at, hi)
+        if after:
+            hi = after.start()
         strict = bool(self.config["strict_hosts"])
         for link in refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email):
             if link.kind == "email" and link.start <= at - lo < link.end:
