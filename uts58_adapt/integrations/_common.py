@@ -78,16 +78,21 @@ WINDOW = 4096
 _SPACE = re.compile(r"\s")
 
 
-def refine_at(data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False) -> Link | None:
+def refine_at(
+    data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False, window_end: int | None = None
+) -> Link | None:
     """The refined link that the library's span ``data[start:end]`` becomes, or None.
 
     For inline parsers (mistune, Python-Markdown) that find one span at a time: the span
     is refined in the text from ``start`` to the next white space after ``end`` (at most
     ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
     The library decides scheme and host as in :func:`refine` (``strict_hosts`` as there).
+    ``window_end``: where that text ends, when the caller knows (no white space before it).
     """
-    space = _SPACE.search(data, end, min(len(data), end + WINDOW))
-    window = data[start : space.start() if space else min(len(data), end + WINDOW)]
+    if window_end is None:
+        space = _SPACE.search(data, end, min(len(data), end + WINDOW))
+        window_end = space.start() if space else min(len(data), end + WINDOW)
+    window = data[start:window_end]
     raw = [RawLink(0, end - start, kind)]  # type: ignore[arg-type]
     scheme_ok = scheme_check(None, default_scheme_ok)
     for link in refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok):

@@ -32,6 +32,7 @@ __all__ = ["url", "url_plugin"]
 
 #: Where mistune's pattern (``URL_LINK_PATTERN``) can start a link.
 _URL_START = re.compile(r"https?://")
+_SPACE = re.compile(r"\s")
 
 
 def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False) -> int:
@@ -61,9 +62,14 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
         close = src.find("]", start, end)
         if close != -1:
             end = close
+    # mistune's match holds no white space: the text each refinement needs ends at the first
+    # white space after the match, found once (not once per link of a long match).
+    space = _SPACE.search(src, end, min(len(src), end + WINDOW))
+    space_at = space.start() if space else min(len(src), end + WINDOW)
     while True:
         span_end = min(end, start + WINDOW)
-        link = refine_at(src, start, span_end, "url", strict_hosts=strict_hosts)
+        window_end = min(space_at, span_end + WINDOW)
+        link = refine_at(src, start, span_end, "url", strict_hosts=strict_hosts, window_end=window_end)
         if link is None:
             _inert_text(inline, src[pos:span_end], state)
             pos = span_end
