@@ -40,6 +40,7 @@ from __future__ import annotations
 import bisect
 import re
 import string
+import weakref
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
@@ -213,6 +214,9 @@ def _shown_encoded(match: Match) -> Match:
 
 
 _State = tuple[tuple[str, ...], tuple[object, ...], object]
+#: ``LinkifyItWrapper._accepts_scheme``'s answers per wrapped instance: its state, then probe -> answer.
+_SCHEME_ANSWERS: weakref.WeakKeyDictionary[LinkifyIt, tuple[_State, dict[str, bool]]] = weakref.WeakKeyDictionary()
+_MAX_ANSWERS = 1024
 
 
 def _same_state(a: _State, b: _State) -> bool:
@@ -418,8 +422,22 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         return len(found) == 1 and found[0].index == 0 and found[0].last_index == len(probe)
 
     def _accepts_scheme(self, scheme: str, probe: str) -> bool:
-        found = self._wrapped.match(probe) or []
-        return bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
+        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).
+
+        The answers are kept per wrapped instance while its configuration is unchanged
+        (``_state``): markdown-it asks at every ``://`` of a document, mostly the same hosts.
+        """
+        state = self._state()
+        entry = _SCHEME_ANSWERS.get(self._wrapped)
+        if entry is None or not _same_state(entry[0], state) or len(entry[1]) >= _MAX_ANSWERS:
+            entry = (state, {})
+            _SCHEME_ANSWERS[self._wrapped] = entry
+        answer = entry[1].get(probe)
+        if answer is None:
+            found = self._wrapped.match(probe) or []
+            answer = bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
+            entry[1][probe] = answer
+        return answer
 
 
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
