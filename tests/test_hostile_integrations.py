@@ -267,3 +267,19 @@ def test_rest_of_the_librarys_span_stays_inert(text: str) -> None:
         tags = [tag for tag, _ in _elements(render(text))]
         assert "strong" not in tags and "em" not in tags, render(text)
         assert tags.count("a") == 1
+
+
+def test_jinja2_markup_link_with_a_quote_gets_no_new_attribute() -> None:
+    """Jinja2 puts a '"' of Markup text into the href unescaped: the upgrade's anchor never does."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    install(env)
+    for value in ('<b>x</b>dx.com/"onmouseover=alert(1)', 'see x.com/"onmouseover=alert(1)'):
+        out = env.from_string("{{ v|safe|urlize }}").render(v=value)
+        for tag, names in _elements(out):
+            assert not any(name.startswith("on") for name in names), (value, out)
+            assert tag != "a" or set(names) <= {"href", "rel", "target"}, (value, out)

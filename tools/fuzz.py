@@ -16,7 +16,8 @@ the caller allowed:
   Django and Jinja2 urlize on text and on markup marked safe, mistune, magiclink,
   markdown-it with and without ``html``, ``linkify_html``) against the library alone on
   the same hostile text, both outputs parsed with html5lib: the upgrade may add no
-  element, attribute, event handler or href scheme (``check_differential``).
+  element, attribute, event handler or href scheme (``check_differential``; for Markdown,
+  none that the library or the renderer without a linkifier does not produce).
 
 Run ``python tools/fuzz.py --examples 100000`` (spread over the targets) or with a time
 budget, ``--seconds 600``; the first failure stops the run with the input that caused it
@@ -233,7 +234,7 @@ def check_differential(
     vocabulary: _Signature,
     links_scheme: Callable[[str], bool] = lambda scheme: False,
     markup_input: bool = False,
-    markdown: bool = False,
+    author_html: str | None = None,
 ) -> None:
     """Raise AssertionError when ``upgraded_html`` has markup ``library_html`` (or the vocabulary) does not.
 
@@ -241,11 +242,16 @@ def check_differential(
     scheme in its href (a scheme of its configuration that this input did not show).
     ``markup_input``: the input is markup the caller vouches for (marked safe, HTML in
     Markdown): its own elements may stay, where the library alone broke them up with a link.
-    ``markdown``: the input is Markdown, whose inline formatting (``*a*``, without attributes)
-    may be rendered where the library alone swallowed it into a link the upgrade does not
-    make (a URL with userinfo, say): it comes from the author's own source.
+    ``author_html``: for Markdown, the renderer's output without the linkifier.  Where the
+    library swallowed Markdown into a link the upgrade does not make (a URL with userinfo,
+    say), that Markdown is rendered: its markup is what the author's source gives anyway.
     """
     up, lib = _Signature(upgraded_html), _Signature(library_html)
+    if author_html is not None:
+        author = _Signature(author_html)
+        lib.elements |= author.elements
+        lib.anchor_attributes |= author.anchor_attributes
+        lib.schemes |= author.schemes
     if markup_input:
         # The input's own elements, in any number: the parser reconstructs unclosed formatting
         # elements (a "<b>" of the input) after every block the output has, so counts differ.
@@ -253,8 +259,6 @@ def check_differential(
         extra = Counter({key: n for key, n in up.elements.items() if key not in allowed})
     else:
         extra = up.elements - lib.elements
-    if markdown:  # inline formatting the author wrote, left as Markdown where the library swallowed it into a link
-        extra = Counter({key: n for key, n in extra.items() if key not in _MARKDOWN_FORMATTING})
     assert not extra, ("new elements", dict(extra), text, upgraded_html, library_html)
     attributes = up.anchor_attributes - lib.anchor_attributes - vocabulary.anchor_attributes
     assert not attributes, ("new anchor attributes", attributes, text, upgraded_html, library_html)
@@ -376,10 +380,37 @@ def _differential_pair(name: str) -> tuple[Render, Render, _Signature]:
     return _PAIRS[name]
 
 
-#: Elements Markdown's inline formatting makes from the source (no attributes).
-_MARKDOWN_FORMATTING = frozenset((tag, ()) for tag in ("em", "strong", "code", "del", "s"))
-#: Integrations whose input is Markdown.
-MARKDOWN = frozenset({"mistune", "magiclink", "markdown-it", "markdown-it html"})
+def _author_mistune() -> Render:
+    import mistune
+
+    plain = mistune.create_markdown()
+    return lambda t: str(plain(t))
+
+
+def _author_markdown() -> Render:
+    import markdown
+
+    plain = markdown.Markdown()
+    return lambda t: plain.reset().convert(t)
+
+
+def _author_markdown_it(html: bool) -> Callable[[], Render]:
+    def make() -> Render:
+        from markdown_it import MarkdownIt
+
+        return MarkdownIt("commonmark", {"html": html}).render
+
+    return make
+
+
+#: For the Markdown integrations: the renderer without the linkifier (the author's own markup).
+AUTHOR: dict[str, Callable[[], Render]] = {
+    "mistune": _author_mistune,
+    "magiclink": _author_markdown,
+    "markdown-it": _author_markdown_it(False),
+    "markdown-it html": _author_markdown_it(True),
+}
+_AUTHORS: dict[str, Render] = {}
 #: Integrations whose input is markup that stays markup (the library alone may break it up).
 MARKUP_INPUT = frozenset({"django safe", "jinja2 safe", "markdown-it html", "magiclink", "linkify_html"})
 
@@ -391,9 +422,12 @@ def check_integration(name: str, text: str) -> None:
     def links_scheme(scheme: str) -> bool:
         return scheme in _Signature(alone(f"see {scheme}://example.com/ ok")).schemes
 
-    check_differential(
-        text, upgraded(text), alone(text), vocabulary, links_scheme, name in MARKUP_INPUT, name in MARKDOWN
-    )
+    author_html = None
+    if name in AUTHOR:
+        if name not in _AUTHORS:
+            _AUTHORS[name] = AUTHOR[name]()
+        author_html = _AUTHORS[name](text)
+    check_differential(text, upgraded(text), alone(text), vocabulary, links_scheme, name in MARKUP_INPUT, author_html)
 
 
 def run_differential(name: str, examples: int) -> int:

@@ -30,7 +30,9 @@ __all__ = ["in_text", "urlize_refined"]
 
 _PROBE_URL = "http://example.com/"
 _PROBE_EMAIL = "@example.com"
-_ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
+#: An anchor as the libraries write one: attributes separated by one space, double-quoted values.
+_ANCHOR = re.compile(r'\A<a((?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")+)>[^<>]*</a>\Z')
+_ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
@@ -80,13 +82,23 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
     return accepts
 
 
-def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: str) -> str | None:
-    """The library's anchor for ``link``, or None when no safe anchor can be made."""
+def _render_link(
+    link: Link, render_one: Callable[[str], str], default_scheme: str, names: Callable[[], frozenset[str]]
+) -> str | None:
+    """The library's anchor for ``link``, or None when no safe anchor can be made.
+
+    The library's own rendering of the link's text is used only when it is one anchor
+    with no attribute but those of its anchor for a plain URL (``names()``): on markup
+    marked safe, Jinja2 puts a ``"`` of the text into the href unescaped, which would end
+    the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
+    a probe, with the link's own escaped href and text.
+    """
     if not safe_scheme(link.text):
         return None
     if not BIDI_CONTROLS.intersection(link.text):
         own = render_one(link.text)
-        if _ANCHOR.match(own):
+        m = _ANCHOR.match(own)
+        if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
     email = link.kind == "email"
     if email:
@@ -139,6 +151,15 @@ def urlize_refined(
     """
     out: list[str] = []
     pos = 0
+    known: list[frozenset[str]] = []
+
+    def names() -> frozenset[str]:
+        """The attribute names of the library's anchor for a plain URL (computed once)."""
+        if not known:
+            m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
+            known.append(frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"}))
+        return known[0]
+
     links = refine(
         text,
         raw,
@@ -149,7 +170,7 @@ def urlize_refined(
     for link in links:
         if html_entities:
             link = with_entity_end(text, link)
-        anchor = _render_link(link, render_one, default_scheme)
+        anchor = _render_link(link, render_one, default_scheme, names)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))
