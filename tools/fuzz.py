@@ -238,8 +238,9 @@ def check_differential(
 ) -> None:
     """Raise AssertionError when ``upgraded_html`` has markup ``library_html`` (or the vocabulary) does not.
 
-    ``links_scheme(scheme)``: whether the library links ``scheme://example.com/`` with that
-    scheme in its href (a scheme of its configuration that this input did not show).
+    ``links_scheme(scheme)``: whether the library links ``scheme://example.com/`` (for
+    ``""``, ``//example.com/``) with that scheme in its href (a scheme of its configuration
+    that this input did not show).
     ``markup_input``: the input is markup the caller vouches for (marked safe, HTML in
     Markdown): its own elements may stay, where the library alone broke them up with a link.
     ``author_html``: for Markdown, the renderer's output without the linkifier.  Where the
@@ -247,11 +248,13 @@ def check_differential(
     say), that Markdown is rendered: its markup is what the author's source gives anyway.
     """
     up, lib = _Signature(upgraded_html), _Signature(library_html)
-    if author_html is not None:
-        author = _Signature(author_html)
-        lib.elements |= author.elements
-        lib.anchor_attributes |= author.anchor_attributes
-        lib.schemes |= author.schemes
+    references = [_Signature(author_html)] if author_html is not None else []
+    if markup_input:
+        references.append(_Signature(text))  # the input's own anchors
+    for reference in references:
+        lib.elements |= reference.elements
+        lib.anchor_attributes |= reference.anchor_attributes
+        lib.schemes |= reference.schemes
     if markup_input:
         # The input's own elements, in any number: the parser reconstructs unclosed formatting
         # elements (a "<b>" of the input) after every block the output has, so counts differ.
@@ -262,7 +265,7 @@ def check_differential(
     assert not extra, ("new elements", dict(extra), text, upgraded_html, library_html)
     attributes = up.anchor_attributes - lib.anchor_attributes - vocabulary.anchor_attributes
     assert not attributes, ("new anchor attributes", attributes, text, upgraded_html, library_html)
-    schemes = {s for s in up.schemes - lib.schemes - vocabulary.schemes if not (s and links_scheme(s))}
+    schemes = {s for s in up.schemes - lib.schemes - vocabulary.schemes if not links_scheme(s)}
     assert not schemes, ("new href schemes", schemes, text, upgraded_html, library_html)
 
 
@@ -419,8 +422,9 @@ def check_integration(name: str, text: str) -> None:
     """The differential check of one integration on ``text``."""
     upgraded, alone, vocabulary = _differential_pair(name)
 
-    def links_scheme(scheme: str) -> bool:
-        return scheme in _Signature(alone(f"see {scheme}://example.com/ ok")).schemes
+    def links_scheme(scheme: str) -> bool:  # "" is a scheme-relative link, //example.com/
+        probe = f"see {scheme}{':' if scheme else ''}//example.com/ ok"
+        return scheme in _Signature(alone(probe)).schemes
 
     author_html = None
     if name in AUTHOR:
