@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,7 @@ def _run(code: str) -> str:
 
 PROBE = """
 import sys
+from pathlib import Path
 for module in {missing!r}:
     sys.modules[module] = None
 import uts58_adapt
@@ -73,3 +75,33 @@ def test_it_is_public_and_an_import_error() -> None:
     exc = BackendUnavailable("django", "django", "django")
     assert isinstance(exc, ImportError) and exc.name == "django"
     assert str(exc).startswith("the 'django' backend needs django, which is not installed: ")
+
+
+CLI = """
+import sys
+from pathlib import Path
+for module in {missing!r}:
+    sys.modules[module] = None
+from uts58_adapt.cli import main
+sys.exit(main(["detect", "--backend", {backend!r}, {path!r}]))
+"""
+
+
+@pytest.mark.parametrize("backend", sorted(EXTRAS))
+def test_detect_command_says_it_once_and_exits_2(backend: str, tmp_path: Path) -> None:
+    """``uts58-adapt detect --backend X`` without X's extra: one line naming the extra, exit 2,
+    nothing on stdout (not one error per input line)."""
+    extra, modules = EXTRAS[backend]
+    path = tmp_path / "in.txt"
+    path.write_text("see example.com/x\nand example.org/y\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", CLI.format(missing=modules, backend=backend, path=str(path))],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and f"pip install 'uts58_adapt[{extra}]'" in proc.stderr

@@ -135,11 +135,17 @@ def _json(source: str, lineno: int, links: list[Link]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends import get_backend
     from ..detection import detect
 
     problem = codec_problem(args.encoding, args.errors)
     if problem is not None:  # a usage error: one message, before any input is read
         print(f"uts58-adapt detect: {problem}", file=sys.stderr)
+        return 2
+    try:  # a backend whose extra is missing: one line naming the extra, before any input is read
+        get_backend(args.backend)
+    except ImportError as exc:
+        print(f"uts58-adapt detect: {exc}", file=sys.stderr)
         return 2
     errors: list[str] = []
     status = 0
