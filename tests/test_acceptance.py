@@ -16,11 +16,19 @@ def test_scheme_check_reported_probe_and_fallback() -> None:
         return scheme == "git:"
 
     ok = scheme_check(probe)
-    assert ok("myapp:", "intranet", True)  # the library's own span starts with it
+    # A span that starts with the scheme is no proof the library links the scheme (Django
+    # links ms-msdt://x.com as the bare domain http://ms-msdt://x.com): the probe decides.
+    assert not ok("myapp:", "intranet", True)
     assert ok("git:", "bücher.de", False)
     assert not ok("ftp:", "bücher.de", False)
     assert ok("git:", "bücher.de", False)  # cached
-    assert asked == [("git:", "git://xn--bcher-kva.de/"), ("ftp:", "ftp://xn--bcher-kva.de/")]
+    assert asked == [
+        ("myapp:", "myapp://intranet/"),
+        ("git:", "git://xn--bcher-kva.de/"),
+        ("ftp:", "ftp://xn--bcher-kva.de/"),
+    ]
+    # Without a probe (mistune, magiclink: their pattern names their schemes) the span is trusted.
+    assert scheme_check(None)("myapp:", "intranet", True)
     assert not scheme_check(None)("http:", "x.com", False)
     assert scheme_check(None, default_scheme_ok)("http:", "x.com", False)
     assert not scheme_check(None, default_scheme_ok)("gopher:", "x.com", False)

@@ -139,3 +139,59 @@ def test_mailto_email_stays_linked() -> None:
     assert linker.linkify("an@email.com<mailto:an@email.com>") == (
         '<a href="mailto:an@email.com">an@email.com</a>&lt;<a href="mailto:an@email.com">mailto:an@email.com</a>&gt;'
     )
+
+
+# --- issue 24.3: what to wrap, and bleach's LinkifyFilter in a Cleaner ------------------------
+
+
+def test_wrapping_bleach_linkify_function_says_what_to_wrap() -> None:
+    import bleach
+
+    with pytest.raises(TypeError, match=r"bleach\.linkifier\.Linker"):
+        uts58_adapt.wrap(bleach.linkify)
+    with pytest.raises(TypeError, match=r"instance.*Linker\(\)"):
+        uts58_adapt.wrap(Linker)
+
+
+def test_cleaner_with_the_wrapped_linkify_filter() -> None:
+    from functools import partial
+
+    from bleach.sanitizer import Cleaner
+
+    from uts58_adapt.integrations import bleach as integration
+
+    text = "<pre>https://example.com/αβ(γ/δ)ρς.</pre> see https://example.com/αβ(γ/δ)ρς. <script>x</script>"
+    expected = (
+        '<pre>https://example.com/αβ(γ/δ)ρς.</pre> see <a href="https://example.com/αβ(γ/δ" rel="nofollow">'
+        "https://example.com/αβ(γ/δ</a>)ρς. &lt;script&gt;x&lt;/script&gt;"
+    )
+    filter_class = uts58_adapt.wrap(bleach_linkifier.LinkifyFilter)
+    assert issubclass(filter_class, bleach_linkifier.LinkifyFilter)
+    assert filter_class is integration.LinkifyFilter
+    for filters in ([filter_class], [partial(filter_class, skip_tags=["pre"])], [integration.LinkifyFilter]):
+        cleaner = Cleaner(tags={"pre"}, filters=filters)
+        out = cleaner.clean(text)
+        if filters[0] is filter_class or filters[0] is integration.LinkifyFilter:
+            assert 'see <a href="https://example.com/αβ(γ/δ" rel="nofollow">' in out
+        else:
+            assert out == expected
+    # bleach's own filter, for contrast: the whole run
+    alone = Cleaner(tags={"pre"}, filters=[partial(bleach_linkifier.LinkifyFilter, skip_tags=["pre"])]).clean(text)
+    assert "αβ(γ/δ)ρς</a>" in alone
+    # a partial of bleach's filter is wrapped as a partial of the upgraded one, its arguments kept
+    wrapped = uts58_adapt.wrap(partial(bleach_linkifier.LinkifyFilter, skip_tags=["pre"]))
+    assert Cleaner(tags={"pre"}, filters=[wrapped]).clean(text) == expected
+
+
+def test_wrapped_linkify_filter_with_strict_hosts() -> None:
+    from bleach.sanitizer import Cleaner
+
+    strict = uts58_adapt.wrap(bleach_linkifier.LinkifyFilter, strict_hosts=True)
+    assert strict.strict_hosts is True
+    url_re = bleach_linkifier.build_url_re(tlds=["lan", *bleach_linkifier.TLDS])
+    from functools import partial
+
+    text = "see http://printer.lan/x and http://example.com/y"
+    lenient = Cleaner(filters=[partial(uts58_adapt.wrap(bleach_linkifier.LinkifyFilter), url_re=url_re)]).clean(text)
+    assert lenient.count("<a ") == 2
+    assert Cleaner(filters=[partial(strict, url_re=url_re)]).clean(text).count("<a ") == 1

@@ -277,3 +277,159 @@ def test_doubling_ratio_detects_quadratic_code() -> None:
 
     n, ratio = doubling_ratio(quadratic, lambda n: "x" * n)
     assert ratio >= LIMIT, f"a quadratic function measured {ratio:.2f} at n={n}"
+
+
+# ---------------------------------------------------------------------------
+# Every integration, timed beside the library it upgrades (issue 21)
+# ---------------------------------------------------------------------------
+# Each entry builds ``(upgrade, library)``: the upgraded entry point and the library alone,
+# on the same text.  The upgrade must be linear; where the library alone is not (its own
+# code is super-linear on that shape), the upgrade may not be worse than it.
+
+Pair = tuple[Callable[[str], object], Callable[[str], object]]
+
+
+def _bleach() -> Pair:
+    pytest.importorskip("bleach")
+    from bleach.linkifier import Linker
+
+    from uts58_adapt import wrap
+
+    return wrap(Linker()).linkify, Linker().linkify
+
+
+def _django(safe: bool) -> Callable[[], Pair]:
+    def make() -> Pair:
+        pytest.importorskip("django")
+        from django.utils.html import urlize as django_urlize
+        from django.utils.safestring import mark_safe
+
+        from uts58_adapt.integrations.django import urlize
+
+        if safe:
+            return (lambda t: urlize(mark_safe(t))), (lambda t: django_urlize(mark_safe(t)))
+        return (lambda t: urlize(t, autoescape=True)), (lambda t: django_urlize(t, autoescape=True))
+
+    return make
+
+
+def _jinja2(safe: bool) -> Callable[[], Pair]:
+    def make() -> Pair:
+        pytest.importorskip("jinja2")
+        from jinja2 import Environment
+
+        from uts58_adapt.integrations.jinja2 import install
+
+        source = "{{ v|safe|urlize }}" if safe else "{{ v|urlize }}"
+        alone = Environment(autoescape=True).from_string(source)
+        env = Environment(autoescape=True)
+        install(env)
+        upgraded = env.from_string(source)
+        return (lambda t: upgraded.render(v=t)), (lambda t: alone.render(v=t))
+
+    return make
+
+
+def _mistune() -> Pair:
+    mistune = pytest.importorskip("mistune")
+    from uts58_adapt.integrations import mistune as integration
+
+    return mistune.create_markdown(plugins=[integration.url]), mistune.create_markdown(plugins=["url"])
+
+
+def _magiclink() -> Pair:
+    markdown = pytest.importorskip("markdown")
+    pytest.importorskip("pymdownx")
+    upgraded = markdown.Markdown(extensions=["uts58_adapt.integrations.magiclink"])
+    alone = markdown.Markdown(extensions=["pymdownx.magiclink"])
+    return (lambda t: upgraded.reset().convert(t)), (lambda t: alone.reset().convert(t))
+
+
+def _markdown_it() -> Pair:
+    from markdown_it import MarkdownIt
+
+    alone = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable("linkify")
+    return _markdown_it_render(), alone.render
+
+
+def _linkify_html() -> Pair:
+    import html
+
+    from uts58_adapt import linkify_html
+
+    # No library: html.escape stands for "a linear pass over the fragment".
+    return linkify_html, html.escape
+
+
+def _urlextract_wrapper() -> Pair:
+    from urlextract import URLExtract
+
+    from uts58_adapt import wrap
+
+    return wrap(URLExtract()).find_urls, URLExtract().find_urls
+
+
+def _urlextract_audit() -> Pair:
+    from uts58_adapt.backends import get_backend
+    from uts58_adapt.report.core import _detect, audit_line
+
+    backend = get_backend("urlextract")
+
+    def audit(text: str) -> object:
+        backend.clear_memo()  # type: ignore[attr-defined]  # time the work, not the memo
+        return audit_line(text, "urlextract", _detect)
+
+    return audit, lambda text: get_backend("urlextract").plain(text)  # type: ignore[attr-defined]
+
+
+INTEGRATIONS: dict[str, Callable[[], Pair]] = {
+    "bleach": _bleach,
+    "django": _django(False),
+    "django safe": _django(True),
+    "jinja2": _jinja2(False),
+    "jinja2 safe": _jinja2(True),
+    "mistune": _mistune,
+    "magiclink": _magiclink,
+    "markdown-it": _markdown_it,
+    "linkify_html": _linkify_html,
+    "wrap(URLExtract()).find_urls": _urlextract_wrapper,
+    "report --backend urlextract": _urlextract_audit,
+}
+
+#: The shapes of issue 21 and the render shapes, for every integration.
+INTEGRATION_SHAPES: dict[str, Builder] = {
+    "a + @ * n + b.com": lambda n: "a" + "@" * n + "b.com",
+    "x@ * n": lambda n: "x@" * n,
+    "a@b.com, * n": lambda n: "a@b.com," * n,
+    "http:// * n": lambda n: "http://" * n,
+    "a.com, * n": lambda n: "a.com," * n,
+    "'see a.co ' * n": lambda n: "see a.co " * n,
+    "http://a.co/x> * n": lambda n: "http://a.co/x>" * n,
+    "x.co/( * n": lambda n: "x.co/(" * n,
+    "markup around links": lambda n: '<b title="a.com">see https://a.com/x&amp;</b> ' * n,
+    "unclosed markup": lambda n: '<p title=">' + "see http://a.com/ <!-- " * n,
+}
+
+# urlextract alone is quadratic on long runs without white space; these two entry points
+# must be linear all the same (they give it bounded windows).
+_ALWAYS_LINEAR = {"wrap(URLExtract()).find_urls", "report --backend urlextract"}
+
+
+@pytest.mark.parametrize("shape", list(INTEGRATION_SHAPES))
+@pytest.mark.parametrize("integration", list(INTEGRATIONS))
+def test_integration_linear(integration: str, shape: str) -> None:
+    from uts58_adapt.backends._windows import WINDOW
+
+    upgrade, library = INTEGRATIONS[integration]()
+    build = INTEGRATION_SHAPES[shape]
+    # urlextract is given windows only beyond one window: measured from two on (as above).
+    min_chars = 2 * WINDOW if integration in _ALWAYS_LINEAR else 0
+    n, ratio = doubling_ratio(upgrade, build, min_chars)
+    if ratio < LIMIT:
+        return
+    assert integration not in _ALWAYS_LINEAR, f"{integration} on {shape!r}: {ratio:.2f} around n={n}"
+    # Over the limit: allowed only where the library alone is super-linear too, and no worse.
+    _, alone = doubling_ratio(library, build, min_chars)
+    assert alone >= LIMIT and ratio <= alone + 0.5, (
+        f"{integration} on {shape!r}: median time(2m)/time(m) = {ratio:.2f} around n={n}, library alone {alone:.2f}"
+    )

@@ -71,3 +71,13 @@ def test_every_wrapped_link_has_a_schema_of_the_instance(scheme, prefix):
             assert m.text.lower().startswith(m.schema), (text, m)
         else:
             assert "://" not in m.text, (text, m)
+
+
+def test_scheme_answers_follow_a_configuration_change():
+    """The wrapper keeps the instance's answers on a scheme while its configuration is unchanged only."""
+    w = wrap(LinkifyIt().add("git:", "http:"))
+    assert [m.text for m in w.match("git://l·lexample.com/x")] == ["git://l·lexample.com/x"]
+    w.add("git:", None)
+    assert all(not m.text.startswith("git:") for m in w.match("git://l·lexample.com/x") or [])
+    w.wrapped.add("git:", "http:")  # directly on the wrapped instance
+    assert [m.text for m in w.match("git://l·lexample.com/x")] == ["git://l·lexample.com/x"]

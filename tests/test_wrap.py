@@ -12,6 +12,7 @@ import types
 import pytest
 from linkify_it import LinkifyIt
 from linkify_it.main import Match
+from markdown_it import MarkdownIt
 from urlextract import URLExtract
 from urlextract.urlextract_core import URLExtractError
 
@@ -195,6 +196,12 @@ def test_wrap_is_idempotent_and_rejects_other_objects():
     assert wrap(wrapped) is wrapped
     with pytest.raises(TypeError, match="obj"):
         wrap("example.com")  # type: ignore[call-overload]
+
+
+def test_wrapping_a_markdown_it_instance_says_to_wrap_its_linkify():
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    with pytest.raises(TypeError, match=r"md\.linkify = uts58_adapt\.wrap\(md\.linkify\)"):
+        wrap(md)  # type: ignore[call-overload]
 
 
 def test_non_str_text_raises_type_error_naming_it():

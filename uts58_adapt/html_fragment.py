@@ -1,12 +1,18 @@
 """``linkify_html(html)``: add UTS #58 links to the text of an HTML fragment (bleach.linkify for nh3 users).
 
-The fragment is tokenized with the standard library's ``html.parser`` (not regexes).
-Every tag, comment, declaration and attribute is copied byte for byte; only text nodes
-outside ``skip_tags`` (by default ``a``, ``pre``, ``code``, ``script``, ``style``,
-``textarea`` and ``title``) that contain a link are rewritten: their text is decoded,
-links are found with ``detect`` and the node is written back by ``html.render``
-(everything escaped, attributes quoted, Bidi_Control characters percent-escaped, only
-the allowed schemes linked).  A text node without a link is left exactly as it was.
+The fragment is read as an HTML5 parser reads it (``backends._html5_text``, the HTML
+Standard's tokenizer, not Python's ``html.parser``, which disagrees with browsers on
+malformed markup).  Every tag, comment, declaration and attribute is copied byte for
+byte; only runs of text outside ``skip_tags`` (by default ``a``, ``pre``, ``code``,
+``script``, ``style``, ``textarea`` and ``title``) that contain a link are rewritten:
+their text is decoded, links are found with ``detect`` and the run is written back by
+``html.render`` (everything escaped, attributes quoted, Bidi_Control characters
+percent-escaped, only the allowed schemes linked).  A run without a link is left exactly
+as it was.  No anchor is ever inserted where an HTML5 parser would not see text: in a
+tag or attribute value, a comment, a CDATA section or bogus comment, or the content of
+``script``, ``style``, ``xmp``, ``iframe``, ``noembed``, ``noframes``, ``textarea``,
+``title`` or ``plaintext``; after an ``svg``, ``math``, ``noscript`` or ``select`` start
+tag (where the parse depends on more than the tokenizer) the rest is copied as it is.
 Sanitize afterwards (``nh3.clean``) if the input is untrusted: this function adds
 links, it does not sanitize.
 """
@@ -15,8 +21,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection
-from html.parser import HTMLParser
 
+from .backends._html5_text import text_runs
 from .detection import detect
 from .html import _scheme_set, render
 
@@ -24,57 +30,6 @@ __all__ = ["DEFAULT_SKIP_TAGS", "linkify_html"]
 
 #: Elements whose content is never linkified.
 DEFAULT_SKIP_TAGS = frozenset({"a", "pre", "code", "script", "style", "textarea", "title"})
-#: Elements that have no end tag.
-_VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
-)
-
-
-class _Events(HTMLParser):
-    """Records, in order, the source offset of every token and whether it is text."""
-
-    def __init__(self, source: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self._line_starts = [0]
-        for i, ch in enumerate(source):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
-        #: (offset, kind, tag): kind is "text", "start", "end" or "other".
-        self.events: list[tuple[int, str, str]] = []
-
-    def _offset(self) -> int:
-        line, col = self.getpos()
-        return self._line_starts[line - 1] + col
-
-    def handle_data(self, data: str) -> None:
-        self.events.append((self._offset(), "text", ""))
-
-    def handle_entityref(self, name: str) -> None:
-        self.events.append((self._offset(), "text", ""))
-
-    def handle_charref(self, name: str) -> None:
-        self.events.append((self._offset(), "text", ""))
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.events.append((self._offset(), "other" if tag in _VOID else "start", tag))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.events.append((self._offset(), "other", tag))
-
-    def handle_endtag(self, tag: str) -> None:
-        self.events.append((self._offset(), "end", tag))
-
-    def handle_comment(self, data: str) -> None:
-        self.events.append((self._offset(), "other", ""))
-
-    def handle_decl(self, decl: str) -> None:
-        self.events.append((self._offset(), "other", ""))
-
-    def handle_pi(self, data: str) -> None:
-        self.events.append((self._offset(), "other", ""))
-
-    def unknown_decl(self, data: str) -> None:
-        self.events.append((self._offset(), "other", ""))
 
 
 def linkify_html(
@@ -107,36 +62,15 @@ def linkify_html(
         raise TypeError("skip_tags must contain str only")
     _scheme_set(schemes)
     skip = frozenset(tag.lower() for tag in skip_tags)
-    parser = _Events(fragment)
-    parser.feed(fragment)
-    parser.close()
-    events = parser.events
     out: list[str] = []
-    open_skips: list[str] = []
-    run_start: int | None = None
-
-    def flush(end: int) -> None:
-        raw = fragment[run_start:end]
+    pos = 0
+    for start, end in text_runs(fragment, skip):
+        raw = fragment[start:end]
         text = html.unescape(raw)
-        links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts) if not open_skips else []
-        out.append(render(text, links, schemes=schemes) if links else raw)
-
-    for i, (offset, kind, tag) in enumerate(events):
-        end = events[i + 1][0] if i + 1 < len(events) else len(fragment)
-        if kind == "text":
-            if run_start is None:
-                run_start = offset
-            continue
-        if run_start is not None:
-            flush(offset)
-            run_start = None
-        out.append(fragment[offset:end])
-        if kind == "start" and tag in skip:
-            open_skips.append(tag)
-        elif kind == "end" and tag in open_skips:
-            while open_skips and open_skips.pop() != tag:
-                pass
-    if run_start is not None:
-        flush(len(fragment))
-    covered = events[0][0] if events else len(fragment)
-    return fragment[:covered] + "".join(out)
+        links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts)
+        if links:
+            out.append(fragment[pos:start])
+            out.append(render(text, links, schemes=schemes))
+            pos = end
+    out.append(fragment[pos:])
+    return "".join(out)

@@ -40,13 +40,14 @@ from __future__ import annotations
 import bisect
 import re
 import string
+import weakref
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from linkify_it.main import LinkifyIt, Match
 from urlextract.urlextract_core import URLExtract, URLExtractError
 
-from .backends._windows import WINDOW, windows
+from .backends._windows import ASCII_SPACE, WINDOW, windows
 from .backends.base import RawLink
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
@@ -204,7 +205,27 @@ def _merge_unrefined(refined: list[Match], others: Sequence[Match]) -> list[Matc
     return out
 
 
+#: A Bidi_Control character percent-encoded in UTF-8 (U+061C, U+200E-200F, U+202A-202E, U+2066-2069).
+_BIDI_ENCODED = re.compile(r"%D8%9C|%E2%80%(?:8[EF]|A[A-E])|%E2%81%A[6-9]", re.IGNORECASE)
+
+
+def _shown_encoded(match: Match) -> Match:
+    """``match`` whose display text keeps each percent-encoded Bidi_Control character encoded.
+
+    markdown-it shows a link's ``text`` through ``normalizeLinkText``, which decodes
+    percent-escapes (``%E2%80%AE`` would show as a live U+202E, UTS #58 §8) but never
+    ``%25``: so in ``text`` (the display text; ``raw`` and ``url`` are left alone) the
+    ``%`` of such a sequence is written ``%25``, and it shows as ``%25E2%2580%25AE``.
+    """
+    if "%" in match.text:
+        match.text = _BIDI_ENCODED.sub(lambda m: m.group().replace("%", "%25"), match.text)
+    return match
+
+
 _State = tuple[tuple[str, ...], tuple[object, ...], object]
+#: ``LinkifyItWrapper._accepts_scheme``'s answers per wrapped instance: its state, then probe -> answer.
+_SCHEME_ANSWERS: weakref.WeakKeyDictionary[LinkifyIt, tuple[_State, dict[str, bool]]] = weakref.WeakKeyDictionary()
+_MAX_ANSWERS = 1024
 
 
 def _same_state(a: _State, b: _State) -> bool:
@@ -282,7 +303,8 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
     def match_at_start(self, text: str) -> Match | None:
         """Return the refined link with a schema starting at ``text[0]``, or None.
 
-        markdown-it-py's inline rule calls it with the rest of the paragraph.
+        markdown-it-py's inline rule calls it with the rest of the paragraph (Markdown
+        source): the refined link never extends past a ``<`` after the library's match.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -293,6 +315,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # Only the text up to the next Hard character matters; it is a prefix, so the
         # offsets are the same.
         end = _window_end(text, raw.last_index)
+        # The text is Markdown source: a "<" after the library's match may open inline HTML
+        # (markdown-it with html=True) or an autolink; the link stops there, as linkify-it's
+        # does, so no markup is swallowed into it (issue 21.5).
+        lt = text.find("<", raw.last_index, end)
+        if lt != -1:
+            end = lt
         for m in self._refined_matches(text[:end], [raw], backend_text[:end]):
             if m.index == raw.index:
                 return m
@@ -367,7 +395,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
-            self._make_match(text, _schema_of(link), link.start, link.end)
+            _shown_encoded(self._make_match(text, _schema_of(link), link.start, link.end))
             for link in self._risk_filter(
                 refine_text,
                 refine_links(
@@ -406,8 +434,22 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         return len(found) == 1 and found[0].index == 0 and found[0].last_index == len(probe)
 
     def _accepts_scheme(self, scheme: str, probe: str) -> bool:
-        found = self._wrapped.match(probe) or []
-        return bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
+        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).
+
+        The answers are kept per wrapped instance while its configuration is unchanged
+        (``_state``): markdown-it asks at every ``://`` of a document, mostly the same hosts.
+        """
+        state = self._state()
+        entry = _SCHEME_ANSWERS.get(self._wrapped)
+        if entry is None or not _same_state(entry[0], state) or len(entry[1]) >= _MAX_ANSWERS:
+            entry = (state, {})
+            _SCHEME_ANSWERS[self._wrapped] = entry
+        answer = entry[1].get(probe)
+        if answer is None:
+            found = self._wrapped.match(probe) or []
+            answer = bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
+            entry[1][probe] = answer
+        return answer
 
 
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
@@ -447,13 +489,12 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         """
         self._check_text(text)
         error = None
-        try:
-            raw = self._wrapped.find_urls(
-                candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
-            )
-        except URLExtractError as exc:
-            raw, error = exc.data, exc
-        items = list(self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only))
+        raw = self._library_found(text, check_dns, with_schema_only)
+        limit = self._wrapped._limit
+        if limit is not None and len(raw) > limit:
+            message = f"Limit for extracting URLs was reached. [{limit} URLs]"
+            raw, error = raw[:limit], URLExtractError(message, data=raw[:limit])
+        items = list(self._items(text, raw, check_dns, get_indices, with_schema_only))
         if error is not None:
             raise URLExtractError(error.message, data=items) from error
         if only_unique:
@@ -468,16 +509,38 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         The whole text is scanned and refined before the first item is yielded.
         """
         self._check_text(text)
-        raw = list(
-            self._wrapped.gen_urls(
-                candidate_text(text), check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only
-            )
-        )
-        yield from self._items(text, cast(_Found, raw), check_dns, get_indices, with_schema_only)
+        raw = self._library_found(text, check_dns, with_schema_only)
+        yield from self._items(text, raw, check_dns, get_indices, with_schema_only)
 
     def has_urls(self, text: str, check_dns: bool = False, with_schema_only: bool = False) -> bool:
         """Return whether ``text`` has at least one refined URL."""
         return any(True for _ in self.gen_urls(text, check_dns=check_dns, with_schema_only=with_schema_only))
+
+    def _library_found(self, text: str, check_dns: bool, with_schema_only: bool) -> list[tuple[str, tuple[int, int]]]:
+        """The wrapped instance's ``(url, (start, end))`` results on ``text``, given to it in bounded windows.
+
+        urlextract walks from every TLD hit to the ends of its run of non-stop characters,
+        so one call on ``a.com,a.com,…`` costs time quadratic in the run (issue 21).  As
+        for ``detect()`` (``backends._windows.windows``), a long text is cut after ASCII
+        white space (urlextract's stop characters: no span crosses one), so the results are
+        those of one call; only inside a run of over ``WINDOW // 2`` code points without
+        white space do the windows overlap, and there a span may differ (the refinement
+        resolves overlaps).
+        """
+        backend_text = candidate_text(text)
+        wrapped = self._wrapped
+
+        def run(chunk: str) -> list[tuple[str, tuple[int, int]]]:
+            found = wrapped.gen_urls(chunk, check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only)
+            return list(cast(_Found, found))
+
+        if len(backend_text) <= WINDOW:
+            return run(backend_text)
+        seen: dict[tuple[int, int, str], None] = {}
+        for lo, hi in windows(backend_text, space=ASCII_SPACE):
+            for url, (start, end) in run(backend_text[lo:hi]):
+                seen.setdefault((start + lo, end + lo, url))
+        return [(url, (start, end)) for start, end, url in sorted(seen, key=lambda k: (k[0], -k[1]))]
 
     @staticmethod
     def _check_text(text: object) -> None:
@@ -573,8 +636,13 @@ def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) ->
     directly.  Its configuration decides scheme and host (§10.1); ``strict_hosts=True``
     adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
     Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
-    wrapper of the same instance).  Raises TypeError for anything else.
+    wrapper of the same instance).
     ``reject_risky=True`` applies ``detect()``'s §8 checks (``link_risks``) to the refined links.
+
+    bleach: ``wrap(Linker(...))`` gives a Linker whose ``linkify`` is upgraded, and
+    ``wrap(LinkifyFilter)`` (or ``wrap(partial(LinkifyFilter, ...))``) the upgraded filter
+    class for ``Cleaner(filters=[...])``.  Raises TypeError for anything else, saying what
+    to wrap for a MarkdownIt instance (``md.linkify``) or ``bleach.linkify`` (a Linker).
     """
     if isinstance(obj, _Wrapper):
         if obj.strict_hosts == bool(strict_hosts) and obj._reject_risky == bool(reject_risky):
@@ -586,20 +654,54 @@ def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) ->
     elif isinstance(obj, URLExtract):
         base = URLExtractWrapper
     else:
-        import sys
+        return _wrap_other(obj, strict_hosts, reject_risky)
+    return _wrapper_class(base, type(obj))(obj, strict_hosts, reject_risky)
 
-        bleach_linkifier = sys.modules.get("bleach.linkifier")  # a Linker means bleach is imported
-        if bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker):
+
+def _wrap_other(obj: Any, strict_hosts: bool, reject_risky: bool) -> Any:
+    """``wrap`` for bleach's objects (its Linker, its LinkifyFilter class); a TypeError saying what to wrap otherwise.
+
+    The libraries are looked up in ``sys.modules``: an object of theirs means they are imported.
+    """
+    import sys
+
+    bleach_linkifier = sys.modules.get("bleach.linkifier")
+    if bleach_linkifier is not None:
+        from functools import partial
+
+        if isinstance(obj, bleach_linkifier.Linker):
             if reject_risky:
                 raise ValueError("reject_risky is not supported for a bleach Linker yet")
             from .integrations.bleach import wrap_linker
 
             return wrap_linker(obj, strict_hosts)
+        target = obj.func if isinstance(obj, partial) else obj
+        if isinstance(target, type) and issubclass(target, bleach_linkifier.LinkifyFilter):
+            from .integrations.bleach import wrap_filter
+
+            upgraded = wrap_filter(target, strict_hosts)
+            return partial(upgraded, *obj.args, **obj.keywords) if isinstance(obj, partial) else upgraded
+        if target is bleach_linkifier.Linker:
+            raise TypeError(
+                "wrap() takes a Linker instance, not the class: linker = uts58_adapt.wrap(Linker()), "
+                "then linker.linkify(text)"
+            )
+        bleach = sys.modules.get("bleach")
+        if target is bleach_linkifier.Linker.linkify or (bleach is not None and target is bleach.linkify):
+            raise TypeError(
+                "wrap() takes a bleach.linkifier.Linker, not the linkify function: "
+                "linker = uts58_adapt.wrap(bleach.linkifier.Linker(...)), then linker.linkify(text)"
+            )
+    markdown_it = sys.modules.get("markdown_it")
+    if markdown_it is not None and isinstance(obj, markdown_it.MarkdownIt):
         raise TypeError(
-            "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance, "
-            f"not {type(obj).__name__}"
+            "wrap() takes the linkifier of a MarkdownIt instance, not the instance: "
+            "md.linkify = uts58_adapt.wrap(md.linkify)"
         )
-    return _wrapper_class(base, type(obj))(obj, strict_hosts, reject_risky)
+    raise TypeError(
+        "obj must be a linkify_it.LinkifyIt, urlextract.URLExtract or bleach.linkifier.Linker instance "
+        f"(or bleach's LinkifyFilter class), not {type(obj).__name__}"
+    )
 
 
 _SUBCLASSES: dict[tuple[type[_Wrapper], type[object]], type[_Wrapper]] = {}

@@ -14,7 +14,7 @@ from typing import Literal
 
 from .base import RawLink
 
-__all__ = ["anchor_spans", "without_surrogates"]
+__all__ = ["anchor_hrefs", "anchor_spans", "without_surrogates"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -54,7 +54,12 @@ class _AnchorCollector(HTMLParser):
 
 
 def anchor_spans(text: str, rendered: str) -> list[RawLink]:
-    """The spans of ``text`` that ``rendered`` (the library's HTML for ``text``) made into links.
+    """The spans of ``text`` that ``rendered`` made into links (see :func:`anchor_hrefs`)."""
+    return [link for link, _ in anchor_hrefs(text, rendered)]
+
+
+def anchor_hrefs(text: str, rendered: str) -> list[tuple[RawLink, str]]:
+    """The spans of ``text`` that ``rendered`` (the library's HTML for ``text``) made into links, with their hrefs.
 
     An anchor whose href starts with ``mailto:`` is an email.  When the output's text
     content differs from ``text`` (a shortened display text, say), each anchor's text is
@@ -65,7 +70,7 @@ def anchor_spans(text: str, rendered: str) -> list[RawLink]:
     collector.feed(rendered)
     collector.close()
     content = "".join(collector.parts)
-    out: list[RawLink] = []
+    out: list[tuple[RawLink, str]] = []
     pos = 0
     for start, end, href in collector.anchors:
         if start == end:
@@ -76,6 +81,6 @@ def anchor_spans(text: str, rendered: str) -> list[RawLink]:
             if found == -1:
                 continue
             start, end = found, found + (end - start)
-        out.append(RawLink(start, end, kind))
+        out.append((RawLink(start, end, kind), href))
         pos = end
     return out

@@ -442,6 +442,10 @@ _LEFT_CONTEXT = frozenset(" ") | {left for left, _ in URLExtract._enclosure}
 _GAP = 32
 
 
+#: A run without ASCII white space longer than half a window (see ``UrlExtractBackend.find``).
+_LONG_RUN = re.compile(rf"[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
+
+
 class UrlExtractBackend:
     """urlextract behind the :class:`~uts58_adapt.backends.base.Backend` protocol."""
 
@@ -464,17 +468,36 @@ class UrlExtractBackend:
         Exactly those of one call on the whole text (:meth:`plain`), from less text:
         urlextract is given only the tokens (cut at ASCII white space) that hold an anchor
         (``_anchor``), see :meth:`_fast`; where that cannot be shown to give the
-        same links, one call on the whole text.
+        same links, one call on the whole text.  A text with a run of over ``_WINDOW // 2``
+        code points without white space is given to urlextract in windows instead
+        (:meth:`_windowed_plain`): urlextract alone takes time quadratic in such a run
+        (``a.com,a.com,…``), and the audit calls this for its "before" (issue 21).
         """
         first = _anchor(text, False).search(text)
         if first is None:
             return []  # no anchor: no link (see _fast)
+        if _LONG_RUN.search(text):
+            return self._windowed_plain(text)
         try:
             with self._lock:
-                fast = self._fast(self._tracked, text, first, len(text) + _WINDOW)
+                fast = self._fast(self._tracked, text, first, _WINDOW)
         except Exception:  # the plain call raises it again, or not
             fast = None
         return self.plain(text) if fast is None else fast[0]
+
+    def _windowed_plain(self, text: str) -> list[RawLink]:
+        """urlextract's links of ``text`` from windows of at most ``_WINDOW`` code points (see ``_windowed_candidates``).
+
+        Cut after ASCII white space, the links are exactly those of one call; only in a
+        run of over ``_WINDOW // 2`` code points without white space do the windows
+        overlap (by ``_OVERLAP``), and there a span urlextract would have run to the end
+        of the run ends at its window's end.
+        """
+        seen: set[RawLink] = set()
+        for lo, hi in _windows(text, space=ASCII_SPACE):
+            for r in self._spans(self._extractor, text[lo:hi]):
+                seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
+        return sorted(seen, key=_SPAN)
 
     def candidates(self, text: str) -> list[RawLink]:
         """``find`` plus the TLD hits urlextract discards (see ``_CandidateURLExtract``), for refinement.
@@ -517,7 +540,7 @@ class UrlExtractBackend:
         if fast is None:
             return self.find(text), self._windowed_candidates(text)
         candidates, own = fast
-        return (own if own is not None else self.find(text)), candidates
+        return (own if own is not None and not _LONG_RUN.search(text) else self.find(text)), candidates
 
     def clear_memo(self) -> None:
         """Forget the windows' runs and the email verdicts this backend keeps (the same

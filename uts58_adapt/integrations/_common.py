@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
+from html.entities import html5 as _HTML5_ENTITIES
 
 from ..backends.base import RawLink
 from ..html import FORBIDDEN_SCHEMES, _escape_bidi
@@ -12,7 +14,7 @@ from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links
 
-__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme"]
+__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme", "with_entity_end"]
 
 _MAILTO = "mailto:"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
@@ -76,19 +78,42 @@ WINDOW = 4096
 _SPACE = re.compile(r"\s")
 
 
-def refine_at(data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False) -> Link | None:
+def refine_at(
+    data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False, window_end: int | None = None
+) -> Link | None:
     """The refined link that the library's span ``data[start:end]`` becomes, or None.
 
     For inline parsers (mistune, Python-Markdown) that find one span at a time: the span
     is refined in the text from ``start`` to the next white space after ``end`` (at most
     ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
     The library decides scheme and host as in :func:`refine` (``strict_hosts`` as there).
+    ``window_end``: where that text ends, when the caller knows (no white space before it).
     """
-    space = _SPACE.search(data, end, min(len(data), end + WINDOW))
-    window = data[start : space.start() if space else min(len(data), end + WINDOW)]
+    if window_end is None:
+        space = _SPACE.search(data, end, min(len(data), end + WINDOW))
+        window_end = space.start() if space else min(len(data), end + WINDOW)
+    window = data[start:window_end]
     raw = [RawLink(0, end - start, kind)]  # type: ignore[arg-type]
     scheme_ok = scheme_check(None, default_scheme_ok)
     for link in refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok):
         if link.kind == kind and link.original == (0, end - start):
             return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
     return None
+
+
+_ENTITY_START = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*)\Z")
+
+
+def with_entity_end(text: str, link: Link) -> Link:
+    """``link`` with the ``;`` that ends an HTML character reference in it (``…&amp`` + ``;``).
+
+    In HTML text (Django's urlize input, bleach's text nodes) ``&amp;`` is one character: the ``;``
+    that completes it is not a trailing Soft character of the link (§3.5.1 applies to ``&``).
+    """
+    m = _ENTITY_START.search(link.text)
+    if m is None or text[link.end : link.end + 1] != ";":
+        return link
+    name = m.group(1)
+    if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
+        return link
+    return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")

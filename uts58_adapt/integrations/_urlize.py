@@ -7,45 +7,53 @@ display texts) still apply.  When the library would not link that text on its ow
 the link holds a Bidi_Control character), the anchor the library renders for a plain
 ``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
 href and text.  Text between links is escaped as the library escapes it.
+
+Input that is already markup (marked safe, or Django's ``autoescape=False``) is linkified
+only where an HTML5 parser sees text (:func:`in_text`, as ``linkify_html`` does): never
+inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import re
 from collections.abc import Callable, Sequence
-from html.entities import html5 as _HTML5_ENTITIES
 
-from ..backends._html_spans import anchor_spans
+from ..backends._html5_text import text_runs
+from ..backends._html_spans import anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
-from ._common import escape_bidi, refine, safe_scheme
+from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["urlize_refined"]
+__all__ = ["in_text", "urlize_refined"]
 
 _PROBE_URL = "http://example.com/"
 _PROBE_EMAIL = "@example.com"
-_ANCHOR = re.compile(r"\A<a\s[^<>]*>[^<>]*</a>\Z")
+#: An anchor as the libraries write one: attributes separated by one space, double-quoted values.
+_ANCHOR = re.compile(r'\A<a((?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")+)>[^<>]*</a>\Z')
+_ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
-_ENTITY_START = re.compile(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*)\Z")
+_SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 
 
-def _with_entity_end(text: str, link: Link) -> Link:
-    """``link`` with the ``;`` that ends an HTML character reference in it (``…&amp`` + ``;``).
+def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
+    """``convert(text)``, or for ``markup``, ``text`` with ``convert`` applied to each run an HTML5 parser reads as text.
 
-    In HTML input (Django's urlize unescapes entities) ``&amp;`` is one character: the ``;``
-    that completes it is not a trailing Soft character of the link (§3.5.1 applies to ``&``).
+    Tags, attribute values, comments and the content of ``a`` and of raw text elements
+    are copied as they are (``backends._html5_text.text_runs``).
     """
-    m = _ENTITY_START.search(link.text)
-    if m is None or text[link.end : link.end + 1] != ";":
-        return link
-    name = m.group(1)
-    if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
-        return link
-    return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")
+    if not markup:
+        return convert(text)
+    out: list[str] = []
+    pos = 0
+    for start, end in text_runs(text, ("a",)):
+        out.append(text[pos:start])
+        out.append(convert(text[start:end]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
@@ -56,28 +64,47 @@ def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[st
 
 
 def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[str, str], bool]:
-    """Whether the library links ``scheme//host/`` from its scheme on (``refine.acceptance.scheme_check``)."""
+    """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
+
+    Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
+    ``http://ms-msdt://example.com/``: that is not linking the scheme (``refine.acceptance``).
+    """
 
     def accepts(scheme: str, probe: str) -> bool:
-        spans = anchor_spans(probe, render_escaped(probe))
-        return len(spans) == 1 and spans[0].start == 0 and spans[0].kind == "url" and spans[0].end > len(scheme)
+        found = anchor_hrefs(probe, render_escaped(probe))
+        if len(found) != 1:
+            return False
+        span, href = found[0]
+        return (
+            span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
+        )
 
     return accepts
 
 
-def _render_link(link: Link, render_one: Callable[[str], str], default_scheme: str) -> str | None:
-    """The library's anchor for ``link``, or None when no safe anchor can be made."""
+def _render_link(
+    link: Link, render_one: Callable[[str], str], default_scheme: str, names: Callable[[], frozenset[str]]
+) -> str | None:
+    """The library's anchor for ``link``, or None when no safe anchor can be made.
+
+    The library's own rendering of the link's text is used only when it is one anchor
+    with no attribute but those of its anchor for a plain URL (``names()``): on markup
+    marked safe, Jinja2 puts a ``"`` of the text into the href unescaped, which would end
+    the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
+    a probe, with the link's own escaped href and text.
+    """
     if not safe_scheme(link.text):
         return None
     if not BIDI_CONTROLS.intersection(link.text):
         own = render_one(link.text)
-        if _ANCHOR.match(own):
+        m = _ANCHOR.match(own)
+        if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
     email = link.kind == "email"
     if email:
         href = link.text if link.text[:7].lower() == "mailto:" else "mailto:" + link.text
-    elif "://" in link.text[:40] or link.text[:7].lower() == "mailto:":
-        href = link.text
+    elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
+        href = link.text  # a scheme the library links (refine.acceptance)
     else:
         href = default_scheme + link.text
     if not safe_scheme(href):
@@ -124,6 +151,15 @@ def urlize_refined(
     """
     out: list[str] = []
     pos = 0
+    known: list[frozenset[str]] = []
+
+    def names() -> frozenset[str]:
+        """The attribute names of the library's anchor for a plain URL (computed once)."""
+        if not known:
+            m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
+            known.append(frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"}))
+        return known[0]
+
     links = refine(
         text,
         raw,
@@ -133,8 +169,8 @@ def urlize_refined(
     )
     for link in links:
         if html_entities:
-            link = _with_entity_end(text, link)
-        anchor = _render_link(link, render_one, default_scheme)
+            link = with_entity_end(text, link)
+        anchor = _render_link(link, render_one, default_scheme, names)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))

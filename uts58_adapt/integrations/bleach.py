@@ -22,18 +22,27 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-from bleach.linkifier import PROTO_RE, Linker, LinkifyFilter
+from bleach.linkifier import PROTO_RE, Linker
+from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 
 from ..backends.bleach import bleach_find
-from ._common import escape_bidi, refine, safe_scheme
+from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["UTS58Linker", "UTS58LinkifyFilter", "wrap_linker"]
+__all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "wrap_filter", "wrap_linker"]
 
 Token = dict[str, Any]
 
 
-class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
-    """bleach's LinkifyFilter whose URLs and emails are refined to UTS #58."""
+class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
+    """bleach's LinkifyFilter whose URLs and emails are refined to UTS #58.
+
+    Also a filter for ``bleach.sanitizer.Cleaner``, as bleach's own is:
+    ``Cleaner(filters=[partial(LinkifyFilter, skip_tags=["pre"])])`` with this module's
+    ``LinkifyFilter`` (or ``uts58_adapt.wrap(bleach.linkifier.LinkifyFilter)``); it takes
+    bleach's arguments (``callbacks``, ``skip_tags``, ``parse_email``, ``url_re``,
+    ``email_re``).  ``wrap(LinkifyFilter, strict_hosts=True)`` is the class with §1.4's
+    registrable-domain rule.
+    """
 
     def handle_email_addresses(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         return src_iter  # emails are handled with the URLs, in handle_links
@@ -68,6 +77,8 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
                 continue
             pos = 0
             for link in links:
+                # bleach keeps character references as they are in text nodes: "&amp;" is one character.
+                link = with_entity_end(text, link)
                 if link.start > pos:
                     yield {"type": "Characters", "data": text[pos : link.start]}
                 yield from self._anchor(link.text, link.kind == "email")
@@ -94,6 +105,40 @@ class UTS58LinkifyFilter(LinkifyFilter):  # type: ignore[misc]
         yield {"type": "StartTag", "name": "a", "data": attrs}
         yield {"type": "Characters", "data": str(text)}
         yield {"type": "EndTag", "name": "a"}
+
+
+#: The upgraded filter under bleach's name: ``Cleaner(filters=[uts58_adapt.integrations.bleach.LinkifyFilter])``.
+LinkifyFilter = UTS58LinkifyFilter
+
+
+class _StrictUTS58LinkifyFilter(UTS58LinkifyFilter):
+    """A ``UTS58LinkifyFilter`` with §1.4's registrable-domain rule (``wrap_filter(..., strict_hosts=True)``)."""
+
+    strict_hosts = True
+
+
+_FILTERS: dict[tuple[type[Any], bool], type[UTS58LinkifyFilter]] = {}
+
+
+def wrap_filter(cls: type[Any], strict_hosts: bool = False) -> type[UTS58LinkifyFilter]:
+    """The upgraded filter class for bleach's ``LinkifyFilter`` class ``cls`` (or a subclass of it).
+
+    For bleach's own class: :class:`UTS58LinkifyFilter` (or, with ``strict_hosts``, its
+    strict subclass); for a subclass of the user's, a class deriving from both, so its
+    overrides still apply where this module does not replace them.  An upgraded class
+    is returned as it is when ``strict_hosts`` matches.
+    """
+    if issubclass(cls, UTS58LinkifyFilter) and cls.strict_hosts == bool(strict_hosts):
+        return cls
+    base = _StrictUTS58LinkifyFilter if strict_hosts else UTS58LinkifyFilter
+    if cls is _BleachLinkifyFilter or issubclass(cls, UTS58LinkifyFilter):
+        return base
+    key = (cls, bool(strict_hosts))
+    made = _FILTERS.get(key)
+    if made is None:
+        name = f"UTS58{cls.__name__}"
+        made = _FILTERS.setdefault(key, type(name, (base, cls), {"__module__": __name__, "__qualname__": name}))
+    return made
 
 
 class UTS58Linker(Linker):  # type: ignore[misc]

@@ -18,7 +18,7 @@ from jinja2.utils import urlize as jinja2_urlize
 from markupsafe import Markup, escape
 
 from ..backends.jinja2 import jinja2_spans
-from ._urlize import urlize_refined
+from ._urlize import in_text, urlize_refined
 
 __all__ = ["install"]
 
@@ -32,6 +32,10 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
     Jinja2 decides scheme and host: what it links stays linked (``localhost``, an
     intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
     adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+
+    A value that is ``Markup`` (``{{ x|safe|urlize }}``) is linkified only in what an
+    HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
+    ``a`` or a raw text element such as ``script``.
     """
     original = env.filters["urlize"]
     if getattr(original, "uts58", False):
@@ -62,15 +66,19 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
                 )
             )
 
-        rv = urlize_refined(
-            text,
-            jinja2_spans(text, extra_schemes),
-            render_one=render_one,
-            render_escaped=lambda word: jinja2_urlize(word, extra_schemes=extra_schemes),
-            escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
-            default_scheme="https://",
-            strict_hosts=strict_hosts,
-        )
+        def convert(run: str) -> str:
+            return urlize_refined(
+                run,
+                jinja2_spans(run, extra_schemes),
+                render_one=render_one,
+                render_escaped=lambda word: jinja2_urlize(word, extra_schemes=extra_schemes),
+                escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
+                default_scheme="https://",
+                strict_hosts=strict_hosts,
+            )
+
+        # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
+        rv = in_text(text, is_markup, convert)
         return Markup(rv) if eval_ctx.autoescape else rv
 
     urlize.uts58 = True  # type: ignore[attr-defined]

@@ -49,7 +49,9 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
             return el, start, end
         link = refine_at(data, start, end, "url", strict_hosts=bool(self.config["strict_hosts"]))
         if link is None:
-            return None, None, None
+            # magiclink would link the whole span: it stays plain text (no Markdown inside it
+            # comes alive that magiclink alone would have kept in its link, issue 21).
+            return AtomicString(data[start:end]), start, end
         if (link.start, link.end) != (start, end):
             text = link.text
             el.text = AtomicString(text)
@@ -63,6 +65,11 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el.set("href", escape_bidi(el.get("href")))  # Bidi_Control characters percent-escaped (§8)
         if BIDI_CONTROLS.intersection(el.text):
             el.text = AtomicString(escape_bidi(el.text))
+        if link.end < end:
+            # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
+            # no Markdown in it (``**b**``) comes alive that magiclink alone keeps inert (issue 21).
+            el.tail = AtomicString(data[link.end : end])
+            return el, link.start, end
         return el, link.start, link.end
 
 
@@ -78,11 +85,19 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         at = m.start()
-        lo = max(0, at - _LOCAL_MAX)
+        # The email holding this "@" holds no other "@" (neither a local part nor a domain
+        # does) and no white space: the refinement is given only the text between the "@"s
+        # or spaces around it, so each "@" costs a bounded time ("a" + "@" * n, issue 21).
+        lo = max(0, at - _LOCAL_MAX, data.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
         for space in _SPACE.finditer(data, lo, at):
             lo = space.end()
-        after = _SPACE.search(data, at, min(len(data), at + WINDOW))
-        hi = after.start() if after else min(len(data), at + WINDOW)
+        hi = min(len(data), at + WINDOW)
+        next_at = data.find("@", at + 1, hi)
+        if next_at != -1:
+            hi = next_at
+        after = _SPACE.search(data, at, hi)
+        if after:
+            hi = after.start()
         strict = bool(self.config["strict_hosts"])
         for link in refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email):
             if link.kind == "email" and link.start <= at - lo < link.end:

@@ -12,6 +12,7 @@ registrable-domain rule, as ``detect()`` applies it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 from re import Match
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 from mistune.plugins.url import URL_LINK_PATTERN
 from mistune.util import escape_url
 
-from ._common import refine_at
+from ._common import WINDOW, refine_at
 
 if TYPE_CHECKING:
     from mistune.core import InlineState
@@ -29,9 +30,21 @@ if TYPE_CHECKING:
 
 __all__ = ["url", "url_plugin"]
 
+#: Where mistune's pattern (``URL_LINK_PATTERN``) can start a link.
+_URL_START = re.compile(r"https?://")
+_SPACE = re.compile(r"\s")
+
 
 def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False) -> int:
-    """mistune's ``parse_url_link`` on the refined span of the match ``m``."""
+    """mistune's ``parse_url_link`` on the refined spans of the match ``m``.
+
+    mistune's pattern runs to the next white space or ``<``; a refined link may end
+    before that (a Hard character, an unbalanced bracket).  The rest of the match is then
+    handled here, up to its end, linking the next ``http(s)://`` in it the same way:
+    handing the rest back to mistune would make it search that run again after every
+    link, time quadratic in a run such as ``http://`` * n (issue 21).  Each span given
+    to the refinement is at most ``WINDOW`` long.
+    """
     if state.in_link or state.depth >= inline.max_nested_level:
         # No link is made here (inside a link, or too deep): the text is mistune's own match, so
         # that markup after it, such as the ``</a>`` of an inline HTML link, stays markup.
@@ -42,22 +55,56 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
             text = text[: text.index("]")]
         inline.process_text(text, state)
         return pos
-    link = refine_at(state.src, m.start(), m.end(), "url", strict_hosts=strict_hosts)
-    if link is None:
-        inline.process_text(m.group(0), state)
-        return m.end()
-    if link.start > m.start():
-        inline.process_text(state.src[m.start() : link.start], state)
-    text = link.text
-    pos = link.end
-    if state.brackets:
-        close = text.find("]")
-        if close >= 0:
-            text = text[:close]
-            pos = link.start + close
-    if state.in_link or state.depth >= inline.max_nested_level:
+    src = state.src
+    end = m.end()
+    pos = start = m.start()
+    if state.brackets:  # in link text mistune's own rule stops at "]", which closes the link text
+        close = src.find("]", start, end)
+        if close != -1:
+            end = close
+    # mistune's match holds no white space: the text each refinement needs ends at the first
+    # white space after the match, found once (not once per link of a long match).
+    space = _SPACE.search(src, end, min(len(src), end + WINDOW))
+    space_at = space.start() if space else min(len(src), end + WINDOW)
+    while True:
+        span_end = min(end, start + WINDOW)
+        window_end = min(space_at, span_end + WINDOW)
+        link = refine_at(src, start, span_end, "url", strict_hosts=strict_hosts, window_end=window_end)
+        if link is None:
+            _inert_text(inline, src[pos:span_end], state)
+            pos = span_end
+        else:
+            if link.start > pos:
+                _inert_text(inline, src[pos : link.start], state)
+            text = link.text
+            if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
+                close = text.index("]")
+                text = text[:close]
+                if text:
+                    _append_link(state, text)
+                return link.start + close
+            _append_link(state, text)
+            pos = link.end
+        if pos >= end:
+            return pos
+        nxt = _URL_START.search(src, pos, end)
+        if nxt is None:
+            _inert_text(inline, src[pos:end], state)
+            return end
+        start = nxt.start()
+
+
+def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
+    """Text of mistune's own match that the refined link left out: it stays plain, as it is in
+    mistune's link (no ``**b**`` comes alive that mistune alone keeps in the link, issue 21)."""
+    try:
+        inline.process_text(text, state, parse_emphasis=False)
+    except TypeError:  # mistune before 3.1: emphasis is parsed by its own rule, not in text
         inline.process_text(text, state)
-        return pos
+
+
+def _append_link(state: InlineState, text: str) -> None:
+    """The link token mistune's own ``parse_url_link`` appends."""
     state.append_token(
         {
             "type": "link",
@@ -66,7 +113,6 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
             "_autolink": text,
         }
     )
-    return pos
 
 
 def url_plugin(*, strict_hosts: bool = False) -> Callable[[Markdown], None]:

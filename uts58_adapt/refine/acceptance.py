@@ -3,10 +3,12 @@
 Shared by ``wrapping`` (linkify-it, urlextract) and ``integrations`` (bleach, Django,
 Jinja2, mistune, magiclink), which pass the library's own answers as callables:
 
-- :func:`scheme_check` builds the ``scheme_ok`` of one refinement: a scheme the
-  library's own span starts with is kept; one the host stage found before a host the
-  library reported is kept only when the library links that scheme before that host
-  (asked with a probe ``scheme://host/``, cached per refinement);
+- :func:`scheme_check` builds the ``scheme_ok`` of one refinement: a scheme is kept only
+  when the library links that scheme before that host, asked with a probe
+  ``scheme://host/`` (cached per refinement) whose link must have the scheme itself, not
+  merely start with it: Django links ``ms-msdt://x.com`` as the bare domain
+  ``http://ms-msdt://x.com``, so a span that starts with ``scheme:`` is no proof that the
+  library recognizes the scheme (issue 21.1);
 - :func:`accepted_emails` keeps an email the library did not report with exactly that
   span (a non-ASCII local part, say) only when the library accepts the same address
   with the local part ``a`` (same ``mailto:`` prefix, same domain), asked once per
@@ -26,8 +28,9 @@ __all__ = ["EmailCheck", "SchemeProbe", "accepted_emails", "ascii_host", "email_
 #: ``accepts_email(address)``: whether the library links ``address`` (``a@domain`` or
 #: ``mailto:a@domain``) whole.
 EmailCheck = Callable[[str], bool]
-#: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) with
-#: ``scheme`` (lower case, with ``:``) at its start.
+#: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) from its
+#: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
+#: the library gives the link, not only its span, must have that scheme.
 SchemeProbe = Callable[[str, str], bool]
 
 #: Local part used to ask the library whether it would link an email on a domain.
@@ -44,18 +47,19 @@ def ascii_host(host: str) -> str:
 
 
 def scheme_check(probe: SchemeProbe | None, fallback: SchemeCheck | None = None) -> SchemeCheck:
-    """The ``scheme_ok`` of one refinement: the library's own span, else ``probe`` (cached per call).
+    """The ``scheme_ok`` of one refinement: ``probe`` decides every scheme (cached per call).
 
-    Without a probe, a scheme the library did not report is decided by ``fallback``
-    (refused when there is none).
+    A scheme is kept only when the library links that scheme before the host, whether or
+    not the library's own span starts with it (issue 21.1).  Without a probe (libraries
+    whose pattern names their schemes, mistune's and magiclink's) the library's own span
+    is trusted, and a scheme it did not report is decided by ``fallback`` (refused when
+    there is none).
     """
     cache: dict[tuple[str, str], bool] = {}
 
     def ok(scheme: str, host: str, reported: bool) -> bool:
-        if reported:
-            return True
         if probe is None:
-            return fallback is not None and fallback(scheme, host, reported)
+            return reported or (fallback is not None and fallback(scheme, host, reported))
         key = (scheme, host)
         if key not in cache:
             cache[key] = probe(scheme, f"{scheme}//{ascii_host(host)}/")

@@ -30,12 +30,16 @@ def urlize(
     Django decides scheme and host: what it links stays linked (``localhost``, an
     intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
     adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+
+    Input that stays markup in the output (``SafeData``, or ``autoescape=False``) is
+    linkified only in what an HTML5 parser reads as text: never inside a tag, an
+    attribute value, a comment, an ``a`` or a raw text element such as ``script``.
     """
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
     from ...backends.django import django_spans
-    from .._urlize import urlize_refined
+    from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
     safe_input = isinstance(text, SafeData)
@@ -49,16 +53,20 @@ def urlize(
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
 
-    return urlize_refined(
-        plain,
-        django_spans(urlizer, plain),
-        render_one=render_one,
-        render_escaped=lambda word: str(urlizer(word, autoescape=True)),
-        escape_text=escape_text,
-        default_scheme="http://",
-        strict_hosts=strict_hosts,
-        html_entities=True,
-    )
+    def convert(run: str) -> str:
+        return urlize_refined(
+            run,
+            django_spans(urlizer, run),
+            render_one=render_one,
+            render_escaped=lambda word: str(urlizer(word, autoescape=True)),
+            escape_text=escape_text,
+            default_scheme="http://",
+            strict_hosts=strict_hosts,
+            html_entities=True,
+        )
+
+    # Markup (safe input, or autoescape off) is linkified only where a browser sees text.
+    return in_text(plain, safe_input or not autoescape, convert)
 
 
 def urlizetrunc(value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False) -> str:
