@@ -670,16 +670,14 @@ def _wrap_other(obj: Any, strict_hosts: bool, reject_risky: bool) -> Any:
         from functools import partial
 
         if isinstance(obj, bleach_linkifier.Linker):
-            if reject_risky:
-                raise ValueError("reject_risky is not supported for a bleach Linker yet")
             from .integrations.bleach import wrap_linker
 
-            return wrap_linker(obj, strict_hosts)
+            return wrap_linker(obj, strict_hosts, reject_risky)
         target = obj.func if isinstance(obj, partial) else obj
         if isinstance(target, type) and issubclass(target, bleach_linkifier.LinkifyFilter):
             from .integrations.bleach import wrap_filter
 
-            upgraded = wrap_filter(target, strict_hosts)
+            upgraded = wrap_filter(target, strict_hosts, reject_risky)
             return partial(upgraded, *obj.args, **obj.keywords) if isinstance(obj, partial) else upgraded
         if target is bleach_linkifier.Linker:
             raise TypeError(
