@@ -490,21 +490,6 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
         upgraded.linkify = uts58_adapt.wrap(upgraded.linkify)
         out.append(("markdown-it-py render, md.linkify wrapped / not", plain.render, upgraded.render, "text"))
 
-    def anchored_prototype() -> None:
-        # For information: the wrapper with the instance's own anchors (backends.linkify_it:
-        # instance_anchor, anchored_matches), not yet what wrap() returns.
-        from linkify_it import LinkifyIt
-        from markdown_it import MarkdownIt
-
-        anchored = _anchored_wrapper()
-        label = "wrap(LinkifyIt()).match, instance anchors (prototype) / LinkifyIt().match (information)"
-        out.append((label, LinkifyIt().match, anchored(LinkifyIt()).match, "text"))
-        plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-        upgraded = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-        upgraded.linkify = anchored(upgraded.linkify)
-        label = "markdown-it-py render, the same prototype / not wrapped (information)"
-        out.append((label, plain.render, upgraded.render, "text"))
-
     def urlextract() -> None:
         from urlextract import URLExtract
 
@@ -587,7 +572,6 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
     for add in (
         linkify_it,
         markdown_it,
-        anchored_prototype,
         urlextract,
         bleach,
         django,
@@ -601,22 +585,6 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
         except ImportError as exc:
             print(f"  {add.__name__}: not installed ({exc})")
     return out
-
-
-def _anchored_wrapper() -> Callable[[object], object]:
-    """A prototype of wrap() for LinkifyIt with the instance's own anchors (the fast path of
-    ``detect()``, derived from the instance's configuration: backends/linkify_it.py)."""
-    from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
-    from uts58_adapt.wrapping import LinkifyItWrapper
-
-    class AnchoredWrapper(LinkifyItWrapper):
-        def _windowed_matches(self, text: str) -> list:  # type: ignore[type-arg]
-            anchor = instance_anchor(self._wrapped)
-            if anchor is None:
-                return super()._windowed_matches(text)
-            return anchored_matches(self._wrapped, text, anchor)
-
-    return lambda linkify: AnchoredWrapper(linkify)
 
 
 def _raw_libraries() -> list[tuple[str, Callable[[str], object], str]]:

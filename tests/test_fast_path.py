@@ -209,9 +209,8 @@ def _anchored_check(linkify: LinkifyIt, text: str) -> None:
     assert [_fields(m) for m in anchored_matches(linkify, text, anchor)] == expected, text
 
 
-@pytest.mark.parametrize("name", [name for name, _ in _configured()])
-def test_configured_instance_anchors_give_one_calls_matches(name: str) -> None:
-    linkify = dict(_configured())[name]
+def _configured_texts() -> list[str]:
+    """Texts for the configured instances: the sample corpus, the dense corpus, generated text, edge cases."""
     texts = [
         *sample_lines(),
         "\n".join(sample_lines()),
@@ -228,8 +227,60 @@ def test_configured_instance_anchors_give_one_calls_matches(name: str) -> None:
         "a---b.com/c---d",
         "see HTTPS://A.COM",
     ]
-    for text in texts:
+    return texts
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _configured()])
+def test_configured_instance_anchors_give_one_calls_matches(name: str) -> None:
+    linkify = dict(_configured())[name]
+    for text in _configured_texts():
         _anchored_check(linkify, text)
+
+
+# --- The same anchors in wrap(LinkifyIt(...)) (wrapping.LinkifyItWrapper._windowed_matches) ------
+
+
+def _without_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrapper's plain path: every window given to the instance (as before issue 20)."""
+    from uts58_adapt import wrapping
+
+    monkeypatch.setattr(wrapping, "instance_anchor", lambda linkify: None)
+
+
+def _wrapped_fields(linkify: LinkifyIt, texts: list[str]) -> list[list[tuple[object, ...]]]:
+    from uts58_adapt import wrap
+
+    wrapped = wrap(linkify)
+    return [[_fields(m) for m in wrapped.match(text) or []] for text in texts]
+
+
+@pytest.mark.parametrize("name", [name for name, _ in _configured()])
+def test_wrapped_instance_anchors_give_the_plain_paths_links(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    linkify = dict(_configured())[name]
+    assert instance_anchor(linkify) is not None
+    texts = _configured_texts() + ["\n\n".join(dense_paragraphs())]
+    anchored = _wrapped_fields(linkify, texts)
+    assert any(anchored)
+    _without_anchors(monkeypatch)
+    plain = _wrapped_fields(linkify, texts)
+    for text, got, expected in zip(texts, anchored, plain):
+        assert got == expected, text
+
+
+def test_wrapped_markdown_it_renders_as_on_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    markdown_it = pytest.importorskip("markdown_it")
+    from uts58_adapt import wrap
+
+    def render(text: str) -> str:
+        md = markdown_it.MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        md.linkify = wrap(md.linkify)
+        return str(md.render(text))
+
+    texts = ["\n\n".join(dense_paragraphs(40_000)), "\n".join(sample_lines())]
+    anchored = [render(text) for text in texts]
+    assert all("<a href" in out for out in anchored)
+    _without_anchors(monkeypatch)
+    assert [render(text) for text in texts] == anchored
 
 
 @given(_texts)

@@ -334,12 +334,13 @@ def test_reject_risky_on_wrap() -> None:
     assert wrap(URLExtract()).find_urls(text) == ["pаypal.com", "ウェブサイトはexample.com"]
 
 
-def test_reject_risky_on_a_bleach_linker_is_refused() -> None:
+def test_reject_risky_on_a_bleach_linker() -> None:
     bleach = pytest.importorskip("bleach")
     from uts58_adapt import wrap
 
-    with pytest.raises(ValueError, match="reject_risky is not supported for a bleach Linker"):
-        wrap(bleach.linkifier.Linker(), reject_risky=True)
+    text = "Visit pаypal.com or ウェブサイトはexample.com"
+    safe = wrap(bleach.linkifier.Linker(), reject_risky=True).linkify(text)
+    assert safe == 'Visit pаypal.com or ウェブサイトは<a href="http://example.com" rel="nofollow">example.com</a>'
 
 
 _ALPHABET = st.sampled_from(

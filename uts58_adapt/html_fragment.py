@@ -40,6 +40,7 @@ def linkify_html(
     skip_tags: Collection[str] = DEFAULT_SKIP_TAGS,
     max_length: int = 4096,
     strict_hosts: bool = True,
+    reject_risky: bool = False,
 ) -> str:
     """Return the HTML ``fragment`` with UTS #58 links added to its text nodes (see the module docstring).
 
@@ -47,7 +48,8 @@ def linkify_html(
     ``skip_tags`` names the elements whose content stays as it is.  ``strict_hosts`` is
     :func:`uts58_adapt.detect`'s: ``backend`` names one of detect's own configured
     backends, not an instance of yours, so hosts must be registrable domains (§1.4) unless
-    ``strict_hosts=False`` (then ``http://localhost:8000/`` links too).  Raises TypeError
+    ``strict_hosts=False`` (then ``http://localhost:8000/`` links too).  ``reject_risky``
+    is detect's too: a link with a §8 risk stays text, an ideographic start moves.  Raises TypeError
     naming the argument when one has the wrong type.
     """
     if not isinstance(fragment, str):
@@ -67,7 +69,7 @@ def linkify_html(
     for start, end in text_runs(fragment, skip):
         raw = fragment[start:end]
         text = html.unescape(raw)
-        links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts)
+        links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts, reject_risky=reject_risky)
         if links:
             out.append(fragment[pos:start])
             out.append(render(text, links, schemes=schemes))

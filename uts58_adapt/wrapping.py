@@ -49,6 +49,7 @@ from urlextract.urlextract_core import URLExtract, URLExtractError
 
 from .backends._windows import ASCII_SPACE, WINDOW, windows
 from .backends.base import RawLink
+from .backends.linkify_it import anchored_matches, instance_anchor
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
 from .refine.acceptance import scheme_check
@@ -368,7 +369,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         ends of the text, so the matches are those of one call; only inside a run of over
         ``WINDOW // 2`` code points without white space do the windows overlap, and there
         a match may differ (overlaps are resolved by the refinement, as for ``detect()``).
+
+        With anchors derived from the instance's own configuration
+        (``backends.linkify_it.instance_anchor``: its schemas, fuzzy options and TLDs), only
+        the white-space-delimited tokens that hold one are given to it, as ``detect()`` does;
+        an instance with a validator of its own has none and takes every window.
         """
+        anchor = instance_anchor(self._wrapped)
+        if anchor is not None:
+            return anchored_matches(self._wrapped, text, anchor)
         if len(text) <= WINDOW:
             return self._wrapped.match(text) or []
         seen: dict[tuple[int, int, str], Match] = {}
@@ -670,16 +679,14 @@ def _wrap_other(obj: Any, strict_hosts: bool, reject_risky: bool) -> Any:
         from functools import partial
 
         if isinstance(obj, bleach_linkifier.Linker):
-            if reject_risky:
-                raise ValueError("reject_risky is not supported for a bleach Linker yet")
             from .integrations.bleach import wrap_linker
 
-            return wrap_linker(obj, strict_hosts)
+            return wrap_linker(obj, strict_hosts, reject_risky)
         target = obj.func if isinstance(obj, partial) else obj
         if isinstance(target, type) and issubclass(target, bleach_linkifier.LinkifyFilter):
             from .integrations.bleach import wrap_filter
 
-            upgraded = wrap_filter(target, strict_hosts)
+            upgraded = wrap_filter(target, strict_hosts, reject_risky)
             return partial(upgraded, *obj.args, **obj.keywords) if isinstance(obj, partial) else upgraded
         if target is bleach_linkifier.Linker:
             raise TypeError(

@@ -14,7 +14,7 @@ from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links
 
-__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "safe_scheme", "with_entity_end"]
+__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "risk_filter", "safe_scheme", "with_entity_end"]
 
 _MAILTO = "mailto:"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
@@ -30,6 +30,7 @@ def refine(
     *,
     strict_hosts: bool = False,
     scheme_probe: SchemeProbe | None = None,
+    reject_risky: bool = False,
 ) -> list[Link]:
     """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links, the library deciding scheme and host.
 
@@ -40,6 +41,7 @@ def refine(
     rule); emails the library did not report are kept only when ``accepts_email`` accepts
     the same address with the local part ``a``, and ``accepts_email=None`` (emails
     switched off) drops every email.  Hostless links the library made are kept as they are.
+    ``reject_risky``: the §8 checks of ``detect()`` (:func:`risk_filter`).
     """
     links = refine_links(
         text,
@@ -50,7 +52,20 @@ def refine(
     )
     if accepts_email is None:
         links = [link for link in links if link.kind != "email"]
+    if reject_risky:
+        links = risk_filter(text, links, strict_hosts=strict_hosts)
     return _with_hostless(text, raw, links)
+
+
+def risk_filter(text: str, links: list[Link], *, strict_hosts: bool) -> list[Link]:
+    """``reject_risky=True``: ``links`` without those with a §8 risk, an ideographic start moved
+    (:func:`uts58_adapt.refine.risks.reject_risky_links`, as ``detect()`` and ``wrap()`` apply it).
+
+    Imported on first use: the UTS #39 tables are loaded only when the option is on.
+    """
+    from ..refine.risks import reject_risky_links
+
+    return reject_risky_links(text, links, strict_hosts=strict_hosts)
 
 
 def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
@@ -79,7 +94,14 @@ _SPACE = re.compile(r"\s")
 
 
 def refine_at(
-    data: str, start: int, end: int, kind: str, *, strict_hosts: bool = False, window_end: int | None = None
+    data: str,
+    start: int,
+    end: int,
+    kind: str,
+    *,
+    strict_hosts: bool = False,
+    window_end: int | None = None,
+    reject_risky: bool = False,
 ) -> Link | None:
     """The refined link that the library's span ``data[start:end]`` becomes, or None.
 
@@ -88,6 +110,7 @@ def refine_at(
     ``WINDOW`` code points), and the refined link is returned with offsets into ``data``.
     The library decides scheme and host as in :func:`refine` (``strict_hosts`` as there).
     ``window_end``: where that text ends, when the caller knows (no white space before it).
+    ``reject_risky``: None for a link with a §8 risk; an ideographic start moves (:func:`risk_filter`).
     """
     if window_end is None:
         space = _SPACE.search(data, end, min(len(data), end + WINDOW))
@@ -95,7 +118,10 @@ def refine_at(
     window = data[start:window_end]
     raw = [RawLink(0, end - start, kind)]  # type: ignore[arg-type]
     scheme_ok = scheme_check(None, default_scheme_ok)
-    for link in refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok):
+    links = refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok)
+    if reject_risky:
+        links = risk_filter(window, links, strict_hosts=strict_hosts)
+    for link in links:
         if link.kind == kind and link.original == (0, end - start):
             return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
     return None

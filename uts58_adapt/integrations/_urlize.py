@@ -138,6 +138,7 @@ def urlize_refined(
     default_scheme: str,
     strict_hosts: bool = False,
     html_entities: bool = False,
+    reject_risky: bool = False,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -146,7 +147,8 @@ def urlize_refined(
     whether it links an email on a domain); ``escape_text`` escapes text between links
     as the library does; ``default_scheme`` is what the library puts before a schemeless
     link (``"http://"`` for Django, ``"https://"`` for Jinja2).  The library decides
-    scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule.
+    scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule,
+    ``reject_risky`` the §8 checks of ``detect()`` (a link with a risk stays text).
     ``html_entities``: the text holds character references (``&amp;``), kept whole in a link.
     """
     out: list[str] = []
@@ -166,6 +168,7 @@ def urlize_refined(
         _library_accepts_email(render_escaped),
         strict_hosts=strict_hosts,
         scheme_probe=_library_accepts_scheme(render_escaped),
+        reject_risky=reject_risky,
     )
     for link in links:
         if html_entities:

@@ -13,7 +13,8 @@ with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 bleach decides scheme and host, as in ``wrap()`` of the other libraries: what its
 ``url_re`` links (its protocols, its TLD list, ``localhost`` after ``http://``) stays
 linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` adds
-§1.4's registrable-domain rule.
+§1.4's registrable-domain rule, and ``wrap(linker, reject_risky=True)`` the §8 checks of
+``detect()`` (a link with a risk stays text; an ideographic start moves).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
     ``LinkifyFilter`` (or ``uts58_adapt.wrap(bleach.linkifier.LinkifyFilter)``); it takes
     bleach's arguments (``callbacks``, ``skip_tags``, ``parse_email``, ``url_re``,
     ``email_re``).  ``wrap(LinkifyFilter, strict_hosts=True)`` is the class with §1.4's
-    registrable-domain rule.
+    registrable-domain rule, ``wrap(LinkifyFilter, reject_risky=True)`` the one with §8's checks.
     """
 
     def handle_email_addresses(self, src_iter: Iterator[Token]) -> Iterator[Token]:
@@ -49,6 +50,8 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
 
     #: Set by ``UTS58Linker.linkify``: §1.4's registrable-domain rule on hosts.
     strict_hosts = False
+    #: Set by ``UTS58Linker.linkify``: §8's checks (``reject_risky``).
+    reject_risky = False
 
     def _accepts_email(self, probe: str) -> bool:
         m = self.email_re.search(probe)
@@ -71,6 +74,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 self._accepts_email if self.parse_email else None,
                 strict_hosts=self.strict_hosts,
                 scheme_probe=self._accepts_scheme,
+                reject_risky=self.reject_risky,
             )
             if not links:
                 yield token
@@ -111,29 +115,40 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
 LinkifyFilter = UTS58LinkifyFilter
 
 
-class _StrictUTS58LinkifyFilter(UTS58LinkifyFilter):
-    """A ``UTS58LinkifyFilter`` with §1.4's registrable-domain rule (``wrap_filter(..., strict_hosts=True)``)."""
-
-    strict_hosts = True
+_FILTERS: dict[tuple[type[Any], bool, bool], type[UTS58LinkifyFilter]] = {}
+_CONFIGURED: dict[tuple[type[Any], bool, bool], type[Any]] = {}
 
 
-_FILTERS: dict[tuple[type[Any], bool], type[UTS58LinkifyFilter]] = {}
+def _configured(base: type[Any], names: tuple[str, str], strict_hosts: bool, reject_risky: bool) -> type[Any]:
+    """``base`` itself when both options are off, else its subclass with them set as class attributes."""
+    if not strict_hosts and not reject_risky:
+        return base
+    key = (base, strict_hosts, reject_risky)
+    made = _CONFIGURED.get(key)
+    if made is None:
+        name = f"{'Strict' if strict_hosts else ''}{'Safe' if reject_risky else ''}{base.__name__}"
+        attrs = {names[0]: strict_hosts, names[1]: reject_risky, "__module__": __name__, "__qualname__": name}
+        made = _CONFIGURED.setdefault(key, type(name, (base,), attrs))
+    return made
 
 
-def wrap_filter(cls: type[Any], strict_hosts: bool = False) -> type[UTS58LinkifyFilter]:
+def wrap_filter(cls: type[Any], strict_hosts: bool = False, reject_risky: bool = False) -> type[UTS58LinkifyFilter]:
     """The upgraded filter class for bleach's ``LinkifyFilter`` class ``cls`` (or a subclass of it).
 
-    For bleach's own class: :class:`UTS58LinkifyFilter` (or, with ``strict_hosts``, its
-    strict subclass); for a subclass of the user's, a class deriving from both, so its
-    overrides still apply where this module does not replace them.  An upgraded class
-    is returned as it is when ``strict_hosts`` matches.
+    For bleach's own class: :class:`UTS58LinkifyFilter` (or, with ``strict_hosts`` or
+    ``reject_risky``, its subclass with them on); for a subclass of the user's, a class
+    deriving from both, so its overrides still apply where this module does not replace
+    them.  An upgraded class is returned as it is when both options match.
     """
-    if issubclass(cls, UTS58LinkifyFilter) and cls.strict_hosts == bool(strict_hosts):
+    strict_hosts, reject_risky = bool(strict_hosts), bool(reject_risky)
+    if issubclass(cls, UTS58LinkifyFilter) and (cls.strict_hosts, cls.reject_risky) == (strict_hosts, reject_risky):
         return cls
-    base = _StrictUTS58LinkifyFilter if strict_hosts else UTS58LinkifyFilter
+    base: type[UTS58LinkifyFilter] = _configured(
+        UTS58LinkifyFilter, ("strict_hosts", "reject_risky"), strict_hosts, reject_risky
+    )
     if cls is _BleachLinkifyFilter or issubclass(cls, UTS58LinkifyFilter):
         return base
-    key = (cls, bool(strict_hosts))
+    key = (cls, strict_hosts, reject_risky)
     made = _FILTERS.get(key)
     if made is None:
         name = f"UTS58{cls.__name__}"
@@ -144,13 +159,19 @@ def wrap_filter(cls: type[Any], strict_hosts: bool = False) -> type[UTS58Linkify
 class UTS58Linker(Linker):  # type: ignore[misc]
     """A bleach ``Linker`` whose ``linkify`` gives UTS #58 links (see the module docstring)."""
 
-    # A class attribute (``_StrictUTS58Linker``): the attribute dict is the wrapped Linker's.
+    # Class attributes (``_configured``): the attribute dict is the wrapped Linker's.
     _strict_hosts = False
+    _reject_risky = False
 
     @property
     def strict_hosts(self) -> bool:
         """Whether hosts must be registrable domains (§1.4); see ``wrap_linker``."""
         return self._strict_hosts
+
+    @property
+    def reject_risky(self) -> bool:
+        """Whether a link with a §8 risk stays text (``detect(reject_risky=True)``); see ``wrap_linker``."""
+        return self._reject_risky
 
     def linkify(self, text: str) -> str:
         """Linkify ``text`` (an HTML fragment) as bleach does, with refined links."""
@@ -168,25 +189,22 @@ class UTS58Linker(Linker):  # type: ignore[misc]
             email_re=self.email_re,
         )
         filtered.strict_hosts = self._strict_hosts
+        filtered.reject_risky = self._reject_risky
         return str(self.serializer.render(filtered))
 
 
-def wrap_linker(linker: Linker, strict_hosts: bool = False) -> UTS58Linker:
+def wrap_linker(linker: Linker, strict_hosts: bool = False, reject_risky: bool = False) -> UTS58Linker:
     """Return a ``UTS58Linker`` that shares ``linker``'s configuration (its attribute dict).
 
-    ``strict_hosts=True`` adds §1.4's registrable-domain rule to bleach's own host rules.
-    Wrapping a ``UTS58Linker`` returns it unchanged (or, with another ``strict_hosts``, a
-    new one sharing the same configuration).
+    ``strict_hosts=True`` adds §1.4's registrable-domain rule to bleach's own host rules;
+    ``reject_risky=True`` leaves a link with a §8 risk as text (``detect(reject_risky=True)``).
+    Wrapping a ``UTS58Linker`` returns it unchanged (or, with other options, a new one
+    sharing the same configuration).
     """
-    if isinstance(linker, UTS58Linker) and linker.strict_hosts == bool(strict_hosts):
+    strict_hosts, reject_risky = bool(strict_hosts), bool(reject_risky)
+    if isinstance(linker, UTS58Linker) and (linker.strict_hosts, linker.reject_risky) == (strict_hosts, reject_risky):
         return linker
-    cls = _StrictUTS58Linker if strict_hosts else UTS58Linker
+    cls: type[UTS58Linker] = _configured(UTS58Linker, ("_strict_hosts", "_reject_risky"), strict_hosts, reject_risky)
     upgraded: UTS58Linker = cls.__new__(cls)
     upgraded.__dict__ = linker.__dict__  # one configuration: changes to either apply to both
     return upgraded
-
-
-class _StrictUTS58Linker(UTS58Linker):
-    """A ``UTS58Linker`` with §1.4's registrable-domain rule (``wrap_linker(..., strict_hosts=True)``)."""
-
-    _strict_hosts = True

@@ -23,15 +23,16 @@ from ._urlize import in_text, urlize_refined
 __all__ = ["install"]
 
 
-def install(env: Environment, *, strict_hosts: bool = False) -> None:
+def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool = False) -> None:
     """Replace ``env.filters["urlize"]`` by its UTS #58 upgrade.
 
-    Installing again with the same ``strict_hosts`` changes nothing; with the other one,
-    the upgrade of the original filter is replaced.
+    Installing again with the same options changes nothing; with others, the upgrade of
+    the original filter is replaced.
 
     Jinja2 decides scheme and host: what it links stays linked (``localhost``, an
     intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
-    adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+    adds §1.4's registrable-domain rule, as ``detect()`` applies it; ``reject_risky=True``
+    its §8 checks (a link with a risk stays text, an ideographic start moves).
 
     A value that is ``Markup`` (``{{ x|safe|urlize }}``) is linkified only in what an
     HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
@@ -39,7 +40,7 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
     """
     original = env.filters["urlize"]
     if getattr(original, "uts58", False):
-        if original.uts58_strict_hosts == strict_hosts:
+        if (original.uts58_strict_hosts, original.uts58_reject_risky) == (strict_hosts, reject_risky):
             return
         original = original.uts58_original
 
@@ -75,6 +76,7 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
                 escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
                 default_scheme="https://",
                 strict_hosts=strict_hosts,
+                reject_risky=reject_risky,
             )
 
         # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
@@ -84,5 +86,6 @@ def install(env: Environment, *, strict_hosts: bool = False) -> None:
     urlize.uts58 = True  # type: ignore[attr-defined]
     urlize.uts58_original = original  # type: ignore[attr-defined]
     urlize.uts58_strict_hosts = strict_hosts  # type: ignore[attr-defined]
+    urlize.uts58_reject_risky = reject_risky  # type: ignore[attr-defined]
     urlize.__doc__ = original.__doc__
     env.filters["urlize"] = urlize

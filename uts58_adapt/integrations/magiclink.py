@@ -14,7 +14,8 @@ included) with its bare-link and email patterns upgraded:
 
 magiclink decides scheme and host (what it links stays linked, ``http://localhost:8000/``
 included) and only invalid hosts are dropped; the extension's own option
-``strict_hosts=True`` adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+``strict_hosts=True`` adds §1.4's registrable-domain rule, as ``detect()`` applies it, and
+``reject_risky=True`` its §8 checks (a link or email with a risk stays text).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMa
 from ..html import BIDI_CONTROLS
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
-from ._common import WINDOW, escape_bidi, refine_at
+from ._common import WINDOW, escape_bidi, refine_at, risk_filter
 
 __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
 
@@ -47,7 +48,14 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el, start, end = super().handleMatch(m, data)
         if el is None or start is None or end is None:
             return el, start, end
-        link = refine_at(data, start, end, "url", strict_hosts=bool(self.config["strict_hosts"]))
+        link = refine_at(
+            data,
+            start,
+            end,
+            "url",
+            strict_hosts=bool(self.config["strict_hosts"]),
+            reject_risky=bool(self.config["reject_risky"]),
+        )
         if link is None:
             # magiclink would link the whole span: it stays plain text (no Markdown inside it
             # comes alive that magiclink alone would have kept in its link, issue 21).
@@ -99,7 +107,10 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         if after:
             hi = after.start()
         strict = bool(self.config["strict_hosts"])
-        for link in refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email):
+        links = refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email)
+        if self.config["reject_risky"]:
+            links = risk_filter(data[lo:hi], links, strict_hosts=strict)
+        for link in links:
             if link.kind == "email" and link.start <= at - lo < link.end:
                 start, text = lo + link.start, link.text
                 if text[:7].lower() == "mailto:":  # magiclink links the address after "mailto:"
@@ -114,15 +125,21 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
 class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]
     """``pymdownx.magiclink`` whose bare links and emails conform to UTS #58.
 
-    It takes magiclink's options and one of its own, ``strict_hosts`` (default False).
+    It takes magiclink's options and two of its own, ``strict_hosts`` and ``reject_risky``
+    (default False).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         strict_hosts = kwargs.pop("strict_hosts", False)
+        reject_risky = kwargs.pop("reject_risky", False)
         super().__init__(*args, **kwargs)
         self.config["strict_hosts"] = [
             bool(strict_hosts),
             "If 'True', hosts must be registrable domains (UTS #58 §1.4) - Default: False",
+        ]
+        self.config["reject_risky"] = [
+            bool(reject_risky),
+            "If 'True', a link with a UTS #58 §8 risk (link_risks) stays text - Default: False",
         ]
 
     def setup_autolinks(self, md: Markdown, config: dict[str, Any]) -> None:

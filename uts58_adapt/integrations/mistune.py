@@ -7,7 +7,8 @@ no link inside a link, cut at ``]`` inside link text).
 
 mistune decides scheme and host (``http://localhost:8000/`` stays linked) and only
 invalid hosts are dropped; ``url_plugin(strict_hosts=True)`` is the plugin with §1.4's
-registrable-domain rule, as ``detect()`` applies it.
+registrable-domain rule, as ``detect()`` applies it, and ``url_plugin(reject_risky=True)``
+the one with its §8 checks (a link with a risk stays text).
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ _URL_START = re.compile(r"https?://")
 _SPACE = re.compile(r"\s")
 
 
-def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False) -> int:
+def parse_url_link(
+    inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False, reject_risky: bool = False
+) -> int:
     """mistune's ``parse_url_link`` on the refined spans of the match ``m``.
 
     mistune's pattern runs to the next white space or ``<``; a refined link may end
@@ -69,7 +72,9 @@ def parse_url_link(inline: InlineParser, m: Match[str], state: InlineState, stri
     while True:
         span_end = min(end, start + WINDOW)
         window_end = min(space_at, span_end + WINDOW)
-        link = refine_at(src, start, span_end, "url", strict_hosts=strict_hosts, window_end=window_end)
+        link = refine_at(
+            src, start, span_end, "url", strict_hosts=strict_hosts, window_end=window_end, reject_risky=reject_risky
+        )
         if link is None:
             _inert_text(inline, src[pos:span_end], state)
             pos = span_end
@@ -115,11 +120,13 @@ def _append_link(state: InlineState, text: str) -> None:
     )
 
 
-def url_plugin(*, strict_hosts: bool = False) -> Callable[[Markdown], None]:
-    """The mistune plugin, with §1.4's registrable-domain rule on hosts when ``strict_hosts``."""
+def url_plugin(*, strict_hosts: bool = False, reject_risky: bool = False) -> Callable[[Markdown], None]:
+    """The mistune plugin, with §1.4's registrable-domain rule on hosts when ``strict_hosts``,
+    and §8's checks when ``reject_risky`` (a link with a risk stays text, as ``detect()`` drops it)."""
 
     def plugin(md: Markdown) -> None:
-        md.inline.register("url_link", URL_LINK_PATTERN, partial(parse_url_link, strict_hosts=strict_hosts))
+        parse = partial(parse_url_link, strict_hosts=strict_hosts, reject_risky=reject_risky)
+        md.inline.register("url_link", URL_LINK_PATTERN, parse)
 
     return plugin
 

@@ -24,12 +24,14 @@ def urlize(
     autoescape: bool = False,
     *,
     strict_hosts: bool = False,
+    reject_risky: bool = False,
 ) -> str:
     """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping).
 
     Django decides scheme and host: what it links stays linked (``localhost``, an
     intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
-    adds §1.4's registrable-domain rule, as ``detect()`` applies it.
+    adds §1.4's registrable-domain rule, as ``detect()`` applies it; ``reject_risky=True``
+    its §8 checks (a link with a risk stays text, an ideographic start moves).
 
     Input that stays markup in the output (``SafeData``, or ``autoescape=False``) is
     linkified only in what an HTML5 parser reads as text: never inside a tag, an
@@ -63,19 +65,29 @@ def urlize(
             default_scheme="http://",
             strict_hosts=strict_hosts,
             html_entities=True,
+            reject_risky=reject_risky,
         )
 
     # Markup (safe input, or autoescape off) is linkified only where a browser sees text.
     return in_text(plain, safe_input or not autoescape, convert)
 
 
-def urlizetrunc(value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False) -> str:
+def urlizetrunc(
+    value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False, reject_risky: bool = False
+) -> str:
     """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
     from django.utils.safestring import mark_safe
 
     return cast(
         str,
         mark_safe(
-            urlize(value, trim_url_limit=int(limit), nofollow=True, autoescape=autoescape, strict_hosts=strict_hosts)
+            urlize(
+                value,
+                trim_url_limit=int(limit),
+                nofollow=True,
+                autoescape=autoescape,
+                strict_hosts=strict_hosts,
+                reject_risky=reject_risky,
+            )
         ),
     )
