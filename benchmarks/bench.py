@@ -630,17 +630,23 @@ def _raw_libraries() -> list[tuple[str, Callable[[str], object], str]]:
     return out
 
 
-def bench_entry_points(lines: list[str], repeat: int, report: Report) -> None:
-    """(h) every drop-in entry point against the library it upgrades; detect() per backend."""
+def bench_entry_points(lines: list[str], repeat: int, report: Report, rows: str = "") -> None:
+    """(h) every drop-in entry point against the library it upgrades; detect() per backend.
+
+    ``rows``: only the rows whose label holds this text (any case; empty: every row)."""
     print("(h) drop-in entry points / the library alone, per paragraph, side by side (issue 20)")
     paras = paragraphs(lines)
     docs = ["<p>" + html.escape(p, quote=False) + "</p>" for p in paras]
     for label, library, upgraded, kind in _entry_points():
+        if rows.lower() not in label.lower():
+            continue
         items = docs if kind == "html" else paras
         times = measure({"library": each(library), "upgraded": each(upgraded)}, items, repeat)
         info = "(information)" in label
         report.ratio(label, times["upgraded"], times["library"], None if info else 1.0)
     for name, library, label in _raw_libraries():
+        if rows.lower() not in f"detect(backend={name!r}) / {label}".lower():
+            continue
         try:
             get_backend(name)
         except ImportError:
@@ -856,6 +862,9 @@ def main(argv: list[str] | None = None) -> int:
         help="MB in the one line of each audit-long-lines run",
     )
     # --- end audit ---
+    parser.add_argument(
+        "--rows", default="", metavar="TEXT", help="(h): only the rows whose label holds TEXT, in any case"
+    )
     args = parser.parse_args(argv)
 
     global CLOCK
@@ -888,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
         if "e" in only:
             bench_detection(lines, args.repeat, report)
         if "h" in only:
-            bench_entry_points(lines, args.repeat, report)
+            bench_entry_points(lines, args.repeat, report, args.rows)
         if "g" in only or "js" in only:
             bench_throughput(lines, args.repeat, args.install_js)
         # --- Audit (issue 11.2-11.4; benchmarks/bench_audit.py): audit-memory/-scale only when asked (minutes) ---
