@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from uts58_adapt import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
+from uts58_adapt.properties import is_letter
 
 from conftest import REPO, require_data
 
@@ -68,6 +69,16 @@ def test_link_email_all_code_points():
     for _lineno, first, last, _fields in _data_lines(_official("LinkEmail.txt")):
         expected[first : last + 1] = [True] * (last - first + 1)
     bad = _mismatches(expected, is_link_email)
+    assert not bad, f"{len(bad)} code points differ, first: {bad[:20]}"
+
+
+def test_letters_all_code_points():
+    """``is_letter`` (scheme initiation after a word) against DerivedGeneralCategory.txt: gc=L*, unlisted are Cn."""
+    path = require_data("17.0.0", "ucd", "extracted", "DerivedGeneralCategory.txt")
+    expected = [False] * MAX
+    for _lineno, first, last, fields in _data_lines(path):
+        expected[first : last + 1] = [fields[0].startswith("L")] * (last - first + 1)
+    bad = _mismatches(expected, is_letter)
     assert not bad, f"{len(bad)} code points differ, first: {bad[:20]}"
 
 

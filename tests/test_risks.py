@@ -374,6 +374,15 @@ def test_detect_links_a_scheme_after_a_non_ascii_letter(backend: str) -> None:
     assert _texts(detect("Ελληνικάhttp://example.com/α", backend)) == ["http://example.com/α"]
 
 
+def test_a_letter_of_unicode_17_counts_though_python_does_not_know_it() -> None:
+    """U+31350 (CJK Unified Ideographs Extension H, Unicode 15.0) is gc=Lo: ``str.isalpha`` on
+    Python 3.11 (Unicode 14.0) says no, so the scheme after it was missed (the leftover of issue 22)."""
+    assert _texts(detect("詳しくは\U00031350https://example.com/x")) == ["https://example.com/x"]
+    assert _texts(detect("\U0002ebf0https://example.com/x")) == ["https://example.com/x"]  # Extension I, 15.1
+    assert detect("\U00031350\u0300https://example.com/x") == []  # after a mark (gc=Mn): the backend's view
+    assert detect("\u2160https://example.com/x") == detect("\u2160https://example.com/x", refine=False)  # Nl
+
+
 def test_no_scheme_after_an_ascii_letter_or_for_other_schemes() -> None:
     assert detect("xhttps://example.com") == []  # "xhttps" may be a scheme
     assert detect("見てfile://example.com/x") == []

@@ -143,6 +143,7 @@ def render(ucd: Path) -> str:
         "#   Include = all other code points",
         "#   Link_Bracket = Bidi_Paired_Bracket for Close, '<' for '>'",
         "#   Link_Email = (XID_Continue - Basic Latin) | ASCII [a-zA-Z0-9_-!?'{}*/&#%`^+=|~$.]",
+        "#   Letter  = gc=L (Lu | Ll | Lt | Lm | Lo), for refine/initiation.py",
         "# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd",
         "",
         f'UNICODE_VERSION = "{UNICODE_VERSION}"',
@@ -160,8 +161,23 @@ def render(ucd: Path) -> str:
     lines += ["}", "", "# (first, last) runs with Link_Email=Yes.", "LINK_EMAIL_RANGES = ("]
     for first, last, _ in _ranges(email, False):
         lines.append(f"    (0x{first:04X}, 0x{last:04X}),")
+    lines += [")", "", "# (first, last) runs of General_Category L (letters).", "LETTER_RANGES = ("]
+    for first, last in _letter_runs(ucd):
+        lines.append(f"    (0x{first:04X}, 0x{last:04X}),")
     lines += [")", ""]
     return "\n".join(lines)
+
+
+def _letter_runs(ucd: Path) -> list[tuple[int, int]]:
+    """The runs of code points with General_Category L (Lu, Ll, Lt, Lm, Lo), merged."""
+    runs: list[tuple[int, int]] = []
+    records = _records(ucd / "extracted" / "DerivedGeneralCategory.txt")
+    for first, last, _ in sorted(r for r in records if r[2][0].startswith("L")):
+        if runs and runs[-1][1] + 1 == first:
+            runs[-1] = (runs[-1][0], last)
+        else:
+            runs.append((first, last))
+    return runs
 
 
 # --- UTS #58 §8 security layer (UTS #39 data): uts58_adapt/_security_tables.py ---------------------

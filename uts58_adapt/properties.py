@@ -10,6 +10,7 @@ Link_Email flag, so a lookup is a single index, ``FLAGS[ord(ch)]``, on every pla
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable
 from enum import Enum
@@ -32,6 +33,7 @@ __all__ = [
     "LinkTerm",
     "class_body",
     "flag_runs",
+    "is_letter",
     "is_link_email",
     "largest_astral",
     "link_bracket",
@@ -182,3 +184,19 @@ def link_bracket(ch: str) -> str | None:
 def is_link_email(ch: str) -> bool:
     """Return whether one code point has Link_Email=Yes (§5.1), i.e. may occur in an unquoted local part."""
     return bool(FLAGS[_code_point(ch)] & EMAIL_BIT)
+
+
+_LETTER_FIRSTS: list[int] = []
+
+
+def is_letter(ch: str) -> bool:
+    """Return whether one code point has General_Category L (Lu, Ll, Lt, Lm or Lo) in Unicode 17.0.0.
+
+    From the generated ``LETTER_RANGES`` (``str.isalpha`` answers for Python's older
+    Unicode: ``"\U00031350".isalpha()`` is False on Python 3.11).
+    """
+    cp = _code_point(ch)
+    if not _LETTER_FIRSTS:
+        _LETTER_FIRSTS.extend(first for first, _ in _tables.LETTER_RANGES)
+    i = bisect.bisect_right(_LETTER_FIRSTS, cp) - 1
+    return i >= 0 and cp <= _tables.LETTER_RANGES[i][1]

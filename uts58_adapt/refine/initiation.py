@@ -4,13 +4,15 @@ linkify-it recognizes a scheme only after a character that is not a letter, so i
 ``詳しくはhttps://example.com/ページ`` it links nothing.  Japanese and Chinese text writes
 URLs right after a word, and ICU4J and arnt/uts58 link them.  :func:`schemes_after_letters`
 gives ``detect()`` the explicit ``http://``, ``https://`` and ``ftp://`` that follow a
-letter which cannot be part of a scheme (any non-ASCII letter), which it adds to the
+letter which cannot be part of a scheme (any non-ASCII letter: General_Category L of Unicode 17.0), which it adds to the
 backend's spans for the refinement stage.  ``wrap()`` does not use it: there the library decides.
 """
 
 from __future__ import annotations
 
 import re
+
+from ..properties import is_letter
 
 __all__ = ["schemes_after_letters"]
 
@@ -28,6 +30,6 @@ def schemes_after_letters(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _EXPLICIT.finditer(text):
         start = m.start()
-        if start and not text[start - 1].isascii() and text[start - 1].isalpha():
+        if start and not text[start - 1].isascii() and is_letter(text[start - 1]):
             out.append((start, m.end()))
     return out
