@@ -4,22 +4,154 @@ Django links ``http(s)://`` URLs, ``www.`` hosts, bare domains ending in ``.com`
 ``.edu``, ``.gov``, ``.int``, ``.mil``, ``.net`` or ``.org``, and emails.  It returns
 HTML, so the spans are recovered from its output (``_html_spans.anchor_spans``);
 Django's own word splitting and punctuation trimming decide them.
+
+Django splits its input into words at white space, ``<``, ``>``, ``"`` and ``'``, and
+links a word only when, with its punctuation trimmed, ``simple_url_re`` (``http://``,
+``https://``), ``simple_url_2_re`` (``www.``, a dot and one of its TLDs) or the email
+rule (``@``) accepts it.  So a word without ``://``, ``www.``, ``@`` or a dot before one
+of those TLDs is never linked: :func:`django_anchor` is that pattern, read from the
+urlizer's own ``simple_url_2_re``, and Django is given only the white-space-delimited
+tokens that hold it (``_html_spans.windowed_markup``), with the spans of one call.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Hashable
 from typing import Any
 
-from ._html_spans import anchor_spans, without_surrogates
+from ._html_spans import anchor_markup, anchor_spans, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["DjangoBackend", "django_spans"]
+__all__ = ["DjangoBackend", "django_anchor", "django_fingerprint", "django_markup", "django_spans"]
+
+#: Anchored tokens at most this far apart go to Django in one call.
+GAP = 8
+_WORD_SPLIT = r"""([\s<>"']+)"""
+_SIMPLE_URL = re.compile(r"\^https\?://.*", re.DOTALL)
+_SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
+_TRAILING = ".,:;!"
+_WRAPPING = [("(", ")"), ("[", "]")]
+_URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
+#: Characters Django's escape() changes: a text without them is rendered the same with autoescape off.
+_ESCAPED = re.compile("[&<>\"']")
+_METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email_simple")
+_ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
+
+
+def _fingerprint(urlizer: Any) -> tuple[Any, ...]:
+    """What decides :func:`django_anchor`: the class, the methods and the attributes it reads."""
+    cls = type(urlizer)
+    own = getattr(urlizer, "__dict__", {})
+    return (
+        cls,
+        *(getattr(cls, name, None) for name in _METHODS),
+        any(name in own for name in _METHODS),
+        getattr(urlizer, "word_split_re", None),
+        getattr(urlizer, "simple_url_re", None),
+        getattr(urlizer, "simple_url_2_re", None),
+        getattr(urlizer, "trailing_punctuation_chars", None),
+        repr(getattr(urlizer, "wrapping_punctuation", None)),
+        getattr(urlizer, "url_template", None),
+        getattr(urlizer, "mailto_template", None),
+    )
+
+
+def django_fingerprint(urlizer: Any) -> Hashable | None:
+    """What decides the output of ``urlizer`` when it is Django's own (:func:`django_anchor`), else None.
+
+    Two urlizers with the same fingerprint render every text alike: the integration keeps
+    Django's answers to its probes under it across calls.
+    """
+    if django_anchor(urlizer) is None:
+        return None
+    return _fingerprint(urlizer)
+
+
+def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
+    """A pattern that every word ``urlizer`` links contains, or None (then Django reads the whole text).
+
+    Only for Django's own ``Urlizer`` (a subclass that overrides how words are split,
+    trimmed or linked, or that changes ``word_split_re``, the punctuation it trims or
+    ``url_template``, gets None), with patterns of the shape Django ships:
+    ``simple_url_re`` starting with ``^https?://`` (``://``), ``simple_url_2_re``
+    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` and a dot before one of its
+    TLDs, which are read from it), and ``@`` for emails; matched without regard to case.
+    """
+    try:
+        key = _fingerprint(urlizer)
+        known = _ANCHORS.get(key, False)
+    except TypeError:  # an attribute that is not hashable
+        return None
+    if known is not False:
+        return known
+    anchor = _anchor(urlizer)
+    if len(_ANCHORS) > 64:
+        _ANCHORS.clear()
+    _ANCHORS[key] = anchor
+    return anchor
+
+
+def _anchor(urlizer: Any) -> re.Pattern[str] | None:
+    try:
+        from django.utils.html import Urlizer
+    except ImportError:  # pragma: no cover - the backend needs Django
+        return None
+    cls = type(urlizer)
+    own = getattr(urlizer, "__dict__", {})
+    if any(getattr(cls, name, None) is not getattr(Urlizer, name) or name in own for name in _METHODS):
+        return None
+    try:
+        split = urlizer.word_split_re.pattern
+        url = urlizer.simple_url_re.pattern
+        url_2 = urlizer.simple_url_2_re.pattern
+    except AttributeError:
+        return None
+    if (
+        split != _WORD_SPLIT
+        or urlizer.trailing_punctuation_chars != _TRAILING
+        or list(urlizer.wrapping_punctuation) != _WRAPPING
+        or urlizer.url_template != _URL_TEMPLATE
+        or not isinstance(url, str)
+        or not isinstance(url_2, str)
+        or _SIMPLE_URL.fullmatch(url) is None
+    ):
+        return None
+    m = _SIMPLE_URL_2.fullmatch(url_2)
+    if m is None:
+        return None
+    return re.compile(r"://|@|www\.|\.(?:" + m.group(1) + ")", re.IGNORECASE)
 
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
     """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
+    return [link for link, _, _ in django_markup(urlizer, text)]
+
+
+def django_plain_spans(urlizer: Any, text: str) -> list[RawLink]:
+    """:func:`django_spans` from one call on the whole text (the reference of the fast path)."""
     clean = without_surrogates(text)
     return anchor_spans(clean, str(urlizer(clean, autoescape=True)))
+
+
+def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[tuple[RawLink, str, str | None]]:
+    """The spans ``urlizer`` links in the plain ``text``, with each link's href and Django's anchor for it.
+
+    The anchors are rendered with ``nofollow`` and escaping on (``_html_spans.anchor_markup``).
+    With :func:`django_anchor`, Django reads only the anchored windows of the text; without
+    it (a configuration it cannot read), the whole text, and no anchor is given (None).
+    """
+    clean = without_surrogates(text)
+    anchor = django_anchor(urlizer)
+    if anchor is None:
+        found = anchor_markup(clean, str(urlizer(clean, nofollow=nofollow, autoescape=True)))
+        return [(link, href, None) for link, href, _ in found]
+
+    def render(window: str) -> str:
+        # Django's own urlizer; a window without a character escape() changes is rendered alike without it.
+        return str(urlizer(window, nofollow=nofollow, autoescape=_ESCAPED.search(window) is not None))
+
+    return windowed_markup(clean, anchor, render, GAP)
 
 
 class DjangoBackend:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from ..backends._html5_text import text_runs
 from ..backends._html_spans import anchor_hrefs, anchor_spans
@@ -36,6 +37,30 @@ _ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+#: Characters an escaping linkifier changes (a link without them is rendered alike, escaped or
+#: not), and lone surrogates (replaced by U+FFFD before the library reads the text).
+_ESCAPED = re.compile("[&<>\"'\ud800-\udfff]")
+
+#: The library's answers to probes, across calls: ``(key, question, probe) -> answer``, where
+#: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
+_MEMO: dict[tuple[Hashable, str, str], Any] = {}
+_MEMO_SIZE = 4096
+
+
+def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept across calls under ``(key, question, probe)`` unless ``key`` is None."""
+    if key is None:
+        return compute()
+    entry = (key, question, probe)
+    try:
+        return _MEMO[entry]
+    except KeyError:
+        pass
+    value = compute()
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[entry] = value
+    return value
 
 
 def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
@@ -56,14 +81,21 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
+def _library_accepts_email(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str], bool]:
     def accepts(probe: str) -> bool:
-        return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
+        return bool(
+            _remember(
+                key,
+                "email",
+                probe,
+                lambda: anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")],
+            )
+        )
 
     return accepts
 
 
-def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[str, str], bool]:
+def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str, str], bool]:
     """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
 
     Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
@@ -71,6 +103,9 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
     """
 
     def accepts(scheme: str, probe: str) -> bool:
+        return bool(_remember(key, scheme, probe, lambda: answer(scheme, probe)))
+
+    def answer(scheme: str, probe: str) -> bool:
         found = anchor_hrefs(probe, render_escaped(probe))
         if len(found) != 1:
             return False
@@ -83,7 +118,11 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
 
 
 def _render_link(
-    link: Link, render_one: Callable[[str], str], default_scheme: str, names: Callable[[], frozenset[str]]
+    link: Link,
+    render_one: Callable[[str], str],
+    default_scheme: str,
+    names: Callable[[], frozenset[str]],
+    rendered: str | None = None,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -91,12 +130,13 @@ def _render_link(
     with no attribute but those of its anchor for a plain URL (``names()``): on markup
     marked safe, Jinja2 puts a ``"`` of the text into the href unescaped, which would end
     the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
-    a probe, with the link's own escaped href and text.
+    a probe, with the link's own escaped href and text.  ``rendered``: ``render_one(link.text)``
+    when the caller has it.
     """
     if not safe_scheme(link.text):
         return None
     if not BIDI_CONTROLS.intersection(link.text):
-        own = render_one(link.text)
+        own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
@@ -139,6 +179,10 @@ def urlize_refined(
     strict_hosts: bool = False,
     html_entities: bool = False,
     reject_risky: bool = False,
+    rendered: Sequence[tuple[RawLink, str, str | None]] | None = None,
+    trim_url_limit: int | None = None,
+    probe_key: Hashable | None = None,
+    render_key: Hashable | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -150,6 +194,15 @@ def urlize_refined(
     scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule,
     ``reject_risky`` the §8 checks of ``detect()`` (a link with a risk stays text).
     ``html_entities``: the text holds character references (``&amp;``), kept whole in a link.
+
+    The fast path (issue 20): ``rendered`` is what the library made of the spans ``raw``,
+    ``(span, href, anchor)``, the anchor rendered with the caller's options except
+    ``trim_url_limit``, by a library that links each word on its own as it links it alone
+    (Django's and Jinja2's own ``urlize``).  A link that is such a span, whose text the
+    library does not escape (no ``&<>"'``) nor shorten (at most ``trim_url_limit`` long),
+    takes that anchor instead of a ``render_one`` call: the same string.  ``probe_key`` and
+    ``render_key`` name the library's configuration for ``render_escaped`` and for
+    ``render_one``: its answers to probes are then kept across calls (None: not kept).
     """
     out: list[str] = []
     pos = 0
@@ -158,22 +211,37 @@ def urlize_refined(
     def names() -> frozenset[str]:
         """The attribute names of the library's anchor for a plain URL (computed once)."""
         if not known:
-            m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
-            known.append(frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"}))
+            known.append(_remember(render_key, "names", _PROBE_URL, _probe_names))
         return known[0]
+
+    def _probe_names() -> frozenset[str]:
+        m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
+        return frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"})
+
+    reusable: dict[tuple[int, int], str] = {}
+    if rendered is not None:
+        for span, _, anchor in rendered:
+            if anchor is not None:
+                reusable[span.start, span.end] = anchor
 
     links = refine(
         text,
         raw,
-        _library_accepts_email(render_escaped),
+        _library_accepts_email(render_escaped, probe_key),
         strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped),
+        scheme_probe=_library_accepts_scheme(render_escaped, probe_key),
         reject_risky=reject_risky,
     )
     for link in links:
         if html_entities:
             link = with_entity_end(text, link)
-        anchor = _render_link(link, render_one, default_scheme, names)
+        own = reusable.get((link.start, link.end))
+        if own is not None and (
+            _ESCAPED.search(link.text) is not None
+            or (trim_url_limit is not None and len(link.text) > trim_url_limit)
+        ):
+            own = None
+        anchor = _render_link(link, render_one, default_scheme, names, own)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))
