@@ -10,14 +10,28 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html.parser import HTMLParser
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ._windows import ANY_SPACE, anchored_windows
 from .base import RawLink
 
-__all__ = ["anchor_hrefs", "anchor_markup", "anchor_spans", "windowed_markup", "without_surrogates"]
+__all__ = ["LibraryLink", "anchor_hrefs", "anchor_markup", "anchor_spans", "windowed_markup", "without_surrogates"]
+
+
+class LibraryLink(NamedTuple):
+    """A link in the library's HTML: its span in the input, its href, and its anchor.
+
+    ``markup`` is the anchor as the library wrote it (None when the HTML was read by the
+    HTML parser); ``escaped``: whether the library escaped the text (its display text of
+    ``a&b`` is then ``a&amp;b``).
+    """
+
+    link: RawLink
+    href: str
+    markup: str | None
+    escaped: bool
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -60,22 +74,24 @@ class _AnchorCollector(HTMLParser):
 _LIBRARY_ANCHOR = re.compile(r'<a href="([^"<>]*)"(?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")*>([^<>]*)</a>')
 
 
-def _fast_parse(rendered: str) -> tuple[list[str], list[tuple[int, int, str, str]]] | None:
+def _fast_parse(rendered: str, escaped: bool = True) -> tuple[list[str], list[tuple[int, int, str, str]]] | None:
     """:class:`_AnchorCollector`'s reading of ``rendered`` when it is escaped text and library anchors.
 
     ``(parts, anchors)``: the text content in pieces, and for each anchor its start and
     end in the content, its href and its markup.  None when ``rendered`` holds any other
     markup (then the HTML parser reads it).  Each piece of text is decoded with
-    ``html.unescape``, as the parser decodes the text between two tags.
+    ``html.unescape``, as the parser decodes the text between two tags; with ``escaped``
+    false (a text without ``<`` rendered with escaping off) it is taken as it is.
     """
+    unescape = html.unescape if escaped else _same
     if rendered.count("<") != 2 * rendered.count("<a "):
         return None
     parts: list[str] = []
     anchors: list[tuple[int, int, str, str]] = []
     length = pos = 0
     for m in _LIBRARY_ANCHOR.finditer(rendered):
-        before = html.unescape(rendered[pos : m.start()])
-        shown = html.unescape(m.group(2))
+        before = unescape(rendered[pos : m.start()])
+        shown = unescape(m.group(2))
         parts += (before, shown)
         start = length + len(before)
         length = start + len(shown)
@@ -83,13 +99,17 @@ def _fast_parse(rendered: str) -> tuple[list[str], list[tuple[int, int, str, str
         pos = m.end()
     if len(anchors) * 2 != rendered.count("<"):
         return None
-    parts.append(html.unescape(rendered[pos:]))
+    parts.append(unescape(rendered[pos:]))
     return parts, anchors
+
+
+def _same(s: str) -> str:
+    return s
 
 
 def anchor_spans(text: str, rendered: str) -> list[RawLink]:
     """The spans of ``text`` that ``rendered`` made into links (see :func:`anchor_hrefs`)."""
-    return [link for link, _, _ in anchor_markup(text, rendered)]
+    return [found.link for found in anchor_markup(text, rendered)]
 
 
 def anchor_hrefs(text: str, rendered: str) -> list[tuple[RawLink, str]]:
@@ -97,10 +117,10 @@ def anchor_hrefs(text: str, rendered: str) -> list[tuple[RawLink, str]]:
 
     See :func:`anchor_markup`.
     """
-    return [(link, href) for link, href, _ in anchor_markup(text, rendered)]
+    return [(found.link, found.href) for found in anchor_markup(text, rendered)]
 
 
-def anchor_markup(text: str, rendered: str) -> list[tuple[RawLink, str, str | None]]:
+def anchor_markup(text: str, rendered: str) -> list[LibraryLink]:
     """The spans of ``text`` that ``rendered`` (the library's HTML for ``text``) made into links,
     with their hrefs and, when ``rendered`` is escaped text and plain anchors, each anchor's markup.
 
@@ -110,17 +130,20 @@ def anchor_markup(text: str, rendered: str) -> list[tuple[RawLink, str, str | No
     in ``text`` from there, and an anchor not found there is left out.
     """
     fast = _fast_parse(rendered)
-    if fast is None:
-        collector = _AnchorCollector()
-        collector.feed(rendered)
-        collector.close()
-        parts = collector.parts
-        found_anchors: list[tuple[int, int, str, str | None]] = [(a, b, h, None) for a, b, h in collector.anchors]
-    else:
-        parts, anchors = fast
-        found_anchors = list(anchors)
+    if fast is not None:
+        return _place(text, *fast, True)
+    collector = _AnchorCollector()
+    collector.feed(rendered)
+    collector.close()
+    return _place(text, collector.parts, [(a, b, h, None) for a, b, h in collector.anchors], True)
+
+
+def _place(
+    text: str, parts: list[str], found_anchors: Sequence[tuple[int, int, str, str | None]], escaped: bool
+) -> list[LibraryLink]:
+    """The anchors (offsets in the text content ``"".join(parts)``) placed in ``text`` (see :func:`anchor_markup`)."""
     content = "".join(parts)
-    out: list[tuple[RawLink, str, str | None]] = []
+    out: list[LibraryLink] = []
     shift = 0  # text offset minus content offset, after the last anchor placed
     same = content == text
     for start, end, href, markup in found_anchors:
@@ -135,30 +158,60 @@ def anchor_markup(text: str, rendered: str) -> list[tuple[RawLink, str, str | No
                 continue
             shift = found - start
             start, end = found, found + (end - start)
-        out.append((RawLink(start, end, kind), href, markup))
+        out.append(LibraryLink(RawLink(start, end, kind), href, markup, escaped))
     return out
 
 
 def windowed_markup(
-    text: str, anchor: re.Pattern[str], render: Callable[[str], str], gap: int
-) -> list[tuple[RawLink, str, str | None]]:
+    text: str,
+    anchor: re.Pattern[str],
+    render: Callable[[str], str],
+    gap: int,
+    render_raw: Callable[[str], str] | None = None,
+) -> list[LibraryLink]:
     """:func:`anchor_markup` of ``render(text)``, from ``render`` of the anchored windows of ``text`` only.
 
     For a linkifier that splits its input into words at white space (a white-space
     character is part of no word) and links each word on its own, with ``anchor`` a
     pattern found in every word it links: the words outside the windows
     (``_windows.anchored_windows``, white-space-delimited tokens that hold an anchor,
-    joined when at most ``gap`` apart, never cut inside a token) are not linked, so the
-    spans are those of one call on the whole text (tests/test_fast_path_urlize.py).
+    joined when at most ``gap`` apart, never cut inside a token) are not linked.  Every
+    window but the last of the text ends with white space, so the windows put end to end
+    hold the same words: the library reads them in one call, and the spans (moved back to
+    their places in ``text``) are those of one call on the whole text
+    (tests/test_fast_path_urlize.py).
+
+    ``render_raw``: the same rendering with escaping off, cheaper, used when the windows
+    hold no ``<`` (so the only markup of its output is the library's anchors).
     """
-    out: list[tuple[RawLink, str, str | None]] = []
     first = anchor.search(text)
     if first is None:
-        return out
+        return []
+    pieces: list[str] = []
+    starts: list[int] = []  # where each window starts in the joined text
+    shifts: list[int] = []  # what moves an offset of that window back to ``text``
+    length = 0
     for lo, hi in anchored_windows(text, anchor, ANY_SPACE, gap, len(text) + 1, first):
-        window = text[lo:hi] if hi - lo < len(text) else text
-        for link, href, markup in anchor_markup(window, render(window)):
-            if lo:
-                link = RawLink(link.start + lo, link.end + lo, link.kind)
-            out.append((link, href, markup))
+        pieces.append(text[lo:hi])
+        starts.append(length)
+        shifts.append(lo - length)
+        length += hi - lo
+    joined = pieces[0] if len(pieces) == 1 else "".join(pieces)
+    found = None
+    if render_raw is not None and "<" not in joined:
+        fast = _fast_parse(render_raw(joined), escaped=False)
+        if fast is not None:
+            found = _place(joined, *fast, False)
+    if found is None:
+        found = anchor_markup(joined, render(joined))
+    if len(pieces) == 1 and not shifts[0]:
+        return found
+    out: list[LibraryLink] = []
+    k = 0
+    for one in found:
+        link = one.link
+        while k + 1 < len(starts) and starts[k + 1] <= link.start:
+            k += 1
+        shift = shifts[k]
+        out.append(one._replace(link=RawLink(link.start + shift, link.end + shift, link.kind)))
     return out

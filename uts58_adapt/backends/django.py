@@ -20,21 +20,21 @@ import re
 from collections.abc import Hashable
 from typing import Any
 
-from ._html_spans import anchor_markup, anchor_spans, windowed_markup, without_surrogates
+from ._html_spans import LibraryLink, anchor_markup, anchor_spans, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["DjangoBackend", "django_anchor", "django_fingerprint", "django_markup", "django_spans"]
+__all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_fingerprint", "django_markup", "django_spans"]
 
 #: Anchored tokens at most this far apart go to Django in one call.
 GAP = 8
 _WORD_SPLIT = r"""([\s<>"']+)"""
+#: A character that separates Django's words (its ``word_split_re``, when :func:`django_anchor` is not None).
+DJANGO_SEPARATORS = re.compile(r"""[\s<>"']""")
 _SIMPLE_URL = re.compile(r"\^https\?://.*", re.DOTALL)
 _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
-#: Characters Django's escape() changes: a text without them is rendered the same with autoescape off.
-_ESCAPED = re.compile("[&<>\"']")
 _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email_simple")
 _ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
 
@@ -125,7 +125,7 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
     """The spans ``urlizer`` (a ``django.utils.html.Urlizer``) links in the plain ``text``."""
-    return [link for link, _, _ in django_markup(urlizer, text)]
+    return [found.link for found in django_markup(urlizer, text)]
 
 
 def django_plain_spans(urlizer: Any, text: str) -> list[RawLink]:
@@ -134,7 +134,7 @@ def django_plain_spans(urlizer: Any, text: str) -> list[RawLink]:
     return anchor_spans(clean, str(urlizer(clean, autoescape=True)))
 
 
-def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[tuple[RawLink, str, str | None]]:
+def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[LibraryLink]:
     """The spans ``urlizer`` links in the plain ``text``, with each link's href and Django's anchor for it.
 
     The anchors are rendered with ``nofollow`` and escaping on (``_html_spans.anchor_markup``).
@@ -145,13 +145,16 @@ def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[tuple
     anchor = django_anchor(urlizer)
     if anchor is None:
         found = anchor_markup(clean, str(urlizer(clean, nofollow=nofollow, autoescape=True)))
-        return [(link, href, None) for link, href, _ in found]
+        return [found_link._replace(markup=None) for found_link in found]
 
     def render(window: str) -> str:
-        # Django's own urlizer; a window without a character escape() changes is rendered alike without it.
-        return str(urlizer(window, nofollow=nofollow, autoescape=_ESCAPED.search(window) is not None))
+        return str(urlizer(window, nofollow=nofollow, autoescape=True))
 
-    return windowed_markup(clean, anchor, render, GAP)
+    def render_raw(window: str) -> str:
+        # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``).
+        return str(urlizer(window, nofollow=nofollow))
+
+    return windowed_markup(clean, anchor, render, GAP, render_raw)
 
 
 class DjangoBackend:

@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ._html_spans import anchor_markup, windowed_markup, without_surrogates
+from ._html_spans import LibraryLink, anchor_markup, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
+__all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
 
 #: Anchored tokens at most this far apart go to Jinja2 in one call.
 GAP = 8
@@ -54,6 +54,8 @@ _HTTP_RE = r"""
     """
 _BASIC_TLDS = re.compile(r"\(([a-z]+(?:\|[a-z]+)*)\)  # basic tld\n")
 _WORD_SPLIT = r"(\s+)"
+#: A character that separates Jinja2's words (when :func:`jinja2_anchor` is not None).
+JINJA2_SEPARATORS = re.compile(r"\s")
 _ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
 
 
@@ -103,7 +105,7 @@ def _anchor(urlize: Any, http_re: Any, schemes: tuple[Any, ...]) -> re.Pattern[s
 
 def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:
     """The spans ``jinja2.utils.urlize`` links in the plain ``text``."""
-    return [link for link, _, _ in jinja2_markup(text, extra_schemes)]
+    return [found.link for found in jinja2_markup(text, extra_schemes)]
 
 
 def jinja2_plain_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:
@@ -112,12 +114,12 @@ def jinja2_plain_spans(text: str, extra_schemes: Iterable[str] | None = None) ->
 
     clean = without_surrogates(text)
     found = anchor_markup(clean, urlize(clean, extra_schemes=extra_schemes))
-    return [link for link, _, _ in _with_mailto(clean, found)]
+    return [one.link for one in _with_mailto(clean, found)]
 
 
 def jinja2_markup(
     text: str, extra_schemes: Iterable[str] | None = None, render: Callable[[str], str] | None = None
-) -> list[tuple[RawLink, str, str | None]]:
+) -> list[LibraryLink]:
     """The spans Jinja2 links in the plain ``text``, with each link's href and Jinja2's anchor for it.
 
     ``render(s)`` is Jinja2's HTML for the plain ``s`` (default ``jinja2.utils.urlize``
@@ -141,13 +143,13 @@ def jinja2_markup(
     return _with_mailto(clean, found)
 
 
-def _with_mailto(clean: str, found: list[tuple[RawLink, str, str | None]]) -> list[tuple[RawLink, str, str | None]]:
+def _with_mailto(clean: str, found: list[LibraryLink]) -> list[LibraryLink]:
     # Jinja2 links ``mailto:a@b.com`` and shows only ``a@b.com``: the span it linked starts at ``mailto:``.
     return [
-        (RawLink(link.start - 7, link.end, link.kind, link.scheme_length), href, markup)
-        if link.kind == "email" and clean[max(0, link.start - 7) : link.start].lower() == "mailto:"
-        else (link, href, markup)
-        for link, href, markup in found
+        one._replace(link=RawLink(one.link.start - 7, one.link.end, one.link.kind, one.link.scheme_length))
+        if one.link.kind == "email" and clean[max(0, one.link.start - 7) : one.link.start].lower() == "mailto:"
+        else one
+        for one in found
     ]
 
 

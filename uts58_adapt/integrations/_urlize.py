@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..backends._html5_text import text_runs
-from ..backends._html_spans import anchor_hrefs, anchor_spans
+from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
@@ -37,9 +37,10 @@ _ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
-#: Characters an escaping linkifier changes (a link without them is rendered alike, escaped or
-#: not), and lone surrogates (replaced by U+FFFD before the library reads the text).
-_ESCAPED = re.compile("[&<>\"'\ud800-\udfff]")
+#: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
+_ESCAPED = re.compile("[&<>\"']")
+#: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: The library's answers to probes, across calls: ``(key, question, probe) -> answer``, where
 #: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
@@ -123,6 +124,7 @@ def _render_link(
     default_scheme: str,
     names: Callable[[], frozenset[str]],
     rendered: str | None = None,
+    render_key: Hashable | None = None,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -131,7 +133,8 @@ def _render_link(
     marked safe, Jinja2 puts a ``"`` of the text into the href unescaped, which would end
     the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
     a probe, with the link's own escaped href and text.  ``rendered``: ``render_one(link.text)``
-    when the caller has it.
+    when the caller has it; ``render_key``: the library's rendering of the probe is kept
+    across calls under it (see :func:`urlize_refined`).
     """
     if not safe_scheme(link.text):
         return None
@@ -155,7 +158,7 @@ def _render_link(
         probe = "a" * max(1, len(shown) - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
         probe = _PROBE_URL + "x" * max(0, len(shown) - len(_PROBE_URL))
-    m = _PROBE_ANCHOR.search(render_one(probe))
+    m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
     if m is None:
         return None
     start = _HREF.sub(lambda _: f' href="{html.escape(escape_bidi(href), quote=True)}"', m.group(1), count=1)
@@ -179,7 +182,9 @@ def urlize_refined(
     strict_hosts: bool = False,
     html_entities: bool = False,
     reject_risky: bool = False,
-    rendered: Sequence[tuple[RawLink, str, str | None]] | None = None,
+    rendered: Sequence[LibraryLink] | None = None,
+    escapes: bool = True,
+    separators: re.Pattern[str] | None = None,
     trim_url_limit: int | None = None,
     probe_key: Hashable | None = None,
     render_key: Hashable | None = None,
@@ -196,11 +201,15 @@ def urlize_refined(
     ``html_entities``: the text holds character references (``&amp;``), kept whole in a link.
 
     The fast path (issue 20): ``rendered`` is what the library made of the spans ``raw``,
-    ``(span, href, anchor)``, the anchor rendered with the caller's options except
-    ``trim_url_limit``, by a library that links each word on its own as it links it alone
-    (Django's and Jinja2's own ``urlize``).  A link that is such a span, whose text the
-    library does not escape (no ``&<>"'``) nor shorten (at most ``trim_url_limit`` long),
-    takes that anchor instead of a ``render_one`` call: the same string.  ``probe_key`` and
+    each anchor rendered with the caller's options except ``trim_url_limit``, by a library
+    that links each word on its own as it links it alone (Django's and Jinja2's own
+    ``urlize``).  A link that is such a span, not shortened (at most ``trim_url_limit``
+    long), and rendered with the caller's escaping (``escapes``: ``render_one`` escapes
+    the text) or holding nothing escaping changes (``&<>"'``), takes that anchor instead
+    of a ``render_one`` call: the same string.  ``separators`` (with ``rendered``): a
+    character that separates the library's words; a link that is a whole word holding
+    nothing escaping changes, that the library did not link, is not linked by
+    ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
     ``render_key`` name the library's configuration for ``render_escaped`` and for
     ``render_one``: its answers to probes are then kept across calls (None: not kept).
     """
@@ -218,11 +227,10 @@ def urlize_refined(
         m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
         return frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"})
 
-    reusable: dict[tuple[int, int], str] = {}
+    reusable: dict[tuple[int, int], LibraryLink] = {}
     if rendered is not None:
-        for span, _, anchor in rendered:
-            if anchor is not None:
-                reusable[span.start, span.end] = anchor
+        for found in rendered:
+            reusable[found.link.start, found.link.end] = found
 
     links = refine(
         text,
@@ -235,13 +243,25 @@ def urlize_refined(
     for link in links:
         if html_entities:
             link = with_entity_end(text, link)
-        own = reusable.get((link.start, link.end))
-        if own is not None and (
-            _ESCAPED.search(link.text) is not None
-            or (trim_url_limit is not None and len(link.text) > trim_url_limit)
-        ):
-            own = None
-        anchor = _render_link(link, render_one, default_scheme, names, own)
+        own = None
+        if rendered is not None and _SURROGATE.search(link.text) is None:
+            found = reusable.get((link.start, link.end))
+            plain = _ESCAPED.search(link.text) is None
+            if found is None:
+                if (
+                    plain
+                    and separators is not None
+                    and (link.start == 0 or separators.match(text, link.start - 1))
+                    and (link.end == len(text) or separators.match(text, link.end))
+                ):
+                    own = ""  # a word the library did not link: not an anchor alone either
+            elif (
+                found.markup is not None
+                and (found.escaped == escapes or plain)
+                and (trim_url_limit is None or len(link.text) <= trim_url_limit)
+            ):
+                own = found.markup
+        anchor = _render_link(link, render_one, default_scheme, names, own, render_key)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))

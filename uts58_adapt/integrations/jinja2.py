@@ -21,7 +21,7 @@ from jinja2.filters import do_urlize
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
-from ..backends.jinja2 import jinja2_anchor, jinja2_markup
+from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup
 from ._urlize import in_text, urlize_refined
 
 __all__ = ["install"]
@@ -97,8 +97,10 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
             found = jinja2_markup(run, extra_schemes, render)
             return urlize_refined(
                 run,
-                [span for span, _, _ in found],
+                [one.link for one in found],
                 rendered=found if render is not None else None,
+                escapes=not is_markup,
+                separators=JINJA2_SEPARATORS,
                 trim_url_limit=trim_url_limit,
                 probe_key=probe_key,
                 render_key=render_key,

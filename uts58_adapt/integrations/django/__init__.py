@@ -42,7 +42,7 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
-    from ...backends.django import django_fingerprint, django_markup
+    from ...backends.django import DJANGO_SEPARATORS, django_fingerprint, django_markup
     from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
@@ -65,8 +65,10 @@ def urlize(
         found = django_markup(urlizer, run, nofollow=nofollow)
         return urlize_refined(
             run,
-            [span for span, _, _ in found],
+            [one.link for one in found],
             rendered=found,
+            escapes=autoescape and not safe_input,
+            separators=DJANGO_SEPARATORS,
             trim_url_limit=trim_url_limit,
             probe_key=probe_key,
             render_key=render_key,
