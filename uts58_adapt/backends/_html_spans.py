@@ -33,6 +33,7 @@ class LibraryLink(NamedTuple):
     markup: str | None
     escaped: bool
 
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -42,6 +43,8 @@ def without_surrogates(text: str) -> str:
     Django's urlize encodes words to UTF-8 and raises on a lone surrogate; a surrogate is
     Link_Term=Hard, so no link crosses one either way.
     """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
     return _SURROGATE.sub("\ufffd", text)
 
 
@@ -182,7 +185,8 @@ def windowed_markup(
     (tests/test_fast_path_urlize.py).
 
     ``render_raw``: the same rendering with escaping off, cheaper, used when the windows
-    hold no ``<`` (so the only markup of its output is the library's anchors).
+    hold no ``<`` (so the only markup of its output is the library's anchors).  The
+    windows are given with their lone surrogates replaced (:func:`without_surrogates`).
     """
     first = anchor.search(text)
     if first is None:
@@ -196,7 +200,7 @@ def windowed_markup(
         starts.append(length)
         shifts.append(lo - length)
         length += hi - lo
-    joined = pieces[0] if len(pieces) == 1 else "".join(pieces)
+    joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
     found = None
     if render_raw is not None and "<" not in joined:
         fast = _fast_parse(render_raw(joined), escaped=False)

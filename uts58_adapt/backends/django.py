@@ -16,6 +16,7 @@ tokens that hold it (``_html_spans.windowed_markup``), with the spans of one cal
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Hashable
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from ._html_spans import LibraryLink, anchor_markup, anchor_spans, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_fingerprint", "django_markup", "django_spans"]
+__all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_config", "django_markup", "django_spans"]
 
 #: Anchored tokens at most this far apart go to Django in one call.
 GAP = 8
@@ -36,36 +37,49 @@ _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
 _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email_simple")
-_ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
+#: id()s of a configuration's objects -> (the objects, its anchor, its serial number).
+_CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], re.Pattern[str] | None, int]] = {}
+_SERIAL = itertools.count()
 
 
-def _fingerprint(urlizer: Any) -> tuple[Any, ...]:
-    """What decides :func:`django_anchor`: the class, the methods and the attributes it reads."""
+def _objects(urlizer: Any) -> tuple[Any, ...]:
+    """What decides :func:`django_anchor`: the class, its methods, the instance's own ones, the attributes it reads."""
     cls = type(urlizer)
     own = getattr(urlizer, "__dict__", {})
     return (
+        urlizer,
         cls,
         *(getattr(cls, name, None) for name in _METHODS),
-        any(name in own for name in _METHODS),
+        *(own.get(name) for name in _METHODS),
         getattr(urlizer, "word_split_re", None),
         getattr(urlizer, "simple_url_re", None),
         getattr(urlizer, "simple_url_2_re", None),
         getattr(urlizer, "trailing_punctuation_chars", None),
-        repr(getattr(urlizer, "wrapping_punctuation", None)),
+        getattr(urlizer, "wrapping_punctuation", None),
         getattr(urlizer, "url_template", None),
         getattr(urlizer, "mailto_template", None),
     )
 
 
-def django_fingerprint(urlizer: Any) -> Hashable | None:
-    """What decides the output of ``urlizer`` when it is Django's own (:func:`django_anchor`), else None.
+def django_config(urlizer: Any) -> tuple[re.Pattern[str] | None, Hashable | None]:
+    """:func:`django_anchor` of ``urlizer``, and a key naming its configuration (None without an anchor).
 
-    Two urlizers with the same fingerprint render every text alike: the integration keeps
-    Django's answers to its probes under it across calls.
+    Two calls with the same key render every text alike: the integration keeps Django's
+    answers to its probes under it across calls.  The configuration is read again at each
+    call (a changed pattern or method gives a new key); the list ``wrapping_punctuation``
+    is compared by value.
     """
-    if django_anchor(urlizer) is None:
-        return None
-    return _fingerprint(urlizer)
+    objects = _objects(urlizer)
+    ids = tuple(map(id, objects))
+    wrapping = repr(objects[-3])
+    known = _CONFIGS.get(ids)
+    if known is None or known[0][-1] != wrapping or any(a is not b for a, b in zip(known[0], objects)):
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        known = ((*objects, wrapping), _anchor(urlizer), next(_SERIAL))
+        _CONFIGS[ids] = known
+    anchor = known[1]
+    return anchor, (None if anchor is None else ("django", known[2]))
 
 
 def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
@@ -78,18 +92,7 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` and a dot before one of its
     TLDs, which are read from it), and ``@`` for emails; matched without regard to case.
     """
-    try:
-        key = _fingerprint(urlizer)
-        known = _ANCHORS.get(key, False)
-    except TypeError:  # an attribute that is not hashable
-        return None
-    if known is not False:
-        return known
-    anchor = _anchor(urlizer)
-    if len(_ANCHORS) > 64:
-        _ANCHORS.clear()
-    _ANCHORS[key] = anchor
-    return anchor
+    return django_config(urlizer)[0]
 
 
 def _anchor(urlizer: Any) -> re.Pattern[str] | None:
@@ -134,16 +137,22 @@ def django_plain_spans(urlizer: Any, text: str) -> list[RawLink]:
     return anchor_spans(clean, str(urlizer(clean, autoescape=True)))
 
 
-def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[LibraryLink]:
+def django_markup(
+    urlizer: Any,
+    text: str,
+    nofollow: bool = False,
+    config: tuple[re.Pattern[str] | None, Hashable | None] | None = None,
+) -> list[LibraryLink]:
     """The spans ``urlizer`` links in the plain ``text``, with each link's href and Django's anchor for it.
 
     The anchors are rendered with ``nofollow`` and escaping on (``_html_spans.anchor_markup``).
     With :func:`django_anchor`, Django reads only the anchored windows of the text; without
     it (a configuration it cannot read), the whole text, and no anchor is given (None).
+    ``config``: :func:`django_config` of ``urlizer`` when the caller has it.
     """
-    clean = without_surrogates(text)
-    anchor = django_anchor(urlizer)
+    anchor = (config or django_config(urlizer))[0]
     if anchor is None:
+        clean = without_surrogates(text)
         found = anchor_markup(clean, str(urlizer(clean, nofollow=nofollow, autoescape=True)))
         return [found_link._replace(markup=None) for found_link in found]
 
@@ -154,7 +163,7 @@ def django_markup(urlizer: Any, text: str, nofollow: bool = False) -> list[Libra
         # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``).
         return str(urlizer(window, nofollow=nofollow))
 
-    return windowed_markup(clean, anchor, render, GAP, render_raw)
+    return windowed_markup(text, anchor, render, GAP, render_raw)
 
 
 class DjangoBackend:

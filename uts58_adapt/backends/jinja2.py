@@ -76,11 +76,10 @@ def jinja2_anchor(extra_schemes: Iterable[str] | None = None) -> re.Pattern[str]
     http_re = getattr(jinja2.utils, "_http_re", None)
     key = (urlize, http_re, schemes)
     try:
-        known = _ANCHORS.get(key, False)
+        if key in _ANCHORS:
+            return _ANCHORS[key]
     except TypeError:  # a scheme that is not hashable
         return None
-    if known is not False:
-        return known
     anchor = _anchor(urlize, http_re, schemes)
     if len(_ANCHORS) > 64:
         _ANCHORS.clear()
@@ -134,13 +133,13 @@ def jinja2_markup(
         def render(s: str) -> str:
             return urlize(s, extra_schemes=schemes)
 
-    clean = without_surrogates(text)
     anchor = jinja2_anchor(schemes)
     if anchor is None:
+        clean = without_surrogates(text)
         found = anchor_markup(clean, render(clean))
     else:
-        found = windowed_markup(clean, anchor, render, GAP)
-    return _with_mailto(clean, found)
+        found = windowed_markup(text, anchor, render, GAP)
+    return _with_mailto(text, found)
 
 
 def _with_mailto(clean: str, found: list[LibraryLink]) -> list[LibraryLink]:

@@ -229,8 +229,8 @@ def urlize_refined(
 
     reusable: dict[tuple[int, int], LibraryLink] = {}
     if rendered is not None:
-        for found in rendered:
-            reusable[found.link.start, found.link.end] = found
+        for one in rendered:
+            reusable[one.link.start, one.link.end] = one
 
     links = refine(
         text,

@@ -42,7 +42,7 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
-    from ...backends.django import DJANGO_SEPARATORS, django_fingerprint, django_markup
+    from ...backends.django import DJANGO_SEPARATORS, django_config, django_markup
     from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
@@ -57,18 +57,20 @@ def urlize(
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
 
-    config = django_fingerprint(urlizer)
-    probe_key = None if config is None else ("django", config)
-    render_key = None if config is None else ("django", config, trim_url_limit, nofollow, autoescape, safe_input)
+    config = django_config(urlizer)
+    probe_key = config[1]
+    stock = config[0] is not None
+    render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
     def convert(run: str) -> str:
-        found = django_markup(urlizer, run, nofollow=nofollow)
+        found = django_markup(urlizer, run, nofollow, config)
         return urlize_refined(
             run,
             [one.link for one in found],
-            rendered=found,
+            # Django's own Urlizer (it has anchors): its anchors can be reused.
+            rendered=found if stock else None,
             escapes=autoescape and not safe_input,
-            separators=DJANGO_SEPARATORS,
+            separators=DJANGO_SEPARATORS if stock else None,
             trim_url_limit=trim_url_limit,
             probe_key=probe_key,
             render_key=render_key,
