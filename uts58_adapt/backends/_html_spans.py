@@ -77,37 +77,29 @@ class _AnchorCollector(HTMLParser):
 _LIBRARY_ANCHOR = re.compile(r'<a href="([^"<>]*)"(?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")*>([^<>]*)</a>')
 
 
-def _fast_parse(rendered: str, escaped: bool = True) -> tuple[list[str], list[tuple[int, int, str, str]]] | None:
+def _fast_parse(rendered: str, escaped: bool = True) -> list[tuple[int, int, str, str | None, str]] | None:
     """:class:`_AnchorCollector`'s reading of ``rendered`` when it is escaped text and library anchors.
 
-    ``(parts, anchors)``: the text content in pieces, and for each anchor its start and
-    end in the content, its href and its markup.  None when ``rendered`` holds any other
-    markup (then the HTML parser reads it).  Each piece of text is decoded with
-    ``html.unescape``, as the parser decodes the text between two tags; with ``escaped``
-    false (a text without ``<`` rendered with escaping off) it is taken as it is.
+    For each anchor: its start and end in the text content, its href, its markup and its
+    text.  None when ``rendered`` holds any other markup (then the HTML parser reads it).
+    Each piece of text is decoded with ``html.unescape``, as the parser decodes the text
+    between two tags; with ``escaped`` false (a text without ``<`` rendered with escaping
+    off) it is taken as it is.
     """
-    unescape = html.unescape if escaped else _same
-    if rendered.count("<") != 2 * rendered.count("<a "):
-        return None
-    parts: list[str] = []
-    anchors: list[tuple[int, int, str, str]] = []
+    anchors: list[tuple[int, int, str, str | None, str]] = []
     length = pos = 0
     for m in _LIBRARY_ANCHOR.finditer(rendered):
-        before = unescape(rendered[pos : m.start()])
-        shown = unescape(m.group(2))
-        parts += (before, shown)
+        before = rendered[pos : m.start()]
+        shown = m.group(2)
+        if escaped:
+            before, shown = html.unescape(before), html.unescape(shown)
         start = length + len(before)
         length = start + len(shown)
-        anchors.append((start, length, html.unescape(m.group(1)), m.group()))
+        anchors.append((start, length, html.unescape(m.group(1)), m.group(), shown))
         pos = m.end()
     if len(anchors) * 2 != rendered.count("<"):
         return None
-    parts.append(unescape(rendered[pos:]))
-    return parts, anchors
-
-
-def _same(s: str) -> str:
-    return s
+    return anchors
 
 
 def anchor_spans(text: str, rendered: str) -> list[RawLink]:
@@ -134,34 +126,32 @@ def anchor_markup(text: str, rendered: str) -> list[LibraryLink]:
     """
     fast = _fast_parse(rendered)
     if fast is not None:
-        return _place(text, *fast, True)
+        return _place(text, fast, True)
     collector = _AnchorCollector()
     collector.feed(rendered)
     collector.close()
-    return _place(text, collector.parts, [(a, b, h, None) for a, b, h in collector.anchors], True)
+    content = "".join(collector.parts)
+    return _place(text, [(a, b, h, None, content[a:b]) for a, b, h in collector.anchors], True)
 
 
 def _place(
-    text: str, parts: list[str], found_anchors: Sequence[tuple[int, int, str, str | None]], escaped: bool
+    text: str, found_anchors: Sequence[tuple[int, int, str, str | None, str]], escaped: bool
 ) -> list[LibraryLink]:
-    """The anchors (offsets in the text content ``"".join(parts)``) placed in ``text`` (see :func:`anchor_markup`)."""
-    content = "".join(parts)
+    """The anchors ``(start, end, href, markup, text)``, offsets in the HTML's text content, placed
+    in ``text`` (see :func:`anchor_markup`): the text outside the anchors is the input's."""
     out: list[LibraryLink] = []
     shift = 0  # text offset minus content offset, after the last anchor placed
-    same = content == text
-    for start, end, href, markup in found_anchors:
+    for start, end, href, markup, shown in found_anchors:
         if start == end:
             continue
         kind: Literal["url", "email"] = "email" if href[:7].lower() == "mailto:" else "url"
-        if not same:
-            shown = content[start:end]
-            at = start + shift
-            found = at if text.startswith(shown, at) else text.find(shown, at)
-            if found == -1:
+        at = start + shift
+        if not text.startswith(shown, at):
+            at = text.find(shown, at)
+            if at == -1:
                 continue
-            shift = found - start
-            start, end = found, found + (end - start)
-        out.append(LibraryLink(RawLink(start, end, kind), href, markup, escaped))
+            shift = at - start
+        out.append(LibraryLink(RawLink(at, at + end - start, kind), href, markup, escaped))
     return out
 
 
@@ -205,7 +195,7 @@ def windowed_markup(
     if render_raw is not None and "<" not in joined:
         fast = _fast_parse(render_raw(joined), escaped=False)
         if fast is not None:
-            found = _place(joined, *fast, False)
+            found = _place(joined, fast, False)
     if found is None:
         found = anchor_markup(joined, render(joined))
     if len(pieces) == 1 and not shifts[0]:

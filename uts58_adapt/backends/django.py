@@ -26,8 +26,8 @@ from .base import RawLink
 
 __all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_config", "django_markup", "django_spans"]
 
-#: Anchored tokens at most this far apart go to Django in one call.
-GAP = 8
+#: Anchored tokens at most this far apart are read as one window (the windows go to Django in one call).
+GAP = 0
 _WORD_SPLIT = r"""([\s<>"']+)"""
 #: A character that separates Django's words (its ``word_split_re``, when :func:`django_anchor` is not None).
 DJANGO_SEPARATORS = re.compile(r"""[\s<>"']""")

@@ -24,8 +24,8 @@ from .base import RawLink
 
 __all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
 
-#: Anchored tokens at most this far apart go to Jinja2 in one call.
-GAP = 8
+#: Anchored tokens at most this far apart are read as one window (the windows go to Jinja2 in one call).
+GAP = 0
 #: ``jinja2.utils._http_re`` as Jinja2 3.1 ships it, its list of bare-domain TLDs left out.
 _HTTP_RE = r"""
     ^
@@ -57,6 +57,7 @@ _WORD_SPLIT = r"(\s+)"
 #: A character that separates Jinja2's words (when :func:`jinja2_anchor` is not None).
 JINJA2_SEPARATORS = re.compile(r"\s")
 _ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
+_MAILTO = re.compile("mailto:", re.IGNORECASE)
 
 
 def jinja2_anchor(extra_schemes: Iterable[str] | None = None) -> re.Pattern[str] | None:
@@ -144,6 +145,8 @@ def jinja2_markup(
 
 def _with_mailto(clean: str, found: list[LibraryLink]) -> list[LibraryLink]:
     # Jinja2 links ``mailto:a@b.com`` and shows only ``a@b.com``: the span it linked starts at ``mailto:``.
+    if _MAILTO.search(clean) is None:
+        return found
     return [
         one._replace(link=RawLink(one.link.start - 7, one.link.end, one.link.kind, one.link.scheme_length))
         if one.link.kind == "email" and clean[max(0, one.link.start - 7) : one.link.start].lower() == "mailto:"
