@@ -299,9 +299,12 @@ def test_a_urlizer_that_changes_how_words_are_linked_takes_the_plain_path() -> N
     class Unusual(django_html.Urlizer):  # type: ignore[misc]
         simple_url_2_re = re.compile(r"^[a-z]+\.(com)$", re.IGNORECASE)
 
+    class OtherSchemes(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_re = re.compile(r"^https?://\[?\w|^ftp:", re.IGNORECASE)
+
     instance = django_html.Urlizer()
     instance.trim_punctuation = lambda word: ("", word, "")
-    for urlizer in (Shouting(), Splitter(), Unusual(), instance):
+    for urlizer in (Shouting(), Splitter(), Unusual(), OtherSchemes(), instance):
         assert django_backend.django_anchor(urlizer) is None, urlizer
         assert django_backend.django_config(urlizer) == (None, None)
     text = "a LINK to x.com,y.com and http://e.com/p"

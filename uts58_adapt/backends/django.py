@@ -31,7 +31,7 @@ GAP = 0
 _WORD_SPLIT = r"""([\s<>"']+)"""
 #: A character that separates Django's words (its ``word_split_re``, when :func:`django_anchor` is not None).
 DJANGO_SEPARATORS = re.compile(r"""[\s<>"']""")
-_SIMPLE_URL = re.compile(r"\^https\?://.*", re.DOTALL)
+_SIMPLE_URL = r"^https?://\[?\w"
 _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
@@ -88,7 +88,7 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     Only for Django's own ``Urlizer`` (a subclass that overrides how words are split,
     trimmed or linked, or that changes ``word_split_re``, the punctuation it trims or
     ``url_template``, gets None), with patterns of the shape Django ships:
-    ``simple_url_re`` starting with ``^https?://`` (``://``), ``simple_url_2_re``
+    ``simple_url_re`` ``^https?://\\[?\\w`` (``://``), ``simple_url_2_re``
     ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` and a dot before one of its
     TLDs, which are read from it), and ``@`` for emails; matched without regard to case.
     """
@@ -117,7 +117,7 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
         or urlizer.url_template != _URL_TEMPLATE
         or not isinstance(url, str)
         or not isinstance(url_2, str)
-        or _SIMPLE_URL.fullmatch(url) is None
+        or url != _SIMPLE_URL
     ):
         return None
     m = _SIMPLE_URL_2.fullmatch(url_2)
