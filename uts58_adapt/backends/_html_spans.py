@@ -8,6 +8,7 @@ library's own rules decide the spans; nothing of them is re-implemented here.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -135,12 +136,22 @@ def anchor_markup(text: str, rendered: str) -> list[LibraryLink]:
 
 
 def _place(
-    text: str, found_anchors: Sequence[tuple[int, int, str, str | None, str]], escaped: bool
+    text: str,
+    found_anchors: Sequence[tuple[int, int, str, str | None, str]],
+    escaped: bool,
+    starts: Sequence[int] = (0,),
+    moves: Sequence[int] = (0,),
 ) -> list[LibraryLink]:
     """The anchors ``(start, end, href, markup, text)``, offsets in the HTML's text content, placed
-    in ``text`` (see :func:`anchor_markup`): the text outside the anchors is the input's."""
+    in ``text`` (see :func:`anchor_markup`): the text outside the anchors is the input's.
+
+    ``text`` may be pieces of a longer text put end to end: piece ``k`` starts at
+    ``starts[k]`` and moves by ``moves[k]`` to its place there (offsets in the longer text).
+    """
     out: list[LibraryLink] = []
     shift = 0  # text offset minus content offset, after the last anchor placed
+    k = 0
+    last = len(starts) - 1
     for start, end, href, markup, shown in found_anchors:
         if start == end:
             continue
@@ -151,6 +162,9 @@ def _place(
             if at == -1:
                 continue
             shift = at - start
+        while k < last and starts[k + 1] <= at:
+            k += 1
+        at += moves[k]
         out.append(LibraryLink(RawLink(at, at + end - start, kind), href, markup, escaped))
     return out
 
@@ -183,29 +197,29 @@ def windowed_markup(
         return []
     pieces: list[str] = []
     starts: list[int] = []  # where each window starts in the joined text
-    shifts: list[int] = []  # what moves an offset of that window back to ``text``
+    moves: list[int] = []  # what moves an offset of that window back to ``text``
     length = 0
     for lo, hi in anchored_windows(text, anchor, ANY_SPACE, gap, len(text) + 1, first):
         pieces.append(text[lo:hi])
         starts.append(length)
-        shifts.append(lo - length)
+        moves.append(lo - length)
         length += hi - lo
     joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
-    found = None
     if render_raw is not None and "<" not in joined:
         fast = _fast_parse(render_raw(joined), escaped=False)
         if fast is not None:
-            found = _place(joined, fast, False)
-    if found is None:
-        found = anchor_markup(joined, render(joined))
-    if len(pieces) == 1 and not shifts[0]:
-        return found
-    out: list[LibraryLink] = []
-    k = 0
-    for one in found:
-        link = one.link
-        while k + 1 < len(starts) and starts[k + 1] <= link.start:
-            k += 1
-        shift = shifts[k]
-        out.append(one._replace(link=RawLink(link.start + shift, link.end + shift, link.kind)))
-    return out
+            return _place(joined, fast, False, starts, moves)
+    rendered = render(joined)
+    fast = _fast_parse(rendered)
+    if fast is not None:
+        return _place(joined, fast, True, starts, moves)
+    return [
+        one._replace(link=RawLink(*_moved(one.link.start, one.link.end, starts, moves), one.link.kind))
+        for one in anchor_markup(joined, rendered)
+    ]
+
+
+def _moved(start: int, end: int, starts: Sequence[int], moves: Sequence[int]) -> tuple[int, int]:
+    """``(start, end)`` in pieces put end to end (see :func:`_place`), moved to the longer text."""
+    shift = moves[bisect.bisect_right(starts, start) - 1]
+    return start + shift, end + shift
