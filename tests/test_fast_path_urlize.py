@@ -164,6 +164,9 @@ EDGES = [
     "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
     "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
     "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
+    # Text that looks like the libraries' anchors, around their links.
+    'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
+    '<a href="a@b.com">a@b.com</a> <a href="http://e.com" rel="nofollow">www.e.org</a>www.e.net',
 ]
 
 
@@ -401,6 +404,18 @@ def test_anchors_are_placed_with_the_html_parser_when_the_html_is_unusual() -> N
     usual = 'x <a href="http://e.com" rel="nofollow">http://e.com</a> y'
     found = anchor_markup(text, usual)
     assert [(f.link, f.markup) for f in found] == [(RawLink(2, 14, "url"), usual[2:-2])]
+
+
+def test_text_like_an_anchor_is_never_read_as_one() -> None:
+    from uts58_adapt.backends._html_spans import _fast_parse
+
+    # Rendered with escaping off, the text content must be the input: a fake anchor is not.
+    text = 'x <a href="http://e.com">y</a> z'
+    assert _fast_parse(text, False, text) is None
+    source = '<a href="x">y</a> http://f.com'
+    rendered = '<a href="x">y</a> <a href="http://f.com">http://f.com</a>'
+    assert _fast_parse(rendered, False, source) is None
+    assert _fast_parse(rendered[18:], False, source[18:]) == [(0, 12, "http://f.com", rendered[18:], "http://f.com")]
 
 
 def test_probe_answers_are_kept_per_configuration() -> None:

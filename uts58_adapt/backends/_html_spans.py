@@ -78,26 +78,36 @@ class _AnchorCollector(HTMLParser):
 _LIBRARY_ANCHOR = re.compile(r'<a href="([^"<>]*)"(?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")*>([^<>]*)</a>')
 
 
-def _fast_parse(rendered: str, escaped: bool = True) -> list[tuple[int, int, str, str | None, str]] | None:
+def _fast_parse(
+    rendered: str, escaped: bool = True, content: str | None = None
+) -> list[tuple[int, int, str, str | None, str]] | None:
     """:class:`_AnchorCollector`'s reading of ``rendered`` when it is escaped text and library anchors.
 
     For each anchor: its start and end in the text content, its href, its markup and its
     text.  None when ``rendered`` holds any other markup (then the HTML parser reads it).
     Each piece of text is decoded with ``html.unescape``, as the parser decodes the text
-    between two tags; with ``escaped`` false (a text without ``<`` rendered with escaping
-    off) it is taken as it is.
+    between two tags; with ``escaped`` false (a text rendered with escaping off) it is taken
+    as it is.  ``content``: the text content ``rendered`` must have (its input, rendered with
+    escaping off), checked instead of the count of ``<``: the input may hold ``<`` and even
+    text that looks like an anchor, which would then be missing from the content.
     """
     anchors: list[tuple[int, int, str, str | None, str]] = []
+    pieces: list[str] = []
     length = pos = 0
     for m in _LIBRARY_ANCHOR.finditer(rendered):
         before = rendered[pos : m.start()]
         shown = m.group(2)
         if escaped:
             before, shown = html.unescape(before), html.unescape(shown)
+        elif content is not None:
+            pieces += (before, shown)
         start = length + len(before)
         length = start + len(shown)
         anchors.append((start, length, html.unescape(m.group(1)), m.group(), shown))
         pos = m.end()
+    if content is not None and not escaped:
+        pieces.append(rendered[pos:])
+        return anchors if "".join(pieces) == content else None
     if len(anchors) * 2 != rendered.count("<"):
         return None
     return anchors
@@ -188,8 +198,9 @@ def windowed_markup(
     their places in ``text``) are those of one call on the whole text
     (tests/test_fast_path_urlize.py).
 
-    ``render_raw``: the same rendering with escaping off, cheaper, used when the windows
-    hold no ``<`` (so the only markup of its output is the library's anchors).  The
+    ``render_raw``: the same rendering with escaping off, cheaper, used first: its output
+    must be the windows with the library's anchors in them (:func:`_fast_parse`), else
+    ``render`` is used.  The
     windows are given with their lone surrogates replaced (:func:`without_surrogates`).
     """
     first = anchor.search(text)
@@ -205,8 +216,8 @@ def windowed_markup(
         moves.append(lo - length)
         length += hi - lo
     joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
-    if render_raw is not None and "<" not in joined:
-        fast = _fast_parse(render_raw(joined), escaped=False)
+    if render_raw is not None:
+        fast = _fast_parse(render_raw(joined), False, joined if "<" in joined else None)
         if fast is not None:
             return _place(joined, fast, False, starts, moves)
     rendered = render(joined)

@@ -160,7 +160,8 @@ def django_markup(
         return str(urlizer(window, nofollow=nofollow, autoescape=True))
 
     def render_raw(window: str) -> str:
-        # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``).
+        # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``);
+        # text and anchors are told apart by the text content, which must be the window's.
         return str(urlizer(window, nofollow=nofollow))
 
     return windowed_markup(text, anchor, render, GAP, render_raw)
