@@ -418,6 +418,16 @@ def test_text_like_an_anchor_is_never_read_as_one() -> None:
     assert _fast_parse(rendered[18:], False, source[18:]) == [(0, 12, "http://f.com", rendered[18:], "http://f.com")]
 
 
+def test_an_option_that_cannot_be_a_key_is_not_kept() -> None:
+    env = Environment()
+    env.policies["urlize.target"] = ["_top"]  # not a string: Jinja2 writes its str()
+    install(env)
+    text = "see https://example.com/a"
+    out = env.from_string("{{ v|urlize }}").render(v=text)
+    with plain_path():
+        assert env.from_string("{{ v|urlize }}").render(v=text) == out
+
+
 def test_probe_answers_are_kept_per_configuration() -> None:
     urlize_module._MEMO.clear()
     urlize("see https://example.com/a and www.example.org", autoescape=True)

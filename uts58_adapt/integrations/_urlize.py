@@ -57,6 +57,8 @@ def _remember(key: Hashable | None, question: str, probe: str, compute: Callable
         return _MEMO[entry]
     except KeyError:
         pass
+    except TypeError:  # a configuration that cannot be a key (an option that is a list, say)
+        return compute()
     value = compute()
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
