@@ -8,6 +8,13 @@ the link holds a Bidi_Control character), the anchor the library renders for a p
 ``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
 href and text.  Text between links is escaped as the library escapes it.
 
+Fast path (issue 20): with the library's own configuration (``backends.django.django_anchor``,
+``backends.jinja2.jinja2_anchor``) the spans come from the library reading only the words
+that can hold one of its links, rendered with the caller's options, and a refined link that
+is the library's own span takes the anchor the library wrote for it there: the string
+``render_one`` would return (:func:`urlize_refined`).  The library's answers to probes are
+kept across calls, per configuration.
+
 Input that is already markup (marked safe, or Django's ``autoescape=False``) is linkified
 only where an HTML5 parser sees text (:func:`in_text`, as ``linkify_html`` does): never
 inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
