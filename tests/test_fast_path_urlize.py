@@ -435,3 +435,5 @@ def test_probe_answers_are_kept_per_configuration() -> None:
     assert keys and all(key is not None for key in keys)
     urlize("see https://example.com/a", autoescape=True, nofollow=True)
     assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
+    urlize_module.clear_memo()
+    assert not urlize_module._MEMO

@@ -34,7 +34,7 @@ from ..html import BIDI_CONTROLS
 from ..link import Link
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["in_text", "urlize_refined"]
+__all__ = ["clear_memo", "in_text", "urlize_refined"]
 
 _PROBE_URL = "http://example.com/"
 _PROBE_EMAIL = "@example.com"
@@ -53,6 +53,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
 _MEMO: dict[tuple[Hashable, str, str], Any] = {}
 _MEMO_SIZE = 4096
+
+
+def clear_memo() -> None:
+    """Forget the libraries' answers kept across calls (a benchmark round that must not reuse them)."""
+    _MEMO.clear()
 
 
 def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
