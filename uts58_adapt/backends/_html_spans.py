@@ -8,13 +8,32 @@ library's own rules decide the spans; nothing of them is re-implemented here.
 
 from __future__ import annotations
 
+import bisect
+import html
 import re
+from collections.abc import Callable, Sequence
 from html.parser import HTMLParser
-from typing import Literal
+from typing import Literal, NamedTuple
 
+from ._windows import ANY_SPACE, anchored_windows
 from .base import RawLink
 
-__all__ = ["anchor_hrefs", "anchor_spans", "without_surrogates"]
+__all__ = ["LibraryLink", "anchor_hrefs", "anchor_markup", "anchor_spans", "windowed_markup", "without_surrogates"]
+
+
+class LibraryLink(NamedTuple):
+    """A link in the library's HTML: its span in the input, its href, and its anchor.
+
+    ``markup`` is the anchor as the library wrote it (None when the HTML was read by the
+    HTML parser); ``escaped``: whether the library escaped the text (its display text of
+    ``a&b`` is then ``a&amp;b``).
+    """
+
+    link: RawLink
+    href: str
+    markup: str | None
+    escaped: bool
+
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -25,6 +44,8 @@ def without_surrogates(text: str) -> str:
     Django's urlize encodes words to UTF-8 and raises on a lone surrogate; a surrogate is
     Link_Term=Hard, so no link crosses one either way.
     """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
     return _SURROGATE.sub("\ufffd", text)
 
 
@@ -53,34 +74,163 @@ class _AnchorCollector(HTMLParser):
             self._open = None
 
 
+#: The anchors linkifiers write: ``href`` first, double-quoted values, a text without markup.
+_LIBRARY_ANCHOR = re.compile(r'<a href="([^"<>]*)"(?: [A-Za-z][A-Za-z0-9-]*="[^"<>]*")*>([^<>]*)</a>')
+
+
+def _fast_parse(
+    rendered: str, escaped: bool = True, content: str | None = None
+) -> list[tuple[int, int, str, str | None, str]] | None:
+    """:class:`_AnchorCollector`'s reading of ``rendered`` when it is escaped text and library anchors.
+
+    For each anchor: its start and end in the text content, its href, its markup and its
+    text.  None when ``rendered`` holds any other markup (then the HTML parser reads it).
+    Each piece of text is decoded with ``html.unescape``, as the parser decodes the text
+    between two tags; with ``escaped`` false (a text rendered with escaping off) it is taken
+    as it is.  ``content``: the text content ``rendered`` must have (its input, rendered with
+    escaping off), checked instead of the count of ``<``: the input may hold ``<`` and even
+    text that looks like an anchor, which would then be missing from the content.
+    """
+    anchors: list[tuple[int, int, str, str | None, str]] = []
+    pieces: list[str] = []
+    length = pos = 0
+    for m in _LIBRARY_ANCHOR.finditer(rendered):
+        before = rendered[pos : m.start()]
+        shown = m.group(2)
+        if escaped:
+            before, shown = html.unescape(before), html.unescape(shown)
+        elif content is not None:
+            pieces += (before, shown)
+        start = length + len(before)
+        length = start + len(shown)
+        anchors.append((start, length, html.unescape(m.group(1)), m.group(), shown))
+        pos = m.end()
+    if content is not None and not escaped:
+        pieces.append(rendered[pos:])
+        return anchors if "".join(pieces) == content else None
+    if len(anchors) * 2 != rendered.count("<"):
+        return None
+    return anchors
+
+
 def anchor_spans(text: str, rendered: str) -> list[RawLink]:
     """The spans of ``text`` that ``rendered`` made into links (see :func:`anchor_hrefs`)."""
-    return [link for link, _ in anchor_hrefs(text, rendered)]
+    return [found.link for found in anchor_markup(text, rendered)]
 
 
 def anchor_hrefs(text: str, rendered: str) -> list[tuple[RawLink, str]]:
     """The spans of ``text`` that ``rendered`` (the library's HTML for ``text``) made into links, with their hrefs.
 
-    An anchor whose href starts with ``mailto:`` is an email.  When the output's text
-    content differs from ``text`` (a shortened display text, say), each anchor's text is
-    looked up in ``text`` from the end of the previous one, and anchors not found there
-    are left out.
+    See :func:`anchor_markup`.
     """
+    return [(found.link, found.href) for found in anchor_markup(text, rendered)]
+
+
+def anchor_markup(text: str, rendered: str) -> list[LibraryLink]:
+    """The spans of ``text`` that ``rendered`` (the library's HTML for ``text``) made into links,
+    with their hrefs and, when ``rendered`` is escaped text and plain anchors, each anchor's markup.
+
+    An anchor whose href starts with ``mailto:`` is an email.  The text outside the anchors
+    is the input's; when an anchor's text is not the input's at that place (Jinja2 shows
+    ``mailto:a@b.org`` as ``a@b.org``, a display text may be shortened), it is looked up
+    in ``text`` from there, and an anchor not found there is left out.
+    """
+    fast = _fast_parse(rendered)
+    if fast is not None:
+        return _place(text, fast, True)
     collector = _AnchorCollector()
     collector.feed(rendered)
     collector.close()
     content = "".join(collector.parts)
-    out: list[tuple[RawLink, str]] = []
-    pos = 0
-    for start, end, href in collector.anchors:
+    return _place(text, [(a, b, h, None, content[a:b]) for a, b, h in collector.anchors], True)
+
+
+def _place(
+    text: str,
+    found_anchors: Sequence[tuple[int, int, str, str | None, str]],
+    escaped: bool,
+    starts: Sequence[int] = (0,),
+    moves: Sequence[int] = (0,),
+) -> list[LibraryLink]:
+    """The anchors ``(start, end, href, markup, text)``, offsets in the HTML's text content, placed
+    in ``text`` (see :func:`anchor_markup`): the text outside the anchors is the input's.
+
+    ``text`` may be pieces of a longer text put end to end: piece ``k`` starts at
+    ``starts[k]`` and moves by ``moves[k]`` to its place there (offsets in the longer text).
+    """
+    out: list[LibraryLink] = []
+    shift = 0  # text offset minus content offset, after the last anchor placed
+    k = 0
+    last = len(starts) - 1
+    for start, end, href, markup, shown in found_anchors:
         if start == end:
             continue
         kind: Literal["url", "email"] = "email" if href[:7].lower() == "mailto:" else "url"
-        if content != text:
-            found = text.find(content[start:end], pos)
-            if found == -1:
+        at = start + shift
+        if not text.startswith(shown, at):
+            at = text.find(shown, at)
+            if at == -1:
                 continue
-            start, end = found, found + (end - start)
-        out.append((RawLink(start, end, kind), href))
-        pos = end
+            shift = at - start
+        while k < last and starts[k + 1] <= at:
+            k += 1
+        at += moves[k]
+        out.append(LibraryLink(RawLink(at, at + end - start, kind), href, markup, escaped))
     return out
+
+
+def windowed_markup(
+    text: str,
+    anchor: re.Pattern[str],
+    render: Callable[[str], str],
+    gap: int,
+    render_raw: Callable[[str], str] | None = None,
+) -> list[LibraryLink]:
+    """:func:`anchor_markup` of ``render(text)``, from ``render`` of the anchored windows of ``text`` only.
+
+    For a linkifier that splits its input into words at white space (a white-space
+    character is part of no word) and links each word on its own, with ``anchor`` a
+    pattern found in every word it links: the words outside the windows
+    (``_windows.anchored_windows``, white-space-delimited tokens that hold an anchor,
+    joined when at most ``gap`` apart, never cut inside a token) are not linked.  Every
+    window but the last of the text ends with white space, so the windows put end to end
+    hold the same words: the library reads them in one call, and the spans (moved back to
+    their places in ``text``) are those of one call on the whole text
+    (tests/test_fast_path_urlize.py).
+
+    ``render_raw``: the same rendering with escaping off, cheaper, used first: its output
+    must be the windows with the library's anchors in them (:func:`_fast_parse`), else
+    ``render`` is used.  The
+    windows are given with their lone surrogates replaced (:func:`without_surrogates`).
+    """
+    first = anchor.search(text)
+    if first is None:
+        return []
+    pieces: list[str] = []
+    starts: list[int] = []  # where each window starts in the joined text
+    moves: list[int] = []  # what moves an offset of that window back to ``text``
+    length = 0
+    for lo, hi in anchored_windows(text, anchor, ANY_SPACE, gap, len(text) + 1, first):
+        pieces.append(text[lo:hi])
+        starts.append(length)
+        moves.append(lo - length)
+        length += hi - lo
+    joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
+    if render_raw is not None:
+        fast = _fast_parse(render_raw(joined), False, joined if "<" in joined else None)
+        if fast is not None:
+            return _place(joined, fast, False, starts, moves)
+    rendered = render(joined)
+    fast = _fast_parse(rendered)
+    if fast is not None:
+        return _place(joined, fast, True, starts, moves)
+    return [
+        one._replace(link=RawLink(*_moved(one.link.start, one.link.end, starts, moves), one.link.kind))
+        for one in anchor_markup(joined, rendered)
+    ]
+
+
+def _moved(start: int, end: int, starts: Sequence[int], moves: Sequence[int]) -> tuple[int, int]:
+    """``(start, end)`` in pieces put end to end (see :func:`_place`), moved to the longer text."""
+    shift = moves[bisect.bisect_right(starts, start) - 1]
+    return start + shift, end + shift

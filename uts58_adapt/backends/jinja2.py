@@ -1,32 +1,157 @@
 """The Jinja2 backend: ``jinja2.utils.urlize`` (the ``urlize`` filter).
 
 Jinja2 links ``http(s)://`` URLs, ``www.`` hosts, bare domains ending in ``.com``,
-``.net`` or ``.org``, ``mailto:`` and emails.  It returns HTML, so the spans are
-recovered from its output (``_html_spans.anchor_spans``); Jinja2's own rules decide them.
+``.net``, ``.int``, ``.edu``, ``.gov``, ``.org``, ``.info`` or ``.mil``, ``mailto:`` and
+emails, and URLs that start with one of the ``extra_schemes``.  It returns HTML, so the
+spans are recovered from its output (``_html_spans.anchor_spans``); Jinja2's own rules
+decide them.
+
+Jinja2 splits its (escaped) input into words at white space and links each word on its
+own, only when it holds ``://``, ``www.``, a dot before one of its TLDs, ``@``,
+``mailto:`` or an extra scheme: :func:`jinja2_anchor` is that pattern, read from
+Jinja2's own ``_http_re``, and Jinja2 is given only the white-space-delimited tokens
+that hold it (``_html_spans.windowed_markup``), with the spans of one call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from ._html_spans import anchor_spans, without_surrogates
+from ._html_spans import LibraryLink, anchor_markup, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["Jinja2Backend", "jinja2_spans"]
+__all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
+
+#: Anchored tokens at most this far apart are read as one window (the windows go to Jinja2 in one call).
+GAP = 0
+#: ``jinja2.utils._http_re`` as Jinja2 3.1 ships it, its list of bare-domain TLDs left out.
+_HTTP_RE = r"""
+    ^
+    (
+        (https?://|www\.)  # scheme or www
+        (([\w%-]+\.)+)?  # subdomain
+        (
+            [a-z]{2,63}  # basic tld
+        |
+            xn--[\w%]{2,59}  # idna tld
+        )
+    |
+        ([\w%-]{2,63}\.)+  # basic domain
+        (TLDS)  # basic tld
+    |
+        (https?://)  # scheme
+        (
+            (([\d]{1,3})(\.[\d]{1,3}){3})  # IPv4
+        |
+            (\[([\da-f]{0,4}:){2}([\da-f]{0,4}:?){1,6}])  # IPv6
+        )
+    )
+    (?::[\d]{1,5})?  # port
+    (?:[/?#]\S*)?  # path, query, and fragment
+    $
+    """
+_BASIC_TLDS = re.compile(r"\(([a-z]+(?:\|[a-z]+)*)\)  # basic tld\n")
+_WORD_SPLIT = r"(\s+)"
+#: A character that separates Jinja2's words (when :func:`jinja2_anchor` is not None).
+JINJA2_SEPARATORS = re.compile(r"\s")
+_ANCHORS: dict[tuple[Any, ...], re.Pattern[str] | None] = {}
+_MAILTO = re.compile("mailto:", re.IGNORECASE)
+
+
+def jinja2_anchor(extra_schemes: Iterable[str] | None = None) -> re.Pattern[str] | None:
+    """A pattern that every word ``jinja2.utils.urlize`` links contains, or None (then Jinja2 reads the whole text).
+
+    ``://``, ``www.``, a dot before one of the bare-domain TLDs of its ``_http_re``
+    (read from it), ``@``, ``mailto:`` (without regard to case), and each of the
+    ``extra_schemes`` as it is.  None when Jinja2's ``urlize`` does not split words at
+    ``(\\s+)`` or its ``_http_re`` is not the one Jinja2 3.1 ships (its TLD list aside),
+    or when an extra scheme is empty or holds white space or ``&`` (Jinja2 matches the
+    schemes on the escaped text, white space included).
+    """
+    import jinja2.utils
+
+    schemes = tuple(extra_schemes) if extra_schemes is not None else ()
+    urlize = jinja2.utils.urlize
+    http_re = getattr(jinja2.utils, "_http_re", None)
+    key = (urlize, http_re, schemes)
+    try:
+        if key in _ANCHORS:
+            return _ANCHORS[key]
+    except TypeError:  # a scheme that is not hashable
+        return None
+    anchor = _anchor(urlize, http_re, schemes)
+    if len(_ANCHORS) > 64:
+        _ANCHORS.clear()
+    _ANCHORS[key] = anchor
+    return anchor
+
+
+def _anchor(urlize: Any, http_re: Any, schemes: tuple[Any, ...]) -> re.Pattern[str] | None:
+    code = getattr(urlize, "__code__", None)
+    if code is None or _WORD_SPLIT not in code.co_consts or not isinstance(http_re, re.Pattern):
+        return None
+    m = _BASIC_TLDS.search(http_re.pattern)
+    if m is None or http_re.pattern != _HTTP_RE.replace("TLDS", m.group(1)):
+        return None
+    parts = [r"://|www\.|@|mailto:|\.(?:" + m.group(1) + ")"]
+    for scheme in schemes:
+        if not isinstance(scheme, str) or not scheme or "&" in scheme or any(ch.isspace() for ch in scheme):
+            return None
+        parts.append("(?-i:" + re.escape(scheme) + ")")
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:
     """The spans ``jinja2.utils.urlize`` links in the plain ``text``."""
+    return [found.link for found in jinja2_markup(text, extra_schemes)]
+
+
+def jinja2_plain_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:
+    """:func:`jinja2_spans` from one call on the whole text (the reference of the fast path)."""
     from jinja2.utils import urlize
 
     clean = without_surrogates(text)
-    spans = anchor_spans(clean, urlize(clean, extra_schemes=extra_schemes))
+    found = anchor_markup(clean, urlize(clean, extra_schemes=extra_schemes))
+    return [one.link for one in _with_mailto(clean, found)]
+
+
+def jinja2_markup(
+    text: str, extra_schemes: Iterable[str] | None = None, render: Callable[[str], str] | None = None
+) -> list[LibraryLink]:
+    """The spans Jinja2 links in the plain ``text``, with each link's href and Jinja2's anchor for it.
+
+    ``render(s)`` is Jinja2's HTML for the plain ``s`` (default ``jinja2.utils.urlize``
+    with ``extra_schemes``; the ``urlize`` filter with the caller's ``rel`` and ``target``
+    gives anchors that can be reused).  With :func:`jinja2_anchor`, Jinja2 reads only the
+    anchored windows of the text; without it, the whole text.
+    """
+    schemes = tuple(extra_schemes) if extra_schemes is not None else None
+    if render is None:
+        from jinja2.utils import urlize
+
+        def render(s: str) -> str:
+            return urlize(s, extra_schemes=schemes)
+
+    anchor = jinja2_anchor(schemes)
+    if anchor is None:
+        clean = without_surrogates(text)
+        found = anchor_markup(clean, render(clean))
+    else:
+        found = windowed_markup(text, anchor, render, GAP)
+    return _with_mailto(text, found)
+
+
+def _with_mailto(clean: str, found: list[LibraryLink]) -> list[LibraryLink]:
     # Jinja2 links ``mailto:a@b.com`` and shows only ``a@b.com``: the span it linked starts at ``mailto:``.
+    if _MAILTO.search(clean) is None:
+        return found
     return [
-        RawLink(link.start - 7, link.end, link.kind, link.scheme_length)
-        if link.kind == "email" and clean[max(0, link.start - 7) : link.start].lower() == "mailto:"
-        else link
-        for link in spans
+        one._replace(link=RawLink(one.link.start - 7, one.link.end, one.link.kind, one.link.scheme_length))
+        if one.link.kind == "email" and clean[max(0, one.link.start - 7) : one.link.start].lower() == "mailto:"
+        else one
+        for one in found
     ]
 
 

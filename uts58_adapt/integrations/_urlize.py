@@ -8,6 +8,13 @@ the link holds a Bidi_Control character), the anchor the library renders for a p
 ``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
 href and text.  Text between links is escaped as the library escapes it.
 
+Fast path (issue 20): with the library's own configuration (``backends.django.django_anchor``,
+``backends.jinja2.jinja2_anchor``) the spans come from the library reading only the words
+that can hold one of its links, rendered with the caller's options, and a refined link that
+is the library's own span takes the anchor the library wrote for it there: the string
+``render_one`` would return (:func:`urlize_refined`).  The library's answers to probes are
+kept across calls, per configuration.
+
 Input that is already markup (marked safe, or Django's ``autoescape=False``) is linkified
 only where an HTML5 parser sees text (:func:`in_text`, as ``linkify_html`` does): never
 inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
@@ -17,16 +24,17 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 from ..backends._html5_text import text_runs
-from ..backends._html_spans import anchor_hrefs, anchor_spans
+from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["in_text", "urlize_refined"]
+__all__ = ["clear_memo", "in_text", "urlize_refined"]
 
 _PROBE_URL = "http://example.com/"
 _PROBE_EMAIL = "@example.com"
@@ -36,6 +44,38 @@ _ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+#: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
+_ESCAPED = re.compile("[&<>\"']")
+#: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: The library's answers to probes, across calls: ``(key, question, probe) -> answer``, where
+#: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
+_MEMO: dict[tuple[Hashable, str, str], Any] = {}
+_MEMO_SIZE = 4096
+
+
+def clear_memo() -> None:
+    """Forget the libraries' answers kept across calls (a benchmark round that must not reuse them)."""
+    _MEMO.clear()
+
+
+def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept across calls under ``(key, question, probe)`` unless ``key`` is None."""
+    if key is None:
+        return compute()
+    entry = (key, question, probe)
+    try:
+        return _MEMO[entry]
+    except KeyError:
+        pass
+    except TypeError:  # a configuration that cannot be a key (an option that is a list, say)
+        return compute()
+    value = compute()
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[entry] = value
+    return value
 
 
 def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
@@ -56,14 +96,21 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _library_accepts_email(render_escaped: Callable[[str], str]) -> Callable[[str], bool]:
+def _library_accepts_email(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str], bool]:
     def accepts(probe: str) -> bool:
-        return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
+        return bool(
+            _remember(
+                key,
+                "email",
+                probe,
+                lambda: anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")],
+            )
+        )
 
     return accepts
 
 
-def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[str, str], bool]:
+def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str, str], bool]:
     """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
 
     Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
@@ -71,6 +118,9 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
     """
 
     def accepts(scheme: str, probe: str) -> bool:
+        return bool(_remember(key, scheme, probe, lambda: answer(scheme, probe)))
+
+    def answer(scheme: str, probe: str) -> bool:
         found = anchor_hrefs(probe, render_escaped(probe))
         if len(found) != 1:
             return False
@@ -83,7 +133,12 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str]) -> Callable[[s
 
 
 def _render_link(
-    link: Link, render_one: Callable[[str], str], default_scheme: str, names: Callable[[], frozenset[str]]
+    link: Link,
+    render_one: Callable[[str], str],
+    default_scheme: str,
+    names: Callable[[], frozenset[str]],
+    rendered: str | None = None,
+    render_key: Hashable | None = None,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -91,12 +146,14 @@ def _render_link(
     with no attribute but those of its anchor for a plain URL (``names()``): on markup
     marked safe, Jinja2 puts a ``"`` of the text into the href unescaped, which would end
     the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
-    a probe, with the link's own escaped href and text.
+    a probe, with the link's own escaped href and text.  ``rendered``: ``render_one(link.text)``
+    when the caller has it; ``render_key``: the library's rendering of the probe is kept
+    across calls under it (see :func:`urlize_refined`).
     """
     if not safe_scheme(link.text):
         return None
     if not BIDI_CONTROLS.intersection(link.text):
-        own = render_one(link.text)
+        own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
@@ -115,7 +172,7 @@ def _render_link(
         probe = "a" * max(1, len(shown) - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
         probe = _PROBE_URL + "x" * max(0, len(shown) - len(_PROBE_URL))
-    m = _PROBE_ANCHOR.search(render_one(probe))
+    m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
     if m is None:
         return None
     start = _HREF.sub(lambda _: f' href="{html.escape(escape_bidi(href), quote=True)}"', m.group(1), count=1)
@@ -139,6 +196,12 @@ def urlize_refined(
     strict_hosts: bool = False,
     html_entities: bool = False,
     reject_risky: bool = False,
+    rendered: Sequence[LibraryLink] | None = None,
+    escapes: bool = True,
+    separators: re.Pattern[str] | None = None,
+    trim_url_limit: int | None = None,
+    probe_key: Hashable | None = None,
+    render_key: Hashable | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -150,6 +213,19 @@ def urlize_refined(
     scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule,
     ``reject_risky`` the §8 checks of ``detect()`` (a link with a risk stays text).
     ``html_entities``: the text holds character references (``&amp;``), kept whole in a link.
+
+    The fast path (issue 20): ``rendered`` is what the library made of the spans ``raw``,
+    each anchor rendered with the caller's options except ``trim_url_limit``, by a library
+    that links each word on its own as it links it alone (Django's and Jinja2's own
+    ``urlize``).  A link that is such a span, not shortened (at most ``trim_url_limit``
+    long), and rendered with the caller's escaping (``escapes``: ``render_one`` escapes
+    the text) or holding nothing escaping changes (``&<>"'``), takes that anchor instead
+    of a ``render_one`` call: the same string.  ``separators`` (with ``rendered``): a
+    character that separates the library's words; a link that is a whole word holding
+    nothing escaping changes, that the library did not link, is not linked by
+    ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
+    ``render_key`` name the library's configuration for ``render_escaped`` and for
+    ``render_one``: its answers to probes are then kept across calls (None: not kept).
     """
     out: list[str] = []
     pos = 0
@@ -158,22 +234,48 @@ def urlize_refined(
     def names() -> frozenset[str]:
         """The attribute names of the library's anchor for a plain URL (computed once)."""
         if not known:
-            m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
-            known.append(frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"}))
+            known.append(_remember(render_key, "names", _PROBE_URL, _probe_names))
         return known[0]
+
+    def _probe_names() -> frozenset[str]:
+        m = _PROBE_ANCHOR.search(render_one(_PROBE_URL))
+        return frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"})
+
+    reusable: dict[tuple[int, int], LibraryLink] = {}
+    if rendered is not None:
+        for one in rendered:
+            reusable[one.link.start, one.link.end] = one
 
     links = refine(
         text,
         raw,
-        _library_accepts_email(render_escaped),
+        _library_accepts_email(render_escaped, probe_key),
         strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped),
+        scheme_probe=_library_accepts_scheme(render_escaped, probe_key),
         reject_risky=reject_risky,
     )
     for link in links:
         if html_entities:
             link = with_entity_end(text, link)
-        anchor = _render_link(link, render_one, default_scheme, names)
+        own = None
+        if rendered is not None and _SURROGATE.search(link.text) is None:
+            found = reusable.get((link.start, link.end))
+            plain = _ESCAPED.search(link.text) is None
+            if found is None:
+                if (
+                    plain
+                    and separators is not None
+                    and (link.start == 0 or separators.match(text, link.start - 1))
+                    and (link.end == len(text) or separators.match(text, link.end))
+                ):
+                    own = ""  # a word the library did not link: not an anchor alone either
+            elif (
+                found.markup is not None
+                and (found.escaped == escapes or plain)
+                and (trim_url_limit is None or len(link.text) <= trim_url_limit)
+            ):
+                own = found.markup
+        anchor = _render_link(link, render_one, default_scheme, names, own, render_key)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))

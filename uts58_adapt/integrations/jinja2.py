@@ -5,6 +5,9 @@ The upgraded filter has the parameters of Jinja2's (``trim_url_limit``, ``nofoll
 environment) and returns ``Markup`` when autoescape is on, as Jinja2's does.  Jinja2
 (``jinja2.utils.urlize``) finds the spans; the filter that was installed renders every
 link with the caller's arguments; the spans are refined (``integrations._urlize``).
+Jinja2 reads only the words that can hold a link (``backends.jinja2.jinja2_anchor``),
+and when the installed filter is Jinja2's own, a refined link that is Jinja2's own span
+takes the anchor Jinja2 rendered for it.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import jinja2.utils
 from jinja2 import Environment, pass_eval_context
+from jinja2.filters import do_urlize
 from jinja2.nodes import EvalContext
-from jinja2.utils import urlize as jinja2_urlize
 from markupsafe import Markup, escape
 
-from ..backends.jinja2 import jinja2_spans
+from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup
 from ._urlize import in_text, urlize_refined
 
 __all__ = ["install"]
@@ -67,12 +71,41 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
                 )
             )
 
+        urlize = jinja2.utils.urlize
+        stock = jinja2_anchor(extra_schemes) is not None
+        probe_key = ("jinja2", urlize, jinja2.utils._http_re, jinja2.utils._email_re, extra_schemes) if stock else None
+        render_key = None
+        render = None
+        if stock and original is do_urlize:
+            # Jinja2's own filter: rendered with the caller's options, trimming aside, its anchors can be reused.
+            policies = eval_ctx.environment.policies
+            render_key = (
+                probe_key,
+                trim_url_limit,
+                nofollow,
+                target,
+                rel,
+                is_markup,
+                policies["urlize.rel"],
+                policies["urlize.target"],
+            )
+
+            def render(plain: str) -> str:
+                return str(original(eval_ctx, plain, None, nofollow, target, rel, extra_schemes))
+
         def convert(run: str) -> str:
+            found = jinja2_markup(run, extra_schemes, render)
             return urlize_refined(
                 run,
-                jinja2_spans(run, extra_schemes),
+                [one.link for one in found],
+                rendered=found if render is not None else None,
+                escapes=not is_markup,
+                separators=JINJA2_SEPARATORS,
+                trim_url_limit=trim_url_limit,
+                probe_key=probe_key,
+                render_key=render_key,
                 render_one=render_one,
-                render_escaped=lambda word: jinja2_urlize(word, extra_schemes=extra_schemes),
+                render_escaped=lambda word: urlize(word, extra_schemes=extra_schemes),
                 escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
                 default_scheme="https://",
                 strict_hosts=strict_hosts,

@@ -7,7 +7,9 @@ template library ``{% load uts58 %}``, whose ``urlize`` and ``urlizetrunc`` filt
 replace the built-in ones, autoescaping as Django's do.
 
 Django's own ``Urlizer`` (``django.utils.html.urlizer``, read at each call) finds the
-spans and renders every link; the spans are refined (``integrations._urlize``).
+spans and renders every link; the spans are refined (``integrations._urlize``).  Django
+reads only the words that can hold a link (``backends.django.django_anchor``), and a
+refined link that is Django's own span takes the anchor Django rendered for it.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
-    from ...backends.django import django_spans
+    from ...backends.django import DJANGO_SEPARATORS, django_config, django_markup
     from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
@@ -55,10 +57,23 @@ def urlize(
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
 
+    config = django_config(urlizer)
+    probe_key = config[1]
+    stock = config[0] is not None
+    render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
+
     def convert(run: str) -> str:
+        found = django_markup(urlizer, run, nofollow, config)
         return urlize_refined(
             run,
-            django_spans(urlizer, run),
+            [one.link for one in found],
+            # Django's own Urlizer (it has anchors): its anchors can be reused.
+            rendered=found if stock else None,
+            escapes=autoescape and not safe_input,
+            separators=DJANGO_SEPARATORS if stock else None,
+            trim_url_limit=trim_url_limit,
+            probe_key=probe_key,
+            render_key=render_key,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
             escape_text=escape_text,

@@ -1,0 +1,439 @@
+"""The Django and Jinja2 fast path gives exactly the HTML (and links) of the plain path (issue 20).
+
+Fast path: the library reads only the white-space-delimited tokens that can hold one of
+its links, put end to end in one call (``_html_spans.windowed_markup``, anchors from the
+library's own patterns: ``backends.django.django_anchor``, ``backends.jinja2.jinja2_anchor``),
+and a refined link that is the library's own span takes the anchor the library rendered
+for it instead of a second call.  Plain path: the library reads the whole text and renders
+each link again (what a configuration without anchors gets).  The integrations' HTML and
+``detect()``'s links must be the same on the official test lines, the bundled sample
+corpus, both benchmark corpora, generated text dense in what the libraries and the anchors
+care about and in white space of every kind, and configured calls (options, policies,
+markup input, extra schemes, a Urlizer with other TLDs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("django")
+pytest.importorskip("jinja2")
+
+from django.utils import html as django_html
+from django.utils.safestring import mark_safe
+from jinja2 import Environment
+
+import uts58_adapt.backends.django as django_backend
+import uts58_adapt.backends.jinja2 as jinja2_backend
+import uts58_adapt.integrations._urlize as urlize_module
+from uts58_adapt import detect
+from uts58_adapt.backends.base import RawLink
+from uts58_adapt.integrations.django import urlize, urlizetrunc
+from uts58_adapt.integrations.jinja2 import install
+
+from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
+
+
+@contextlib.contextmanager
+def plain_path() -> Iterator[None]:
+    """No anchors for any configuration (the plain path), and nothing kept from earlier calls."""
+    saved = (django_backend._anchor, django_backend._CONFIGS, jinja2_backend._anchor, jinja2_backend._ANCHORS)
+    django_backend._anchor = lambda urlizer: None
+    jinja2_backend._anchor = lambda *args: None
+    django_backend._CONFIGS, jinja2_backend._ANCHORS = {}, {}
+    urlize_module._MEMO.clear()
+    try:
+        yield
+    finally:
+        django_backend._anchor, django_backend._CONFIGS, jinja2_backend._anchor, jinja2_backend._ANCHORS = saved
+        urlize_module._MEMO.clear()
+
+
+def _jinja2(source: str, **policies: object) -> Callable[[str], str]:
+    env = Environment(autoescape=True)
+    env.policies.update(policies)
+    install(env)
+    template = env.from_string(source)
+    return lambda text: template.render(v=text)
+
+
+#: Every entry point and option set compared (the integrations' HTML, detect()'s links).
+ENTRY_POINTS: dict[str, Callable[[str], object]] = {
+    "django": lambda t: urlize(t),
+    "django autoescape": lambda t: urlize(t, autoescape=True),
+    "django nofollow trim": lambda t: urlize(t, trim_url_limit=24, nofollow=True, autoescape=True),
+    "django safe input": lambda t: urlize(mark_safe(t), autoescape=True),
+    "django urlizetrunc": lambda t: urlizetrunc(t, 30),
+    "django strict_hosts": lambda t: urlize(t, autoescape=True, strict_hosts=True),
+    "jinja2": _jinja2("{{ v|urlize }}"),
+    "jinja2 options": _jinja2("{{ v|urlize(30, true, target='_blank', rel='me') }}"),
+    "jinja2 trim": _jinja2("{{ v|urlize(12) }}"),
+    "jinja2 markup": _jinja2("{{ v|safe|urlize }}"),
+    "jinja2 policies": _jinja2(
+        "{{ v|urlize }}",
+        **{"urlize.rel": "noopener", "urlize.target": "_top", "urlize.extra_schemes": ["tel:", "git+ssh:"]},
+    ),
+    "jinja2 extra_schemes": _jinja2("{{ v|urlize(extra_schemes=['myapp:', 'xmpp:']) }}"),
+    "jinja2 no autoescape": lambda t: Environment().from_string("{{ v|urlize }}").render(v=t),
+    "detect django": lambda t: detect(t, backend="django"),
+    "detect jinja2": lambda t: detect(t, backend="jinja2"),
+}
+_jinja2_plain_env = Environment()
+install(_jinja2_plain_env)
+ENTRY_POINTS["jinja2 no autoescape"] = lambda t: _jinja2_plain_env.from_string("{{ v|urlize }}").render(v=t)
+
+
+def _check_all(texts: list[str], names: list[str] | None = None) -> None:
+    assert django_backend.django_anchor(django_html.urlizer) is not None  # the fast path runs
+    assert jinja2_backend.jinja2_anchor(("myapp:", "xmpp:")) is not None
+    for name in names or list(ENTRY_POINTS):
+        fn = ENTRY_POINTS[name]
+        fast = [fn(text) for text in texts]
+        with plain_path():
+            plain = [fn(text) for text in texts]
+        for text, a, b in zip(texts, fast, plain):
+            assert a == b, (name, text)
+
+
+def _check_spans(text: str) -> None:
+    urlizer = django_html.urlizer
+    assert django_backend.django_spans(urlizer, text) == django_backend.django_plain_spans(urlizer, text), text
+    assert jinja2_backend.jinja2_spans(text) == jinja2_backend.jinja2_plain_spans(text), text
+    schemes = ("myapp:", "tel:")
+    assert jinja2_backend.jinja2_spans(text, schemes) == jinja2_backend.jinja2_plain_spans(text, schemes), text
+
+
+def test_official_file(detection_test_file: object) -> None:
+    lines = [plain_text(line) for _, line in detection_cases()]
+    _check_all(["\n".join(lines)])
+    _check_all(lines, ["django autoescape", "jinja2", "detect django", "detect jinja2"])
+    for line in lines:
+        _check_spans(line)
+
+
+def test_sample_corpus() -> None:
+    lines = sample_lines()
+    assert len(lines) >= 50
+    _check_all(["\n".join(lines)])
+    _check_all(lines, ["django", "jinja2 options"])
+
+
+def test_dense_corpus() -> None:
+    paragraphs = dense_paragraphs(20_000)
+    assert len(paragraphs) > 20
+    _check_all(paragraphs)
+    for paragraph in paragraphs:
+        _check_spans(paragraph)
+
+
+def _debian_text(limit: int = 60_000) -> str:
+    parts: list[str] = []
+    size = 0
+    for path in sorted(Path("/usr/share/doc").glob("*/copyright")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        parts.append(text)
+        size += len(text)
+        if size > limit:
+            break
+    return "\n\n".join(parts)
+
+
+def test_debian_docs_corpus() -> None:
+    text = _debian_text()
+    if len(text) < 10_000:
+        pytest.skip("no Debian documentation in /usr/share/doc (the benchmark's other corpus)")
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    _check_all(paragraphs, ["django", "django autoescape", "jinja2", "jinja2 options", "detect django"])
+
+
+EDGES = [
+    "see https://e.com/ä」x and https://e.com/ö。次",  # the refined link ends inside the library's word
+    "(https://e.com/ä),x https://e.com/a&b」 x@e.com」",
+    "σωκράτης@example.com, ivan+ä@e.org and 里@docs.e.edu",  # emails the library does not link
+    "x https://e.com/?a=1&b=2 'https://e.com/q' \"www.e.org\" <http://e.net/>",
+    "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
+    "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
+    "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
+    # Text that looks like the libraries' anchors, around their links.
+    'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
+    '<a href="a@b.com">a@b.com</a> <a href="http://e.com" rel="nofollow">www.e.org</a>www.e.net',
+]
+
+
+@pytest.mark.parametrize("text", EDGES)
+def test_edges(text: str) -> None:
+    _check_spans(text)
+    _check_all([text])
+
+
+# Pieces the libraries and the anchors care about, and separators of every kind.
+PIECES = [
+    "x",
+    "ab",
+    "com",
+    "COM",
+    "org",
+    "net",
+    "info",
+    "de",
+    "рф",
+    "例え",
+    "é",
+    "ı",
+    "İ",
+    ".",
+    "..",
+    "@",
+    "a@b.com",
+    "x@y.org",
+    "σ@e.com",
+    "//",
+    "/",
+    ":",
+    "http://",
+    "https://",
+    "HTTP://",
+    "ftp://",
+    "mailto:",
+    "www.",
+    "WWW.",
+    "tel:",
+    "myapp:",
+    "xmpp:",
+    "javascript:",
+    "(",
+    ")",
+    "[",
+    "]",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&#39;",
+    "'",
+    '"',
+    "?",
+    "#",
+    "!",
+    ",",
+    ";",
+    "%",
+    "=",
+    "-",
+    "_",
+    "1.2.3.4",
+    ":8080",
+    "。",
+    "」",
+    "\u200e",
+    "\u202e",
+    "\u00ad",
+    "\ud800",
+]
+SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\u200a", "\x0b", "\x0c"]
+
+_texts = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=40).map("".join)
+_QUICK = ["django", "django autoescape", "django nofollow trim", "jinja2 options", "jinja2 markup", "detect jinja2"]
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_texts)
+def test_generated_text(text: str) -> None:
+    _check_spans(text)
+    _check_all([text], _QUICK)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_texts, min_size=2, max_size=12), st.sampled_from(SEPARATORS), st.integers(0, 24))
+def test_generated_long_text(parts: list[str], sep: str, filler: int) -> None:
+    """Tokens far apart and close together (one window or several, put end to end)."""
+    text = (sep + "w" * filler + sep).join(parts)
+    _check_spans(text)
+    _check_all([text], list(ENTRY_POINTS))
+
+
+# --- Configurations: anchors from the library's own patterns, or the plain path -------------------
+
+
+def test_djangos_anchor_is_read_from_its_patterns() -> None:
+    anchor = django_backend.django_anchor(django_html.urlizer)
+    assert anchor is not None
+    for word in ("http://x", "www.x", "a@b", "x.com", "X.ORG/y", "y.gov"):
+        assert anchor.search(word), word
+    assert anchor.search("example.de") is None
+
+    class MoreTLDs(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = re.compile(r"^www\.|^(?!http)\w[^@]+\.(com|de|io)($|/.*)$", re.IGNORECASE)
+
+    more = MoreTLDs()
+    mine = django_backend.django_anchor(more)
+    assert mine is not None and mine.search("example.de") and mine.search("example.org") is None
+    text = "see example.de/x, example.io and example.org or a@b.de."
+    assert django_backend.django_spans(more, text) == django_backend.django_plain_spans(more, text)
+    assert [text[s.start : s.end] for s in django_backend.django_spans(more, text)] == [
+        "example.de/x",
+        "example.io",
+        "a@b.de",
+    ]
+
+
+def test_a_urlizer_that_changes_how_words_are_linked_takes_the_plain_path() -> None:
+    class Shouting(django_html.Urlizer):  # type: ignore[misc]
+        def handle_word(self, word: str, **kwargs: object) -> str:  # links "LINK" too
+            if word == "LINK":
+                return '<a href="http://example.com/">LINK</a>'
+            return str(super().handle_word(word, **kwargs))
+
+    class Splitter(django_html.Urlizer):  # type: ignore[misc]
+        word_split_re = re.compile(r"([\s<>\"',]+)")
+
+    class Unusual(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = re.compile(r"^[a-z]+\.(com)$", re.IGNORECASE)
+
+    class OtherSchemes(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_re = re.compile(r"^https?://\[?\w|^ftp:", re.IGNORECASE)
+
+    instance = django_html.Urlizer()
+    instance.trim_punctuation = lambda word: ("", word, "")
+    for urlizer in (Shouting(), Splitter(), Unusual(), OtherSchemes(), instance):
+        assert django_backend.django_anchor(urlizer) is None, urlizer
+        assert django_backend.django_config(urlizer) == (None, None)
+    text = "a LINK to x.com,y.com and http://e.com/p"
+    assert [text[s.start : s.end] for s in django_backend.django_spans(Shouting(), text)] == [
+        "LINK",
+        "x.com,y.com",
+        "http://e.com/p",
+    ]
+
+
+def test_a_changed_urlizer_gets_a_new_anchor(monkeypatch: pytest.MonkeyPatch) -> None:
+    urlizer = django_html.Urlizer()
+    before, key = django_backend.django_config(urlizer)
+    assert before is not None and before.search("a.de") is None
+    monkeypatch.setattr(
+        urlizer, "simple_url_2_re", re.compile(r"^www\.|^(?!http)\w[^@]+\.(de)($|/.*)$", re.IGNORECASE), raising=False
+    )
+    after, new_key = django_backend.django_config(urlizer)
+    assert after is not None and after.search("ab.de") and new_key != key
+    monkeypatch.setattr(urlizer, "wrapping_punctuation", [("(", ")")], raising=False)
+    assert django_backend.django_config(urlizer) == (None, None)
+
+
+def test_jinja2_anchor_and_extra_schemes() -> None:
+    anchor = jinja2_backend.jinja2_anchor()
+    assert anchor is not None
+    for word in ("http://x", "www.x", "a@b", "mailto:x", "x.com", "x.info", "X.MIL"):
+        assert anchor.search(word), word
+    schemes = jinja2_backend.jinja2_anchor(["myapp:"])
+    assert schemes is not None and schemes.search("myapp:x") and schemes.search("MYAPP:x") is None
+    # Schemes Jinja2 matches in ways anchors cannot follow: the plain path.
+    for bad in ([""], [" x"], ["a&b"], ["x\u3000y"]):
+        assert jinja2_backend.jinja2_anchor(bad) is None, bad
+    text = "go x:1  x:2 and http://e.com"
+    assert jinja2_backend.jinja2_spans(text, [" "]) == jinja2_backend.jinja2_plain_spans(text, [" "])
+
+
+def test_a_changed_jinja2_pattern_takes_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jinja2.utils
+
+    monkeypatch.setattr(jinja2.utils, "_http_re", re.compile(r"^\w+\.\w+$"))
+    assert jinja2_backend.jinja2_anchor() is None
+    text = "see example.de and http://e.com"
+    assert jinja2_backend.jinja2_spans(text) == jinja2_backend.jinja2_plain_spans(text)
+    assert [text[s.start : s.end] for s in jinja2_backend.jinja2_spans(text)] == ["example.de"]
+
+
+def test_a_filter_installed_over_another_renders_each_link() -> None:
+    from jinja2 import pass_eval_context
+    from jinja2.filters import do_urlize
+
+    @pass_eval_context
+    def classy(eval_ctx: object, value: str, *args: object) -> str:  # someone else's filter
+        return str(do_urlize(eval_ctx, value, *args)).replace("<a ", '<a class="ext" ')  # type: ignore[arg-type]
+
+    env = Environment()
+    env.filters["urlize"] = classy
+    install(env)
+    text = "see http://example.com/a and www.example.org."
+    out = env.from_string("{{ v|urlize }}").render(v=text)
+    with plain_path():
+        assert env.from_string("{{ v|urlize }}").render(v=text) == out
+    assert out == (
+        'see <a class="ext" href="http://example.com/a" rel="noopener">http://example.com/a</a> and '
+        '<a class="ext" href="https://www.example.org" rel="noopener">www.example.org</a>.'
+    )
+
+
+def test_markup_input_reuses_only_what_escaping_does_not_change() -> None:
+    text = 'a http://e.com/?a=1&amp;b=2 b http://e.com/x"y c https://e.com/ok'
+    for name in ("jinja2 markup", "django safe input", "django"):
+        fast = ENTRY_POINTS[name](text)
+        with plain_path():
+            assert ENTRY_POINTS[name](text) == fast, name
+
+
+# --- Span recovery (_html_spans.anchor_markup) ---------------------------------------------------
+
+
+def test_a_mailto_link_after_an_unlinked_copy_of_its_address() -> None:
+    # Jinja2 shows mailto:a@b.com as a@b.com; the copy before it ("@a@b.com") is not linked.
+    text = "@a@b.com mailto:a@b.com"
+    assert jinja2_backend.jinja2_plain_spans(text) == [RawLink(9, 23, "email")]
+    assert jinja2_backend.jinja2_spans(text) == [RawLink(9, 23, "email")]
+
+
+def test_anchors_are_placed_with_the_html_parser_when_the_html_is_unusual() -> None:
+    from uts58_adapt.backends._html_spans import anchor_markup
+
+    text = "x http://e.com y"
+    unusual = 'x <a title="t" href="http://e.com">http://e.com</a> y'  # href not first
+    found = anchor_markup(text, unusual)
+    assert [(f.link, f.href, f.markup) for f in found] == [(RawLink(2, 14, "url"), "http://e.com", None)]
+    usual = 'x <a href="http://e.com" rel="nofollow">http://e.com</a> y'
+    found = anchor_markup(text, usual)
+    assert [(f.link, f.markup) for f in found] == [(RawLink(2, 14, "url"), usual[2:-2])]
+
+
+def test_text_like_an_anchor_is_never_read_as_one() -> None:
+    from uts58_adapt.backends._html_spans import _fast_parse
+
+    # Rendered with escaping off, the text content must be the input: a fake anchor is not.
+    text = 'x <a href="http://e.com">y</a> z'
+    assert _fast_parse(text, False, text) is None
+    source = '<a href="x">y</a> http://f.com'
+    rendered = '<a href="x">y</a> <a href="http://f.com">http://f.com</a>'
+    assert _fast_parse(rendered, False, source) is None
+    assert _fast_parse(rendered[18:], False, source[18:]) == [(0, 12, "http://f.com", rendered[18:], "http://f.com")]
+
+
+def test_an_option_that_cannot_be_a_key_is_not_kept() -> None:
+    env = Environment()
+    env.policies["urlize.target"] = ["_top"]  # not a string: Jinja2 writes its str()
+    install(env)
+    text = "see https://example.com/a"
+    out = env.from_string("{{ v|urlize }}").render(v=text)
+    with plain_path():
+        assert env.from_string("{{ v|urlize }}").render(v=text) == out
+
+
+def test_probe_answers_are_kept_per_configuration() -> None:
+    urlize_module._MEMO.clear()
+    urlize("see https://example.com/a and www.example.org", autoescape=True)
+    keys = {entry[0] for entry in urlize_module._MEMO}
+    assert keys and all(key is not None for key in keys)
+    urlize("see https://example.com/a", autoescape=True, nofollow=True)
+    assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
+    urlize_module.clear_memo()
+    assert not urlize_module._MEMO
