@@ -258,14 +258,16 @@ class _Unsafe(Exception):
 
 
 def _seq(items: Iterable[tuple[Any, Any]]) -> tuple[bool, frozenset[str] | None]:
+    """Whether a sequence can match the empty string, and its first characters; every item is
+    checked (raising ``_Unsafe``), not only those that can start a match."""
     first: set[str] | None = set()
+    nullable = True
     for op, av in items:
-        nullable, chars = _node(op, av)
-        if first is not None:
+        item_nullable, chars = _node(op, av)
+        if nullable and first is not None:
             first = None if chars is None else first | chars
-        if not nullable:
-            return False, None if first is None else frozenset(first)
-    return True, None if first is None else frozenset(first)
+        nullable = nullable and item_nullable
+    return nullable, None if first is None else frozenset(first)
 
 
 def _no_space(lo: int, hi: int) -> None:
@@ -297,12 +299,13 @@ def _node(op: Any, av: Any) -> tuple[bool, frozenset[str] | None]:
                 raise _Unsafe  # a negated class, a space class…
         return False, None if chars is None else frozenset(chars)
     if op is _sre.BRANCH:
-        nullable, first = False, set()
+        any_nullable = False
+        union: set[str] | None = set()
         for branch in av[1]:
             n, f = _seq(branch)
-            nullable |= n
-            first = None if f is None or first is None else first | f
-        return nullable, None if first is None else frozenset(first)
+            any_nullable |= n
+            union = None if f is None or union is None else union | f
+        return any_nullable, None if union is None else frozenset(union)
     if op is _sre.SUBPATTERN:
         _group, add_flags, del_flags, body = av
         if add_flags or del_flags:
@@ -310,8 +313,8 @@ def _node(op: Any, av: Any) -> tuple[bool, frozenset[str] | None]:
         return _seq(body)
     if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) or op is getattr(_sre, "POSSESSIVE_REPEAT", None):
         low, _high, body = av
-        nullable, first = _seq(body)
-        return nullable or low == 0, first
+        body_nullable, body_first = _seq(body)
+        return body_nullable or low == 0, body_first
     if op is getattr(_sre, "ATOMIC_GROUP", None):
         return _seq(av)
     raise _Unsafe  # ".", a negated literal, lookaround, anchors, back references…
