@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ._tlds import tld_pattern
@@ -74,14 +74,16 @@ def build_url_re(tlds: list[str] | None = None) -> re.Pattern[str]:
     return re.compile(source, url_re.flags)
 
 
-def bleach_spans(linkify_filter: Any, text: str, parse_email: bool, anchors: Anchors | None = None) -> list[RawLink]:
+def bleach_spans(linkify_filter: Any, text: str, parse_email: bool, *, fast: bool = True) -> list[RawLink]:
     """The spans a ``bleach.linkifier.LinkifyFilter`` links in one text node ``text``, sorted.
 
-    With ``anchors`` (:func:`linker_anchors` of the filter's regexes) the regexes read only
-    the tokens that hold an anchor (:func:`_anchored_spans`), with the same result.
+    With ``fast`` (default), when the filter's regexes have anchors (:func:`linker_anchors`)
+    they read only the tokens that hold one (:func:`_anchored_spans`), with the same result.
     """
-    if anchors is not None:
-        return _anchored_spans(linkify_filter, text, parse_email, anchors)
+    if fast:
+        anchors = linker_anchors(linkify_filter.url_re, linkify_filter.email_re if parse_email else None)
+        if anchors is not None:
+            return _anchored_spans(linkify_filter, text, parse_email, anchors)
     out: list[RawLink] = []
     pieces = [(0, len(text))]
     if parse_email:
@@ -107,20 +109,25 @@ def bleach_spans(linkify_filter: Any, text: str, parse_email: bool, anchors: Anc
     return out
 
 
-def bleach_find(linkify_filter: Any, text: str, parse_email: bool, anchors: Anchors | None = None) -> list[RawLink]:
+def bleach_find(linkify_filter: Any, text: str, parse_email: bool, *, fast: bool = True) -> list[RawLink]:
     """``bleach_spans`` on ``text``, given in bounded windows when it is long.
 
     bleach's ``email_re`` (and its ``url_re`` on some input) takes time quadratic in
     the length of a run without white space, so a long text is given to it in the
     windows urlextract's backend uses (``urlextract._windows``: cut after white space,
     which no bleach span crosses, else overlapping by more than a host and scheme).
-    ``anchors``: the fast path of :func:`bleach_spans`, in each of these windows.
+    ``fast=False``: the plain path of :func:`bleach_spans` (the reference of the tests).
     """
+    spans: Callable[[Any, str, bool], list[RawLink]]
+    if not fast:
+        spans = partial(bleach_spans, fast=False)
+    else:
+        spans = bleach_spans  # looked up here: tests/test_newlib_backends.py replaces it
     if len(text) <= _WINDOW:
-        return bleach_spans(linkify_filter, text, parse_email, anchors)
+        return spans(linkify_filter, text, parse_email)
     seen: set[RawLink] = set()
     for lo, hi in _windows(text):
-        for r in bleach_spans(linkify_filter, text[lo:hi], parse_email, anchors):
+        for r in spans(linkify_filter, text[lo:hi], parse_email):
             seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
     return sorted(seen, key=lambda r: (r.start, r.end))
 
@@ -386,14 +393,13 @@ class BleachBackend:
             url_re=build_url_re(tlds),
             email_re=build_email_re(tlds=tlds),
         )
-        self._anchors = linker_anchors(self._filter.url_re, self._filter.email_re)
 
     def plain(self, text: str) -> list[RawLink]:
         """The links bleach finds in ``text`` with its regexes over all of it: the reference
         that :meth:`find` is tested against (tests/test_fast_path_bleach.py)."""
-        return bleach_find(self._filter, text, True)
+        return bleach_find(self._filter, text, True, fast=False)
 
     def find(self, text: str) -> list[RawLink]:
         """The links bleach finds in ``text`` (as one text node), sorted by start, from the
         tokens that hold an anchor (:func:`linker_anchors`): those of :meth:`plain`."""
-        return bleach_find(self._filter, text, True, self._anchors)
+        return bleach_find(self._filter, text, True)

@@ -33,7 +33,7 @@ from urllib.parse import quote
 from bleach.linkifier import PROTO_RE, Linker
 from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 
-from ..backends.bleach import Anchors, bleach_find, linker_anchors
+from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
@@ -83,18 +83,13 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         _PROBES[key] = (url_re, ok)
         return ok
 
-    def _anchors(self) -> Anchors | None:
-        """``linker_anchors`` of this filter's regexes (None: the plain path)."""
-        return linker_anchors(self.url_re, self.email_re if self.parse_email else None)
-
     def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         for token in src_iter:
             if token["type"] != "Characters":
                 yield token
                 continue
             text = token["data"]
-            anchors = self._anchors()
-            raw = bleach_find(self, text, self.parse_email, anchors)
+            raw = bleach_find(self, text, self.parse_email)
             if not raw and "@" not in text and text.isascii():
                 yield token  # no span, no email, no "。" domain: nothing for the refinement
                 continue
