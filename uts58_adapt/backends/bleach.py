@@ -183,9 +183,10 @@ def _linker_anchors(url_re: Any, email_re: Any | None) -> Anchors | None:
     if not isinstance(url_re, re.Pattern) or not isinstance(url_re.pattern, str):
         return None
     probe = bleach_build_url_re(tlds=["\x00T\x00"], protocols=["\x00P\x00"])
-    marks = _marks_variant(probe.pattern)
+    # This module's variant (every combining mark written as \U ranges) is built only when it can match.
+    templates = [probe.pattern, _marks_variant(probe.pattern)] if "\\U" in url_re.pattern else [probe.pattern]
     url = None
-    for template in (probe.pattern, marks):
+    for template in templates:
         parts = _split(url_re.pattern, template, ("\x00P\x00", "\x00T\x00"))
         if parts is not None and url_re.flags == probe.flags:
             protocols, tlds = parts
