@@ -39,11 +39,18 @@ FORBIDDEN_SCHEMES = frozenset({"javascript", "vbscript", "data"})
 _BIDI_ESCAPES = {ord(ch): "".join(f"%{byte:02X}" for byte in ch.encode("utf-8")) for ch in sorted(BIDI_CONTROLS)}
 _BIDI_VISIBLE = {ord(ch): f"\u27e8U+{ord(ch):04X}\u27e9" for ch in sorted(BIDI_CONTROLS)}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
+# str.translate with a dict costs a lookup per character: it runs only where one is found.
+_BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 def _escape_bidi(s: str) -> str:
     """Percent-escape the Bidi_Control characters of ``s`` (UTF-8, uppercase hex)."""
-    return s.translate(_BIDI_ESCAPES)
+    return s.translate(_BIDI_ESCAPES) if _BIDI.search(s) is not None else s
+
+
+def _visible_bidi(s: str) -> str:
+    """``s`` with its Bidi_Control characters shown as ``⟨U+XXXX⟩``."""
+    return s.translate(_BIDI_VISIBLE) if _BIDI.search(s) is not None else s
 
 
 def _scheme_set(schemes: object) -> frozenset[str]:
@@ -102,10 +109,14 @@ def render(
     escape_bidi: bool = True,
 ) -> str:
     """Return ``text`` as HTML with the given ``links`` (from ``detect``) as anchors; see ``linkify``."""
-    allowed = _scheme_set(schemes)
+    return _render(text, links, _scheme_set(schemes), escape_bidi)
+
+
+def _render(text: str, links: Iterable[Link], allowed: frozenset[str], escape_bidi: bool = True) -> str:
+    """:func:`render` with the schemes already checked (``_scheme_set``)."""
 
     def plain(s: str) -> str:
-        return html.escape(s.translate(_BIDI_VISIBLE) if escape_bidi else s, quote=True)
+        return html.escape(_visible_bidi(s) if escape_bidi else s, quote=True)
 
     out: list[str] = []
     pos = 0

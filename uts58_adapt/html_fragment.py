@@ -24,12 +24,23 @@ from collections.abc import Collection
 
 from .backends._html5_text import text_runs
 from .detection import detect
-from .html import _scheme_set, render
+from .html import _render, _scheme_set
 
 __all__ = ["DEFAULT_SKIP_TAGS", "linkify_html"]
 
 #: Elements whose content is never linkified.
 DEFAULT_SKIP_TAGS = frozenset({"a", "pre", "code", "script", "style", "textarea", "title"})
+
+
+def _skip_set(skip_tags: object) -> frozenset[str]:
+    if isinstance(skip_tags, (str, bytes)) or not isinstance(skip_tags, Collection):
+        raise TypeError(f"skip_tags must be a collection of str, not {type(skip_tags).__name__}")
+    if not all(isinstance(tag, str) for tag in skip_tags):
+        raise TypeError("skip_tags must contain str only")
+    return frozenset(tag.lower() for tag in skip_tags)
+
+
+_DEFAULT_SKIP = _skip_set(DEFAULT_SKIP_TAGS)
 
 
 def linkify_html(
@@ -58,12 +69,8 @@ def linkify_html(
         raise TypeError(f"backend must be str, not {type(backend).__name__}")
     if not isinstance(max_length, int) or isinstance(max_length, bool):
         raise TypeError(f"max_length must be int, not {type(max_length).__name__}")
-    if isinstance(skip_tags, (str, bytes)) or not isinstance(skip_tags, Collection):
-        raise TypeError(f"skip_tags must be a collection of str, not {type(skip_tags).__name__}")
-    if not all(isinstance(tag, str) for tag in skip_tags):
-        raise TypeError("skip_tags must contain str only")
-    _scheme_set(schemes)
-    skip = frozenset(tag.lower() for tag in skip_tags)
+    skip = _DEFAULT_SKIP if skip_tags is DEFAULT_SKIP_TAGS else _skip_set(skip_tags)
+    allowed = _scheme_set(schemes)
     out: list[str] = []
     pos = 0
     for start, end in text_runs(fragment, skip):
@@ -72,7 +79,7 @@ def linkify_html(
         links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts, reject_risky=reject_risky)
         if links:
             out.append(fragment[pos:start])
-            out.append(render(text, links, schemes=schemes))
+            out.append(_render(text, links, allowed))
             pos = end
     out.append(fragment[pos:])
     return "".join(out)

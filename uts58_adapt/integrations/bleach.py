@@ -10,6 +10,12 @@ with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 ``mailto:`` percent-quoted).  Emails are linked only with ``parse_email=True`` and when
 ``email_re`` accepts the address with an ASCII local part.
 
+Fast path: when the filter's ``url_re`` (and ``email_re``, emails on) are of the shapes
+bleach's ``build_url_re``/``build_email_re`` build, whatever their TLDs and protocols, the
+regexes read only the tokens of a text node that hold an anchor (a ``.`` before a TLD's
+first character, ``@``), with the same spans (``backends.bleach.linker_anchors``); a text
+node without one is passed on as it is.  Other regexes read the whole node, as bleach does.
+
 bleach decides scheme and host, as in ``wrap()`` of the other libraries: what its
 ``url_re`` links (its protocols, its TLD list, ``localhost`` after ``http://``) stays
 linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` adds
@@ -19,6 +25,7 @@ linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
@@ -27,11 +34,16 @@ from bleach.linkifier import PROTO_RE, Linker
 from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 
 from ..backends.bleach import bleach_find
+from ..html import BIDI_CONTROLS
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "wrap_filter", "wrap_linker"]
 
 Token = dict[str, Any]
+
+#: (id(url_re), scheme, probe) -> (url_re, whether it links the probe with that scheme).
+_PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
+_BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
@@ -58,8 +70,18 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         return m is not None and m.group(0) == probe
 
     def _accepts_scheme(self, scheme: str, probe: str) -> bool:
-        m = self.url_re.search(probe)
-        return m is not None and m.start() == 0 and m.group(0).lower().startswith(scheme)
+        # ``match``: what ``search`` gives when its match starts at 0.  Answers are kept per url_re.
+        url_re = self.url_re
+        key = (id(url_re), scheme, probe)
+        known = _PROBES.get(key)
+        if known is not None and known[0] is url_re:
+            return known[1]
+        m = url_re.match(probe)
+        ok = m is not None and m.group(0).lower().startswith(scheme)
+        if len(_PROBES) >= 4096:
+            _PROBES.clear()
+        _PROBES[key] = (url_re, ok)
+        return ok
 
     def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         for token in src_iter:
@@ -68,6 +90,9 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 continue
             text = token["data"]
             raw = bleach_find(self, text, self.parse_email)
+            if not raw and "@" not in text and text.isascii():
+                yield token  # no span, no email, no "。" domain: nothing for the refinement
+                continue
             links = refine(
                 text,
                 raw,
@@ -101,7 +126,11 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         if not safe_scheme(href):
             yield {"type": "Characters", "data": shown}
             return
-        attrs = self.apply_callbacks({(None, "href"): escape_bidi(href), "_text": escape_bidi(shown)}, True)
+        if _BIDI.search(href) is not None:
+            href = escape_bidi(href)
+        if _BIDI.search(shown) is not None:
+            shown = escape_bidi(shown)
+        attrs = self.apply_callbacks({(None, "href"): href, "_text": shown}, True)
         if attrs is None:
             yield {"type": "Characters", "data": shown}
             return
