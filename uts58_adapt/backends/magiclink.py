@@ -107,8 +107,11 @@ def anchored_spans(md: Any, text: str, anchor: re.Pattern[str]) -> list[RawLink]
     if first is None:
         return []
     patterns = md.inlinePatterns
-    link = patterns["magic-link"] if "magic-link" in patterns else None
-    mail = patterns["magic-mail"].getCompiledRegExp() if "magic-mail" in patterns else None
+    link = mail = None  # (markdown's Registry has no get())
+    if "magic-link" in patterns:
+        link = patterns["magic-link"]
+    if "magic-mail" in patterns:
+        mail = patterns["magic-mail"].getCompiledRegExp()
     out: list[RawLink] = []
     n = len(text)
     for lo, hi in anchored_windows(text, anchor, window=n + 1, first=first):

@@ -37,6 +37,7 @@ __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
 _MAIL_RE = re.compile(RE_MAIL)
 _WHOLE = re.compile(r"(?P<mail>.+)", re.DOTALL)
 _SPACE = re.compile(r"\s")
+_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 #: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
 _LOCAL_MAX = 256
 
@@ -97,8 +98,9 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         # does) and no white space: the refinement is given only the text between the "@"s
         # or spaces around it, so each "@" costs a bounded time ("a" + "@" * n, issue 21).
         lo = max(0, at - _LOCAL_MAX, data.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
-        for space in _SPACE.finditer(data, lo, at):
-            lo = space.end()
+        last = _LAST_SPACE.match(data, lo, at)  # the last white space before the "@", in one call
+        if last is not None:
+            lo = last.end()
         hi = min(len(data), at + WINDOW)
         next_at = data.find("@", at + 1, hi)
         if next_at != -1:
