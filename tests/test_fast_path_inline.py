@@ -306,3 +306,10 @@ def test_memo_generated_text(text: str) -> None:
     cold = [render(text + " " + text) for render in renders]
     warm = [render(text + " " + text) for render in renders]
     assert cold == warm
+
+
+def test_magiclink_long_tokens() -> None:
+    """Runs without white space longer than a window of the other backends: never cut here."""
+    pieces = ["http://a.example.com/" + "x" * 700, "y" * 600 + ",www.b.example.org/" + "z" * 600, "a" * 900 + "@c.de"]
+    for text in [*pieces, "".join(pieces), " ".join(pieces), "(".join(pieces) + "\n" + "'".join(pieces)]:
+        _check_magiclink(text)
