@@ -22,6 +22,7 @@ __all__ = [
     "refine",
     "refine_at",
     "refine_window",
+    "refined_span",
     "risk_filter",
     "safe_scheme",
     "with_entity_end",
@@ -147,6 +148,17 @@ def refine_at(
     if window_end is None:
         space = _SPACE.search(data, end, min(len(data), end + WINDOW))
         window_end = space.start() if space else min(len(data), end + WINDOW)
+    found = refined_span(data, start, end, kind, window_end, strict_hosts, reject_risky)
+    if found is None:
+        return None
+    return Link(found[0], found[1], found[2], kind, found[3], (start, end))  # type: ignore[arg-type]
+
+
+def refined_span(
+    data: str, start: int, end: int, kind: str, window_end: int, strict_hosts: bool, reject_risky: bool
+) -> tuple[int, int, str, str] | None:
+    """:func:`refine_at` (``window_end`` given) as ``(start, end, text, href)`` in ``data``, or None:
+    the inline integrations' path, one call per span and no Link built."""
     window = data[start:window_end]
     key = (window, end - start, kind, strict_hosts, reject_risky)
     found = _memo.get(key, _MISSING)
@@ -159,8 +171,7 @@ def refine_at(
             _memo[key] = found
     if found is None:
         return None
-    link_start, link_end, text, href = found
-    return Link(link_start + start, link_end + start, text, kind, href, (start, end))  # type: ignore[arg-type]
+    return found[0] + start, found[1] + start, found[2], found[3]
 
 
 def refine_window(
