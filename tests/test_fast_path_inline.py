@@ -313,3 +313,16 @@ def test_magiclink_long_tokens() -> None:
     pieces = ["http://a.example.com/" + "x" * 700, "y" * 600 + ",www.b.example.org/" + "z" * 600, "a" * 900 + "@c.de"]
     for text in [*pieces, "".join(pieces), " ".join(pieces), "(".join(pieces) + "\n" + "'".join(pieces)]:
         _check_magiclink(text)
+
+
+def test_magiclink_rejected_match_leaves_its_text_to_the_email_processor() -> None:
+    """As in Python-Markdown: a link match that magiclink rejects (``http://`` without a
+    domain) keeps the text before it for the email processor.  The one pass used to start
+    the email processor's text after the rejected match, dropping the email."""
+    html = markdown.markdown("w@b.com http://", extensions=["pymdownx.magiclink"])
+    assert html.count("<a ") == 1
+    backend = get_backend("magiclink")
+    for text in ["w@b.com http://", "w@b.com " + "w" * 40 + " http://x_y.z_w x@c.de www."]:
+        spans = [(r.start, r.end, r.kind) for r in backend.plain(text)]  # type: ignore[attr-defined]
+        assert (0, 7, "email") in spans, text
+        _check_magiclink(text)

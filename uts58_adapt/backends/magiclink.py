@@ -25,19 +25,21 @@ def _pattern_spans(pattern: Any, text: str, lo: int, hi: int, kind: str, out: li
     data = text[lo:hi]
     regex = pattern.getCompiledRegExp()
     gaps = []
-    pos = 0
+    pos = last = 0  # where the next search starts; the end of the last link
     while pos <= len(data):
         m = regex.search(data, pos)
         if m is None:
             break
         el, start, end = pattern.handleMatch(m, data)
         if el is None or start is None or end is None or end <= start:
+            # Rejected: the text stays in the gap, as in Python-Markdown, where the next
+            # processor sees all of it (``w@b.com http://`` links the email).
             pos = m.end() if m.end() > pos else pos + 1
             continue
         out.append(RawLink(lo + start, lo + end, kind))  # type: ignore[arg-type]
-        gaps.append((lo + pos, lo + start))
-        pos = end
-    gaps.append((lo + pos, hi))
+        gaps.append((lo + last, lo + start))
+        pos = last = end
+    gaps.append((lo + last, hi))
     return gaps
 
 
@@ -59,17 +61,25 @@ def magiclink_spans(md: Any, text: str) -> list[RawLink]:
     return out
 
 
+#: Where the link processor's ``RE_LINK`` can match: every match holds ``://`` or is ``www.``
+#: (without regard to case, where only ``W`` and ``w`` match ``w``).  Where its look-behind
+#: also holds is left to the processor.  A character class first: one cheap scan of the text.
+_LINK_ANCHOR = (":wW", r"(?<=:)//|(?<=[wW])[wW][wW]\.")
+#: Every match of the email processor's ``RE_MAIL`` holds an ``@``.
+_MAIL_ANCHOR = ("@", r"(?<=@)")
+
+
 def magiclink_anchor(md: Any) -> re.Pattern[str] | None:
     """A pattern that every link of the magiclink processors registered in ``md`` contains, or None.
 
-    From magiclink's own patterns: the link processor's ``RE_LINK`` (``http://``,
-    ``ftps://``, ``www.`` after white space or one of its opening characters) and, for
-    the email processor, the ``@`` that ``RE_MAIL`` requires.  Both processors' spans hold
-    no white space (``RE_LINK_PATH`` stops at it, as the email pattern does) and their
-    look-arounds treat white space like the ends of the text, so the spans found in
-    the tokens that hold an anchor are those of one pass (tests/test_fast_path_inline.py).
-    magiclink's options (``hide_protocol``, the shorteners and shorthands, ``custom``
-    providers) change the elements, not these spans or patterns.
+    From magiclink's own patterns: the ``://`` or ``www.`` that every match of the link
+    processor's ``RE_LINK`` holds (``http://``, ``ftps://``, ``www.``) and, for the email
+    processor, the ``@`` that ``RE_MAIL`` requires.  Both processors' spans hold no white
+    space (``RE_LINK_PATH`` stops at it, as the email pattern does) and their look-arounds
+    treat white space like the ends of the text, so the spans found in the tokens that
+    hold an anchor are those of one pass (tests/test_fast_path_inline.py).  magiclink's
+    options (``hide_protocol``, the shorteners and shorthands, ``custom`` providers) change
+    the elements, not these spans or patterns.
 
     None when a processor is not magiclink's own (another class's ``handleMatch``, another
     pattern): its spans are not known to stay in one token, and ``find`` then makes one pass.
@@ -82,16 +92,16 @@ def magiclink_anchor(md: Any) -> re.Pattern[str] | None:
         link = patterns["magic-link"]
         if type(link).handleMatch is not MagiclinkPattern.handleMatch or link.compiled_re.pattern != RE_LINK:
             return None
-        parts.append(RE_LINK)
+        parts.append(_LINK_ANCHOR)
     if "magic-mail" in patterns:
         mail = patterns["magic-mail"]
         if type(mail).handleMatch is not MagiclinkMailPattern.handleMatch or mail.compiled_re.pattern != RE_MAIL:
             return None
-        parts.append("@")
+        parts.append(_MAIL_ANCHOR)
     if not parts:
         return re.compile(r"(?!)")
-    # RE_LINK starts with its global flags (?xi) and ends with a newline: "|@" joins at the top level.
-    return re.compile("|".join(parts), re.DOTALL)
+    first = "".join(chars for chars, _ in parts)
+    return re.compile(f"[{first}](?:{'|'.join(rest for _, rest in parts)})")
 
 
 def anchored_spans(md: Any, text: str, anchor: re.Pattern[str]) -> list[RawLink]:
