@@ -71,8 +71,10 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
                 if self.config["hide_protocol"]:
                     el.text = AtomicString(text[text.find("://") + 3 :])
             el.set("href", self.unescape(href.strip()))
-        el.set("href", escape_bidi(el.get("href")))  # Bidi_Control characters percent-escaped (§8)
-        if BIDI_CONTROLS.intersection(el.text):
+        href = el.get("href")
+        if not href.isascii():  # Bidi_Control characters percent-escaped (§8); none is ASCII
+            el.set("href", escape_bidi(href))
+        if not el.text.isascii() and BIDI_CONTROLS.intersection(el.text):
             el.text = AtomicString(escape_bidi(el.text))
         if link.end < end:
             # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
