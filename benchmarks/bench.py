@@ -179,7 +179,8 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
     shared machine hits the variants alike, and each block's minimum over ``repeat``
     rounds drops it.
 
-    The memos a backend keeps (urlextract's window runs and email verdicts) are emptied
+    The memos a backend keeps (urlextract's window runs and email verdicts, the inline
+    integrations' refined spans) are emptied
     before every timed run (``forget``), so a round never reuses an earlier round's work:
     only text repeated within one block is found again, as in one pass over a corpus.
     """
@@ -208,6 +209,11 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
 def forget() -> None:
     """Empty the memos of the shared backend instances (see :func:`measure`)."""
     get_backend("urlextract").clear_memo()  # type: ignore[attr-defined]
+    try:  # the inline integrations' memo of refined spans (mistune, magiclink)
+        from uts58_adapt.integrations._common import clear_memo
+    except ImportError:
+        return
+    clear_memo()
 
 
 class Report:

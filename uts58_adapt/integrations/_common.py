@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections.abc import Sequence
@@ -14,7 +15,18 @@ from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links
 
-__all__ = ["WINDOW", "escape_bidi", "refine", "refine_at", "risk_filter", "safe_scheme", "with_entity_end"]
+__all__ = [
+    "WINDOW",
+    "clear_memo",
+    "escape_bidi",
+    "refine",
+    "refine_at",
+    "refine_window",
+    "refined_span",
+    "risk_filter",
+    "safe_scheme",
+    "with_entity_end",
+]
 
 _MAILTO = "mailto:"
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
@@ -93,6 +105,26 @@ WINDOW = 4096
 _SPACE = re.compile(r"\s")
 
 
+#: The ``scheme_ok`` of every :func:`refine_at`: the library's own span decides (mistune's
+#: and magiclink's patterns name their schemes), a scheme found before it is http(s) or ftp.
+_SCHEME_OK = scheme_check(None, default_scheme_ok)
+#: :func:`refine_at`'s memo: (window, span length, kind, strict_hosts, reject_risky) -> the
+#: refined link's (start, end, text, href) in the window, or None.  The result depends on
+#: nothing else, so a link seen again (a document rendered again, a URL repeated in a
+#: thread) costs a dictionary look-up.  Bounded: at most MEMO_SIZE windows of at most
+#: MEMO_TEXT code points, the oldest dropped first.
+MEMO_SIZE = 2048
+MEMO_TEXT = 512
+_MemoKey = tuple[str, int, str, bool, bool]
+_memo: dict[_MemoKey, tuple[int, int, str, str] | None] = {}
+_MISSING = (-1, -1, "", "")  # what _memo.get gives for a window not in it
+
+
+def clear_memo() -> None:
+    """Empty :func:`refine_at`'s memo (benchmarks time the work, not the memo)."""
+    _memo.clear()
+
+
 def refine_at(
     data: str,
     start: int,
@@ -111,19 +143,49 @@ def refine_at(
     The library decides scheme and host as in :func:`refine` (``strict_hosts`` as there).
     ``window_end``: where that text ends, when the caller knows (no white space before it).
     ``reject_risky``: None for a link with a §8 risk; an ideographic start moves (:func:`risk_filter`).
+    The result depends only on that text and the options: it is memoized (``MEMO_SIZE``).
     """
     if window_end is None:
         space = _SPACE.search(data, end, min(len(data), end + WINDOW))
         window_end = space.start() if space else min(len(data), end + WINDOW)
+    found = refined_span(data, start, end, kind, window_end, strict_hosts, reject_risky)
+    if found is None:
+        return None
+    return Link(found[0], found[1], found[2], kind, found[3], (start, end))  # type: ignore[arg-type]
+
+
+def refined_span(
+    data: str, start: int, end: int, kind: str, window_end: int, strict_hosts: bool, reject_risky: bool
+) -> tuple[int, int, str, str] | None:
+    """:func:`refine_at` (``window_end`` given) as ``(start, end, text, href)`` in ``data``, or None:
+    the inline integrations' path, one call per span and no Link built."""
     window = data[start:window_end]
-    raw = [RawLink(0, end - start, kind)]  # type: ignore[arg-type]
-    scheme_ok = scheme_check(None, default_scheme_ok)
-    links = refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=scheme_ok)
+    key = (window, end - start, kind, strict_hosts, reject_risky)
+    found = _memo.get(key, _MISSING)
+    if found is _MISSING:
+        found = refine_window(window, end - start, kind, strict_hosts=strict_hosts, reject_risky=reject_risky)
+        if len(window) <= MEMO_TEXT:
+            if len(_memo) >= MEMO_SIZE:
+                with contextlib.suppress(KeyError, StopIteration, RuntimeError):  # another thread got there first
+                    del _memo[next(iter(_memo))]
+            _memo[key] = found
+    if found is None:
+        return None
+    return found[0] + start, found[1] + start, found[2], found[3]
+
+
+def refine_window(
+    window: str, length: int, kind: str, *, strict_hosts: bool = False, reject_risky: bool = False
+) -> tuple[int, int, str, str] | None:
+    """:func:`refine_at` without its memo, in ``window`` (the library's span is ``window[:length]``):
+    the refined link's ``(start, end, text, href)`` in the window, or None."""
+    raw = [RawLink(0, length, kind)]  # type: ignore[arg-type]
+    links = refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)
     if reject_risky:
         links = risk_filter(window, links, strict_hosts=strict_hosts)
     for link in links:
-        if link.kind == kind and link.original == (0, end - start):
-            return Link(link.start + start, link.end + start, link.text, link.kind, link.href, (start, end))
+        if link.kind == kind and link.original == (0, length):
+            return link.start, link.end, link.text, link.href
     return None
 
 

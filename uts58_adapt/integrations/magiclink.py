@@ -37,6 +37,7 @@ __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
 _MAIL_RE = re.compile(RE_MAIL)
 _WHOLE = re.compile(r"(?P<mail>.+)", re.DOTALL)
 _SPACE = re.compile(r"\s")
+_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 #: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
 _LOCAL_MAX = 256
 
@@ -70,8 +71,10 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
                 if self.config["hide_protocol"]:
                     el.text = AtomicString(text[text.find("://") + 3 :])
             el.set("href", self.unescape(href.strip()))
-        el.set("href", escape_bidi(el.get("href")))  # Bidi_Control characters percent-escaped (§8)
-        if BIDI_CONTROLS.intersection(el.text):
+        href = el.get("href")
+        if not href.isascii():  # Bidi_Control characters percent-escaped (§8); none is ASCII
+            el.set("href", escape_bidi(href))
+        if not el.text.isascii() and BIDI_CONTROLS.intersection(el.text):
             el.text = AtomicString(escape_bidi(el.text))
         if link.end < end:
             # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
@@ -97,8 +100,9 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         # does) and no white space: the refinement is given only the text between the "@"s
         # or spaces around it, so each "@" costs a bounded time ("a" + "@" * n, issue 21).
         lo = max(0, at - _LOCAL_MAX, data.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
-        for space in _SPACE.finditer(data, lo, at):
-            lo = space.end()
+        last = _LAST_SPACE.match(data, lo, at)  # the last white space before the "@", in one call
+        if last is not None:
+            lo = last.end()
         hi = min(len(data), at + WINDOW)
         next_at = data.find("@", at + 1, hi)
         if next_at != -1:

@@ -1,7 +1,7 @@
 """mistune's ``url`` plugin with UTS #58 links: ``create_markdown(plugins=[uts58_adapt.integrations.mistune.url])``.
 
 The plugin registers the same inline rule as ``mistune.plugins.url`` (its pattern finds
-``http(s)://`` URLs), and refines each match (``integrations._common.refine_at``) before
+``http(s)://`` URLs), and refines each match (``integrations._common.refined_span``) before
 making the link token, exactly as mistune's own plugin makes it (``escape_url`` href,
 no link inside a link, cut at ``]`` inside link text).
 
@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
 from re import Match
 from typing import TYPE_CHECKING
 
 from mistune.plugins.url import URL_LINK_PATTERN
 from mistune.util import escape_url
 
-from ._common import WINDOW, refine_at
+from ._common import WINDOW, refined_span
 
 if TYPE_CHECKING:
     from mistune.core import InlineState
@@ -72,24 +71,22 @@ def parse_url_link(
     while True:
         span_end = min(end, start + WINDOW)
         window_end = min(space_at, span_end + WINDOW)
-        link = refine_at(
-            src, start, span_end, "url", strict_hosts=strict_hosts, window_end=window_end, reject_risky=reject_risky
-        )
+        link = refined_span(src, start, span_end, "url", window_end, strict_hosts, reject_risky)
         if link is None:
             _inert_text(inline, src[pos:span_end], state)
             pos = span_end
         else:
-            if link.start > pos:
-                _inert_text(inline, src[pos : link.start], state)
-            text = link.text
+            link_start, link_end, text, _href = link
+            if link_start > pos:
+                _inert_text(inline, src[pos:link_start], state)
             if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
                 close = text.index("]")
                 text = text[:close]
                 if text:
                     _append_link(state, text)
-                return link.start + close
+                return link_start + close
             _append_link(state, text)
-            pos = link.end
+            pos = link_end
         if pos >= end:
             return pos
         nxt = _URL_START.search(src, pos, end)
@@ -125,7 +122,9 @@ def url_plugin(*, strict_hosts: bool = False, reject_risky: bool = False) -> Cal
     and §8's checks when ``reject_risky`` (a link with a risk stays text, as ``detect()`` drops it)."""
 
     def plugin(md: Markdown) -> None:
-        parse = partial(parse_url_link, strict_hosts=strict_hosts, reject_risky=reject_risky)
+        def parse(inline: InlineParser, m: Match[str], state: InlineState) -> int:
+            return parse_url_link(inline, m, state, strict_hosts, reject_risky)
+
         md.inline.register("url_link", URL_LINK_PATTERN, parse)
 
     return plugin
