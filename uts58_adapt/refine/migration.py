@@ -46,7 +46,7 @@ from ..properties import (
 from . import hosts
 from .acceptance import EmailCheck, accepted_emails
 from .email import MAILTO, email_start
-from .termination import terminate
+from .termination import terminate_unchecked as terminate
 
 __all__ = ["candidate_text", "refine_links"]
 
