@@ -13,7 +13,7 @@ import re
 import threading
 import weakref
 from collections.abc import Iterator
-from typing import Any, Literal, NamedTuple, SupportsIndex, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
 
@@ -87,23 +87,13 @@ _RUNS = 4096
 _RUN_CHARS = 512
 
 
-class _Hits(list[str]):
-    """The TLD hits ``findall`` gives ``gen_urls``; ``taken`` counts its ``pop(0)`` calls."""
-
-    __slots__ = ("taken",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken = 0
-
-    def pop(self, index: SupportsIndex = -1) -> str:
-        self.taken += 1
-        return super().pop(index)
-
-
 class _Recorder:
     """Stands in for urlextract's TLD pattern (``_tlds_re``, of which ``gen_urls`` uses only
-    ``findall``): the same hits, and where they are."""
+    ``findall``): the same hits, and where they are.
+
+    ``gen_urls`` takes the hits from the front of the list ``findall`` gave it (``pop(0)``),
+    so how many it has taken is how many are gone from ``hits`` (:attr:`taken`).
+    """
 
     __slots__ = ("hits", "pattern", "starts", "strings")
 
@@ -111,16 +101,19 @@ class _Recorder:
         self.pattern = pattern
         self.starts: list[int] = []
         self.strings: list[str] = []
-        self.hits = _Hits()
+        self.hits: list[str] = []
 
-    def findall(self, text: str) -> _Hits:
-        starts: list[int] = []
-        hits = _Hits()
-        for m in self.pattern.finditer(text):
-            starts.append(m.start())
-            hits.append(m.group())
-        self.starts, self.strings, self.hits = starts, list(hits), hits
+    def findall(self, text: str) -> list[str]:
+        found = list(self.pattern.finditer(text))
+        self.starts = [m.start() for m in found]
+        strings = self.strings = [m.group() for m in found]
+        hits = self.hits = strings.copy()
         return hits
+
+    @property
+    def taken(self) -> int:
+        """How many hits ``gen_urls`` has taken (popped) so far."""
+        return len(self.strings) - len(self.hits)
 
 
 class _Tracking:
@@ -160,7 +153,7 @@ class _Tracking:
     def _track(self, tld_pos: int) -> None:
         """Note the hit ``gen_urls`` takes now, found at ``tld_pos``."""
         recorder = self._recorder
-        i = self._index = recorder.hits.taken - 1
+        i = self._index = len(recorder.strings) - len(recorder.hits) - 1  # (recorder.taken - 1)
         self._hit_pos = tld_pos
         if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
             self._exact = False  # not found where findall found it (or not at all)
@@ -455,7 +448,9 @@ _GAP = 32
 
 
 #: A run without ASCII white space longer than half a window (see ``UrlExtractBackend.find``).
-_LONG_RUN = re.compile(rf"[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
+#: Tried only where a run starts (the lookbehind): from every position, the search cost up
+#: to half a window of steps per character of a long run without white space (CJK text).
+_LONG_RUN = re.compile(rf"(?<![^ \t\n\r\x0b\x0c])[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
 
 
 class UrlExtractBackend:
