@@ -406,3 +406,16 @@ def test_window_memo_is_bounded() -> None:
     long_token = "x" * urlextract._RUN_CHARS + ".com"
     assert backend.candidates(long_token) == backend._windowed_candidates(long_token)
     assert not extractor._runs
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "普", ".", " ", "\n", "\t", "\u3000", "x" * 100, "普" * 200]), max_size=30).map(
+        "".join
+    )
+)
+def test_long_run_is_any_run_over_half_a_window(text: str) -> None:
+    """``_LONG_RUN`` (tried only where a run starts) finds a text's run of over ``WINDOW // 2``
+    code points without ASCII white space exactly when there is one."""
+    runs = re.split("[ \t\n\r\x0b\x0c]", text)
+    assert (_LONG_RUN.search(text) is not None) == any(len(run) > WINDOW // 2 for run in runs)
