@@ -419,3 +419,65 @@ def test_long_run_is_any_run_over_half_a_window(text: str) -> None:
     code points without ASCII white space exactly when there is one."""
     runs = re.split("[ \t\n\r\x0b\x0c]", text)
     assert (_LONG_RUN.search(text) is not None) == any(len(run) > WINDOW // 2 for run in runs)
+
+
+DOMAIN_PIECES = [
+    "a@",
+    "σωκράτης@",
+    "x.y@",
+    "@",
+    "δοκιμή.ελ",
+    "пример.рф",
+    "example.com",
+    "b.co.uk",
+    "例え.テスト",
+    "l·l.cat",
+    "a·b.com",
+    "x·пример.рф",
+    "·",
+    "http://",
+    "//",
+    "mailto:",
+    ".",
+    "。",
+    "/",
+    ":",
+    ":8080",
+    "/path",
+    "(",
+    ")",
+    "«",
+    "»",
+    " ",
+    "\n",
+    "x" * 250,
+]
+
+
+def _detect_both(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58_adapt import detect
+
+    backend = _backend()
+    backend.clear_memo()
+    skipped = [detect(text, backend, strict_hosts=strict) for strict in (True, False)]
+    with monkeypatch.context() as m:
+        m.setattr(_CandidateURLExtract, "_skip_domains_after_at", False)
+        backend.clear_memo()
+        kept = [detect(text, backend, strict_hosts=strict) for strict in (True, False)]
+    backend.clear_memo()
+    assert skipped == kept, text
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(text=st.lists(st.sampled_from(DOMAIN_PIECES), max_size=14).map("".join))
+def test_domains_after_at_are_no_candidates(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TLD hit left out because its host follows an ``@`` (``_domain_after_at``) gives no link:
+    the refined links are those of the candidates with it, on generated text."""
+    _detect_both(text, monkeypatch)
+
+
+def test_domains_after_at_on_the_corpora(monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in ["\n".join(sample_lines()), "\n\n".join(dense_paragraphs(20_000))]:
+        _detect_both(text, monkeypatch)

@@ -17,7 +17,9 @@ from typing import Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
 
-from ..refine.hosts import ASCII_HOST_CHARS, MAX_HOST, SEPARATORS, host_run_end, is_host_char
+from ..refine.hosts import ASCII_HOST_CHARS, MAX_HOST, SEPARATORS, host_run_end, host_run_start, is_host_char
+from ..refine.labels import ANY_CONTEXTO
+from ..refine.whatwg import SCHEME_AT
 from ._tlds import build_tld_pattern, icann_tlds, tld_initials, tld_pattern
 from ._windows import ASCII_SPACE, anchored_windows
 from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
@@ -224,6 +226,27 @@ _NOT_CLEAN = re.compile("[/?#%]")
 _EMAIL_VERDICTS = 4096
 
 
+def _domain_after_at(text: str, start: int) -> bool:
+    """Whether a TLD reported alone at ``text[start]`` ends a host that follows an ``@``: the
+    refinement's host stage (``refine.hosts.url_host``) rejects it (an email's domain is left
+    to the email stage), so it is no candidate.
+
+    That is: no ``scheme://`` and no ``//`` at ``start``, and the run of host characters
+    that ends there starts right after an ``@``, with no CONTEXTO character before
+    ``start`` (whose context rule could move the host's start, ``refine.labels.contexto_cut``).
+    A run that reaches the window's start is not taken (its start is not known here).
+    """
+    floor = max(0, start - MAX_HOST)
+    run_start = host_run_start(text, start, floor)
+    return (
+        floor < run_start < start
+        and text[run_start - 1] == "@"
+        and ANY_CONTEXTO.search(text, run_start, start) is None
+        and SCHEME_AT.match(text, start) is None
+        and not text.startswith("//", start)
+    )
+
+
 class _EmailCandidate(str):
     """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
@@ -251,6 +274,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
     #: Whether a run also follows what urlextract itself (``find``) would do (``UrlExtractBackend.find_and_candidates``).
     _dual = False
+    #: Whether a TLD alone is left out where it ends the domain of an email (``_domain_after_at``).
+    _skip_domains_after_at = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -310,6 +335,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
                 self._same = False  # urlextract skips the hit, here a URL moves the cursor
         if url or not tld.startswith(".") or tld[1:].isdigit():
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
+        if self._skip_domains_after_at and _domain_after_at(text, tld_pos + 1):
+            return ""  # (the same cursor as for tld[1:], whose rest is empty, and no candidate)
         return tld[1:]
 
     def _follow_email(self, tld: str, email: str) -> None:
