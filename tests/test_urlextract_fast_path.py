@@ -257,6 +257,7 @@ def test_every_hit_either_extractor_accepts_is_an_anchor() -> None:
     TLD pattern that urlextract or the candidates' extractor accepts must be one."""
     backend = _backend()
     pattern = backend._extractor._tlds_re
+    assert pattern is not None
     candidates = backend._candidates_extractor()
     for tld in sorted(icann_tlds()):
         for after in _AFTER_TLD:

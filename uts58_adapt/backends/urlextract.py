@@ -4,6 +4,10 @@ urlextract normally loads IANA's list from a cache file (and can download a new 
 here its TLD loading is replaced by the bundled Public Suffix List snapshot (every ICANN
 TLD, Unicode and ``xn--`` forms), its cache path is never resolved, ``update()`` is
 refused, DNS caching is off and the per-text URL limit is lifted.
+
+:func:`instance_gen_urls` is the same fast path for any configured ``URLExtract`` instance
+(``wrap(URLExtract())``): anchors from the instance's own TLD pattern and after-TLD
+characters, a tracked copy of the instance, the plain call where that cannot be exact.
 """
 
 from __future__ import annotations
@@ -847,7 +851,10 @@ def instance_plan(extractor: URLExtract) -> _InstancePlan | None:
         return _make_plan(extractor, state)
     if known is not None and known[0] == state:
         return known[1]
-    plan = _make_plan(extractor, state)
+    try:
+        plan = _make_plan(extractor, state)
+    except Exception:  # an instance in a state urlextract itself would not build: the plain path
+        plan = None
     _PLANS[extractor] = (state, plan)
     return plan
 
