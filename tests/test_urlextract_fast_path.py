@@ -257,6 +257,7 @@ def test_every_hit_either_extractor_accepts_is_an_anchor() -> None:
     TLD pattern that urlextract or the candidates' extractor accepts must be one."""
     backend = _backend()
     pattern = backend._extractor._tlds_re
+    assert pattern is not None
     candidates = backend._candidates_extractor()
     for tld in sorted(icann_tlds()):
         for after in _AFTER_TLD:
@@ -406,3 +407,78 @@ def test_window_memo_is_bounded() -> None:
     long_token = "x" * urlextract._RUN_CHARS + ".com"
     assert backend.candidates(long_token) == backend._windowed_candidates(long_token)
     assert not extractor._runs
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "普", ".", " ", "\n", "\t", "\u3000", "x" * 100, "普" * 200]), max_size=30).map(
+        "".join
+    )
+)
+def test_long_run_is_any_run_over_half_a_window(text: str) -> None:
+    """``_LONG_RUN`` (tried only where a run starts) finds a text's run of over ``WINDOW // 2``
+    code points without ASCII white space exactly when there is one."""
+    runs = re.split("[ \t\n\r\x0b\x0c]", text)
+    assert (_LONG_RUN.search(text) is not None) == any(len(run) > WINDOW // 2 for run in runs)
+
+
+DOMAIN_PIECES = [
+    "a@",
+    "σωκράτης@",
+    "x.y@",
+    "@",
+    "δοκιμή.ελ",
+    "пример.рф",
+    "example.com",
+    "b.co.uk",
+    "例え.テスト",
+    "l·l.cat",
+    "a·b.com",
+    "x·пример.рф",
+    "·",
+    "http://",
+    "//",
+    "mailto:",
+    ".",
+    "。",
+    "/",
+    ":",
+    ":8080",
+    "/path",
+    "(",
+    ")",
+    "«",
+    "»",
+    " ",
+    "\n",
+    "x" * 250,
+]
+
+
+def _detect_both(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58_adapt import detect
+
+    backend = _backend()
+    backend.clear_memo()
+    skipped = [detect(text, backend, strict_hosts=strict) for strict in (True, False)]
+    with monkeypatch.context() as m:
+        m.setattr(_CandidateURLExtract, "_skip_domains_after_at", False)
+        backend.clear_memo()
+        kept = [detect(text, backend, strict_hosts=strict) for strict in (True, False)]
+    backend.clear_memo()
+    assert skipped == kept, text
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(text=st.lists(st.sampled_from(DOMAIN_PIECES), max_size=14).map("".join))
+def test_domains_after_at_are_no_candidates(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TLD hit left out because its host follows an ``@`` (``_domain_after_at``) gives no link:
+    the refined links are those of the candidates with it, on generated text."""
+    _detect_both(text, monkeypatch)
+
+
+def test_domains_after_at_on_the_corpora(monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in ["\n".join(sample_lines()), "\n\n".join(dense_paragraphs(20_000))]:
+        _detect_both(text, monkeypatch)

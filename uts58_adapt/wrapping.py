@@ -50,6 +50,7 @@ from urlextract.urlextract_core import URLExtract, URLExtractError
 from .backends._windows import ASCII_SPACE, WINDOW, windows
 from .backends.base import RawLink
 from .backends.linkify_it import anchored_matches, instance_anchor
+from .backends.urlextract import instance_gen_urls, instance_state
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
 from .refine.acceptance import scheme_check
@@ -471,6 +472,13 @@ _DEFAULT_STOP_LEFT = _GENERAL_STOP_CHARS | {"=", "]", ")", "}"}
 _DEFAULT_STOP_RIGHT = _GENERAL_STOP_CHARS
 
 
+#: ``URLExtractWrapper._probe_answers`` per wrapped instance: its state, then (without, with
+#: ``with_schema_only``) probe -> answer.
+_PROBE_ANSWERS: weakref.WeakKeyDictionary[
+    URLExtract, tuple[tuple[Any, ...], tuple[dict[str, bool], dict[str, bool]]]
+] = weakref.WeakKeyDictionary()
+
+
 class URLExtractWrapper(_Wrapper, URLExtract):
     """A ``urlextract.URLExtract`` whose results are refined to UTS #58.
 
@@ -535,9 +543,19 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         those of one call; only inside a run of over ``WINDOW // 2`` code points without
         white space do the windows overlap, and there a span may differ (the refinement
         resolves overlaps).
+
+        Where the instance's configuration allows it, only its anchored tokens are given to it
+        (``backends.urlextract.instance_gen_urls``), with the same results.
         """
         backend_text = candidate_text(text)
         wrapped = self._wrapped
+        if not check_dns:  # (a DNS lookup per URL: no call is worth saving there)
+            fast = instance_gen_urls(wrapped, backend_text, with_schema_only)
+            if fast is not None:
+                if len(backend_text) <= WINDOW:
+                    return fast
+                unique = dict.fromkeys((start, end, url) for url, (start, end) in fast)
+                return [(url, (start, end)) for start, end, url in sorted(unique, key=lambda k: (k[0], -k[1]))]
 
         def run(chunk: str) -> list[tuple[str, tuple[int, int]]]:
             found = wrapped.gen_urls(chunk, check_dns=check_dns, get_indices=True, with_schema_only=with_schema_only)
@@ -550,6 +568,20 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             for url, (start, end) in run(backend_text[lo:hi]):
                 seen.setdefault((start + lo, end + lo, url))
         return [(url, (start, end)) for start, end, url in sorted(seen, key=lambda k: (k[0], -k[1]))]
+
+    def _probe_answers(self, check_dns: bool, with_schema_only: bool) -> dict[str, bool]:
+        """The wrapped instance's answers to the probes of ``_items`` (an email ``a@domain``, a
+        ``scheme://host/``), kept per instance while its configuration is unchanged
+        (``backends.urlextract.instance_state``; at most ``_MAX_ANSWERS``): the same domains
+        and hosts recur from text to text.  None are kept with ``check_dns`` (DNS answers change)."""
+        if check_dns:
+            return {}
+        state = instance_state(self._wrapped)
+        entry = _PROBE_ANSWERS.get(self._wrapped)
+        if entry is None or entry[0] != state or len(entry[1]) >= _MAX_ANSWERS:
+            entry = (state, ({}, {}))
+            _PROBE_ANSWERS[self._wrapped] = entry
+        return entry[1][with_schema_only]
 
     @staticmethod
     def _check_text(text: object) -> None:
@@ -600,14 +632,23 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             kind: Literal["url", "email"] = "email" if "@" in url and "://" not in url and "/" not in url else "url"
             raw.append(RawLink(start, end, kind))
 
+        answers = self._probe_answers(check_dns, with_schema_only)
+
         def accepts_email(probe: str) -> bool:
             probe = candidate_text(probe)
-            found = self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only)
-            return list(found) == [probe]
+            answer = answers.get(probe)
+            if answer is None:
+                found = self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only)
+                answer = answers[probe] = list(found) == [probe]
+            return answer
 
         def accepts_scheme(scheme: str, probe: str) -> bool:
-            found = list(self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only))
-            return bool(found) and str(found[0]).lower().startswith(scheme + "//")
+            key = scheme + " " + probe
+            answer = answers.get(key)
+            if answer is None:
+                found = list(self._wrapped.gen_urls(probe, check_dns=check_dns, with_schema_only=with_schema_only))
+                answer = answers[key] = bool(found) and str(found[0]).lower().startswith(scheme + "//")
+            return answer
 
         stops = self._user_stops()
         # A stop character the user added ends a link as a Hard character does (same offsets).

@@ -4,6 +4,10 @@ urlextract normally loads IANA's list from a cache file (and can download a new 
 here its TLD loading is replaced by the bundled Public Suffix List snapshot (every ICANN
 TLD, Unicode and ``xn--`` forms), its cache path is never resolved, ``update()`` is
 refused, DNS caching is off and the per-text URL limit is lifted.
+
+:func:`instance_gen_urls` is the same fast path for any configured ``URLExtract`` instance
+(``wrap(URLExtract())``): anchors from the instance's own TLD pattern and after-TLD
+characters, a tracked copy of the instance, the plain call where that cannot be exact.
 """
 
 from __future__ import annotations
@@ -11,20 +15,23 @@ from __future__ import annotations
 import operator
 import re
 import threading
+import weakref
 from collections.abc import Iterator
-from typing import Any, Literal, NamedTuple, SupportsIndex, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
 
-from ..refine.hosts import ASCII_HOST_CHARS, MAX_HOST, SEPARATORS, host_run_end, is_host_char
-from ._tlds import icann_tlds, tld_initials, tld_pattern
+from ..refine.hosts import ASCII_HOST_CHARS, MAX_HOST, SEPARATORS, host_run_end, host_run_start, is_host_char
+from ..refine.labels import ANY_CONTEXTO
+from ..refine.whatwg import SCHEME_AT
+from ._tlds import build_tld_pattern, icann_tlds, tld_initials, tld_pattern
 from ._windows import ASCII_SPACE, anchored_windows
 from ._windows import OVERLAP as _OVERLAP  # noqa: F401 (re-exported for tests)
 from ._windows import WINDOW as _WINDOW
 from ._windows import windows as _windows
 from .base import RawLink
 
-__all__ = ["UrlExtractBackend"]
+__all__ = ["UrlExtractBackend", "instance_gen_urls", "instance_plan", "instance_state"]
 
 
 class _OfflineURLExtract(URLExtract):
@@ -86,23 +93,13 @@ _RUNS = 4096
 _RUN_CHARS = 512
 
 
-class _Hits(list[str]):
-    """The TLD hits ``findall`` gives ``gen_urls``; ``taken`` counts its ``pop(0)`` calls."""
-
-    __slots__ = ("taken",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken = 0
-
-    def pop(self, index: SupportsIndex = -1) -> str:
-        self.taken += 1
-        return super().pop(index)
-
-
 class _Recorder:
     """Stands in for urlextract's TLD pattern (``_tlds_re``, of which ``gen_urls`` uses only
-    ``findall``): the same hits, and where they are."""
+    ``findall``): the same hits, and where they are.
+
+    ``gen_urls`` takes the hits from the front of the list ``findall`` gave it (``pop(0)``),
+    so how many it has taken is how many are gone from ``hits`` (:attr:`taken`).
+    """
 
     __slots__ = ("hits", "pattern", "starts", "strings")
 
@@ -110,19 +107,22 @@ class _Recorder:
         self.pattern = pattern
         self.starts: list[int] = []
         self.strings: list[str] = []
-        self.hits = _Hits()
+        self.hits: list[str] = []
 
-    def findall(self, text: str) -> _Hits:
-        starts: list[int] = []
-        hits = _Hits()
-        for m in self.pattern.finditer(text):
-            starts.append(m.start())
-            hits.append(m.group())
-        self.starts, self.strings, self.hits = starts, list(hits), hits
+    def findall(self, text: str) -> list[str]:
+        found = list(self.pattern.finditer(text))
+        self.starts = [m.start() for m in found]
+        strings = self.strings = [m.group() for m in found]
+        hits = self.hits = strings.copy()
         return hits
 
+    @property
+    def taken(self) -> int:
+        """How many hits ``gen_urls`` has taken (popped) so far."""
+        return len(self.strings) - len(self.hits)
 
-class _TrackedURLExtract(_OfflineURLExtract):
+
+class _Tracking:
     """Follows ``gen_urls`` through one text, to tell whether its run on a window of a
     longer text is exactly the part of one run on the whole text that falls there.
 
@@ -135,18 +135,14 @@ class _TrackedURLExtract(_OfflineURLExtract):
     and when the last URL dropped the window's last hits, what is left of the URL's rest
     holds no TLD hit at all (so in the whole run no later hit is dropped there).  The
     rest follows from where windows are cut (see ``UrlExtractBackend._fast``).
+
+    A mixin before a ``URLExtract`` class whose ``_tlds_re`` is a :class:`_Recorder`:
+    :class:`_TrackedURLExtract` (the backend's), and the tracked copy of a wrapped
+    instance (:func:`instance_gen_urls`).
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
-        #: (window text, dual run?) -> what a run on it gave (``UrlExtractBackend._window_run``).
-        self._runs: dict[tuple[str, bool], _Run] = {}
-
-    def _reload_tlds_from_file(self) -> None:
-        super()._reload_tlds_from_file()
-        self._recorder = _Recorder(self._tlds_re)
-        self._tlds_re: Any = self._recorder
-        self._begin()
+    _recorder: _Recorder
+    _runs: dict[tuple[str, bool], _Run]
 
     def _begin(self) -> None:
         self._exact = True
@@ -163,15 +159,15 @@ class _TrackedURLExtract(_OfflineURLExtract):
     def _track(self, tld_pos: int) -> None:
         """Note the hit ``gen_urls`` takes now, found at ``tld_pos``."""
         recorder = self._recorder
-        i = self._index = recorder.hits.taken - 1
+        i = self._index = len(recorder.strings) - len(recorder.hits) - 1  # (recorder.taken - 1)
         self._hit_pos = tld_pos
         if i >= len(recorder.starts) or recorder.starts[i] != tld_pos or tld_pos < self._cursor:
             self._exact = False  # not found where findall found it (or not at all)
 
     def _accepts(self, text: str, matched_tld: str, tld_pos: int) -> bool:
-        return bool(URLExtract._validate_tld_match(self, text, matched_tld, tld_pos))
+        return bool(URLExtract._validate_tld_match(cast(URLExtract, self), text, matched_tld, tld_pos))
 
-    def _get_tld_pos(self, url: str, tld: str) -> int:  # type: ignore[override]  # an instance method: gen_urls calls it for every URL
+    def _get_tld_pos(self, url: str, tld: str) -> int:  # an instance method: gen_urls calls it for every URL
         k = self._tld_index(url, tld)
         rest = self._rest = url[k + len(tld) :]
         self._cursor = self._hit_pos + len(tld) + len(rest)  # gen_urls's own arithmetic
@@ -202,6 +198,21 @@ class _TrackedURLExtract(_OfflineURLExtract):
         return True
 
 
+class _TrackedURLExtract(_Tracking, _OfflineURLExtract):
+    """The backend's URLExtract, tracked (see :class:`_Tracking`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        #: (window text, dual run?) -> what a run on it gave (``UrlExtractBackend._window_run``).
+        self._runs = {}
+
+    def _reload_tlds_from_file(self) -> None:
+        super()._reload_tlds_from_file()
+        self._recorder = _Recorder(self._tlds_re)
+        self._tlds_re: Any = self._recorder
+        self._begin()
+
+
 #: The ASCII characters that continue a host label ("." is a separator, see SEPARATORS).
 _ASCII_LABEL_CHARS = ASCII_HOST_CHARS - set(SEPARATORS)
 
@@ -217,6 +228,27 @@ _NOT_CLEAN = re.compile("[/?#%]")
 #: How many validity verdicts ``_CandidateURLExtract._follow_email`` keeps (the same
 #: domains recur: changelog trailers, copyright lines).
 _EMAIL_VERDICTS = 4096
+
+
+def _domain_after_at(text: str, start: int) -> bool:
+    """Whether a TLD reported alone at ``text[start]`` ends a host that follows an ``@``: the
+    refinement's host stage (``refine.hosts.url_host``) rejects it (an email's domain is left
+    to the email stage), so it is no candidate.
+
+    That is: no ``scheme://`` and no ``//`` at ``start``, and the run of host characters
+    that ends there starts right after an ``@``, with no CONTEXTO character before
+    ``start`` (whose context rule could move the host's start, ``refine.labels.contexto_cut``).
+    A run that reaches the window's start is not taken (its start is not known here).
+    """
+    floor = max(0, start - MAX_HOST)
+    run_start = host_run_start(text, start, floor)
+    return (
+        floor < run_start < start
+        and text[run_start - 1] == "@"
+        and ANY_CONTEXTO.search(text, run_start, start) is None
+        and SCHEME_AT.match(text, start) is None
+        and not text.startswith("//", start)
+    )
 
 
 class _EmailCandidate(str):
@@ -246,6 +278,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
     #: Whether a run also follows what urlextract itself (``find``) would do (``UrlExtractBackend.find_and_candidates``).
     _dual = False
+    #: Whether a TLD alone is left out where it ends the domain of an email (``_domain_after_at``).
+    _skip_domains_after_at = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -305,6 +339,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
                 self._same = False  # urlextract skips the hit, here a URL moves the cursor
         if url or not tld.startswith(".") or tld[1:].isdigit():
             return url  # urlextract's own result; its IPv4 ".0"-".255" and "localhost" hits stay rejected
+        if self._skip_domains_after_at and _domain_after_at(text, tld_pos + 1):
+            return ""  # (the same cursor as for tld[1:], whose rest is empty, and no candidate)
         return tld[1:]
 
     def _follow_email(self, tld: str, email: str) -> None:
@@ -443,7 +479,9 @@ _GAP = 32
 
 
 #: A run without ASCII white space longer than half a window (see ``UrlExtractBackend.find``).
-_LONG_RUN = re.compile(rf"[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
+#: Tried only where a run starts (the lookbehind): from every position, the search cost up
+#: to half a window of steps per character of a long run without white space (CJK text).
+_LONG_RUN = re.compile(rf"(?<![^ \t\n\r\x0b\x0c])[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
 
 
 class UrlExtractBackend:
@@ -696,3 +734,177 @@ def _place(
         start, end = found, found + len(url)
     out.append(RawLink(start, end, kind))
     return end
+
+
+# --- The fast path of any configured URLExtract instance (``wrap(URLExtract())``) ----------------
+
+#: The methods of URLExtract whose steps ``_Tracking`` follows, or whose walk stops at the stop
+#: characters (so at ASCII white space): an instance whose class overrides one takes the plain path.
+_OWN_STEPS = (
+    "gen_urls",
+    "_complete_url",
+    "_validate_tld_match",
+    "_get_tld_pos",
+    "_remove_enclosure_from_url",
+    "_split_markdown",
+)
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+_SPACES = frozenset(" \t\n\r\x0b\x0c")
+#: Anchored tokens at most this far apart go to a wrapped instance in one call.  Its TLD
+#: pattern (as urlextract builds it: a flat alternation of every TLD) is slow per character
+#: scanned, so text between tokens is not worth joining.
+INSTANCE_GAP = 0
+
+
+class _InstancePlan:
+    """How :func:`instance_gen_urls` runs one configured instance: its anchor, the characters
+    urlextract looks left over, and a tracked copy of it (the state of a run is the copy's)."""
+
+    __slots__ = ("anchor", "clone", "items", "left_context", "lock", "state")
+
+    def __init__(
+        self, anchor: re.Pattern[str], clone: _Tracking, left_context: frozenset[str], state: tuple[Any, ...]
+    ) -> None:
+        self.anchor = anchor
+        self.clone = clone
+        self.left_context = left_context
+        self.state = state
+        self.lock = threading.Lock()
+
+
+#: instance -> (the state its plan was made for, the plan or None: the plain path).
+_PLANS: weakref.WeakKeyDictionary[URLExtract, tuple[tuple[Any, ...], _InstancePlan | None]] = (
+    weakref.WeakKeyDictionary()
+)
+_TRACKED_CLASSES: dict[type[URLExtract], type[Any]] = {}
+
+
+def instance_state(extractor: URLExtract) -> tuple[Any, ...]:
+    """What the plan of ``extractor`` (and its answers to any text) depends on: its attributes (by identity), and the contents
+    of the sets it reads that can change in place (stop characters, after-TLD characters, enclosures)."""
+    attrs = tuple(vars(extractor).items())
+    sets: tuple[frozenset[Any], ...]
+    try:
+        sets = (
+            frozenset(extractor._stop_chars_left),
+            frozenset(extractor._stop_chars_right),
+            frozenset(extractor._after_tld_chars),
+            frozenset(extractor._enclosure),
+        )
+    except (AttributeError, TypeError):
+        sets = ()
+    return (type(extractor), sets, *((k, id(v)) for k, v in attrs))
+
+
+def _tld_strings(pattern: object) -> list[str] | None:
+    """The TLD strings of a pattern as urlextract builds it (``"|".join(re.escape(tld) ...)``), or None."""
+    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str):
+        return None
+    if pattern.flags & ~(re.IGNORECASE | re.UNICODE):
+        return None
+    strings = [_ESCAPED.sub(r"\1", part) for part in pattern.pattern.split("|")]
+    if not all(strings) or "|".join(re.escape(s) for s in strings) != pattern.pattern:
+        return None
+    return strings
+
+
+def _make_plan(extractor: URLExtract, state: tuple[Any, ...]) -> _InstancePlan | None:
+    """The plan of ``extractor`` as configured now, or None (see :func:`instance_gen_urls`)."""
+    cls = type(extractor)
+    if any(getattr(cls, name, None) is not getattr(URLExtract, name) for name in _OWN_STEPS):
+        return None
+    strings = _tld_strings(getattr(extractor, "_tlds_re", None))
+    stops_left = getattr(extractor, "_stop_chars_left", None)
+    stops_right = getattr(extractor, "_stop_chars_right", None)
+    after = getattr(extractor, "_after_tld_chars", None)
+    enclosure = getattr(extractor, "_enclosure", None)
+    if strings is None or not isinstance(after, set) or not isinstance(enclosure, set):
+        return None
+    if not isinstance(stops_left, set) or not isinstance(stops_right, set):
+        return None
+    if not (stops_left >= _SPACES and stops_right >= _SPACES):
+        return None  # a link may cross ASCII white space: no windows
+    # A hit gives something only before an after-TLD character or at the end (_validate_tld_match),
+    # wherever gen_urls relocates it: the anchor takes every TLD there (any case).
+    after_chars = sorted(ch for ch in after if isinstance(ch, str) and len(ch) == 1)
+    follow = (f"[{''.join(re.escape(ch) for ch in after_chars)}]|" if after_chars else "") + r"\Z"
+    anchor = re.compile(f"(?:{build_tld_pattern(frozenset(strings))})(?={follow})", re.IGNORECASE)
+    tracked = _TRACKED_CLASSES.get(cls)
+    if tracked is None:
+        tracked = _TRACKED_CLASSES.setdefault(cls, type(f"_Tracked{cls.__name__}", (_Tracking, cls), {}))
+    clone = cast(_Tracking, object.__new__(tracked))
+    vars(clone).update(vars(extractor))
+    clone._recorder = _Recorder(cast(re.Pattern[str], extractor._tlds_re))
+    clone._tlds_re = clone._recorder  # type: ignore[attr-defined]
+    clone._runs = {}
+    clone._begin()
+    left = frozenset(" ") | {pair[0] for pair in enclosure if isinstance(pair, tuple) and pair}
+    return _InstancePlan(anchor, clone, left, state)
+
+
+def instance_plan(extractor: URLExtract) -> _InstancePlan | None:
+    """The plan of ``extractor`` (kept per instance until its configuration changes), or None."""
+    state = instance_state(extractor)
+    try:
+        known = _PLANS.get(extractor)
+    except TypeError:  # not weak-referenceable or not hashable
+        return _make_plan(extractor, state)
+    if known is not None and known[0] == state:
+        return known[1]
+    try:
+        plan = _make_plan(extractor, state)
+    except Exception:  # an instance in a state urlextract itself would not build: the plain path
+        plan = None
+    _PLANS[extractor] = (state, plan)
+    return plan
+
+
+def instance_gen_urls(
+    extractor: URLExtract, text: str, with_schema_only: bool = False
+) -> list[tuple[str, tuple[int, int]]] | None:
+    """``list(extractor.gen_urls(text, get_indices=True, with_schema_only=...))``, from the anchored
+    tokens only; None where that cannot be shown to be exact (the caller makes the plain call).
+
+    As for the backend (``UrlExtractBackend._fast``): urlextract is given the tokens (cut at
+    ASCII white space) that hold an *anchor* of the instance, derived from its own TLD pattern
+    and after-TLD characters (a TLD hit followed by one of them, or at the end: no other hit
+    gives anything), with the spaces and left enclosure characters before each; a tracked
+    copy of the instance (:class:`_Tracking`) checks that each window's run is that part of
+    one run on the whole text.  The plain path (None) is taken when the instance's class
+    overrides a step of ``gen_urls`` (``_OWN_STEPS``), its ``_tlds_re`` is not urlextract's
+    own form (an alternation of escaped TLDs, no flags but IGNORECASE), its stop characters
+    leave out ASCII white space, or a run of over ``WINDOW`` code points without white space
+    holds an anchor.
+    """
+    plan = instance_plan(extractor)
+    if plan is None:
+        return None
+    first = plan.anchor.search(text)
+    if first is None:
+        return []
+    out: list[tuple[str, tuple[int, int]]] = []
+    clone, left = plan.clone, plan.left_context
+    end = 0
+    try:
+        with plan.lock:
+            for lo, hi in anchored_windows(
+                text, plan.anchor, space=ASCII_SPACE, gap=INSTANCE_GAP, window=_WINDOW, first=first
+            ):
+                if lo < end:
+                    return None  # cut inside a run without white space
+                end = hi
+                while lo and text[lo - 1] in left:
+                    lo -= 1
+                chunk = text[lo:hi] if hi - lo < len(text) else text
+                clone._begin()
+                found = cast(
+                    _Found,
+                    cast(URLExtract, clone).gen_urls(chunk, get_indices=True, with_schema_only=with_schema_only),
+                )
+                for url, (start, stop) in found:
+                    out.append((url, (start + lo, stop + lo)))
+                if not clone._window_is_exact(len(chunk)):
+                    return None
+    except Exception:  # the plain call raises it again, or not
+        return None
+    return out

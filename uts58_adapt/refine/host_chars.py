@@ -121,10 +121,23 @@ def normalize_separators(text: str) -> str:
     return text
 
 
+_ASTRAL_SEARCH = re.compile("[\U00010000-\U0010ffff]").search
+#: ``_HOST_RUN``'s ASCII form, compiled at import (a small class): the hot path of ASCII text.
+_ASCII_HOST_RUN_MATCH = re.compile(f"[{_host_class(0x80)}]{{1,{MAX_HOST + 1}}}").match
+
+
 def host_run_end(text: str, pos: int) -> int:
     """The end of the run of host characters starting at ``pos`` (``pos`` when there is none)."""
+    if text.isascii():
+        m = _ASCII_HOST_RUN_MATCH(text, pos)
+        return m.end() if m else pos
     m = _HOST_RUN.get(text).match(text, pos)
-    return _exact_end(text, pos, m.end()) if m else pos
+    if m is None:
+        return pos
+    end = m.end()
+    if _ASTRAL_SEARCH(text, pos, end) is None:
+        return end  # what _exact_end gives a run without astral code points
+    return _exact_end(text, pos, end)
 
 
 def host_run_start(text: str, pos: int, floor: int = 0) -> int:
@@ -136,7 +149,7 @@ def host_run_start(text: str, pos: int, floor: int = 0) -> int:
         return pos  # no run
     m = _HOST_RUN_BACK.get(text).match(text[floor:pos][::-1])
     start = pos - m.end() if m else pos
-    if start < pos and not text.isascii() and max(text[start:pos]) > "\uffff":
+    if start < pos and not text.isascii() and _ASTRAL_SEARCH(text, start, pos) is not None:
         start = pos  # the class takes every astral code point: step back one by one
         while start > floor and is_host_char(text[start - 1]):
             start -= 1

@@ -100,6 +100,9 @@ def lenient_char(ch: str) -> bool:
 #: IDNA2008 CONTEXTO characters with a context rule (RFC 5892 Appendix A.3-A.9) that
 #: occur in running text; where the rule fails, the character ends the host.
 _CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+#: Any of them (one C scan finds whether a run holds one).
+ANY_CONTEXTO = re.compile(f"[{_CONTEXTO}]")
+_ANY_CONTEXTO = ANY_CONTEXTO
 
 
 def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
@@ -112,9 +115,9 @@ def contexto_cut(text: str, hs: int, he: int, anchor: int) -> tuple[int, int]:
     checking CONTEXTO rules) and linkify-it starts after the dot: ``a·b.com`` links
     ``b.com``, and ``l·l.cat`` (Catalan) stays one host.
     """
+    if text.isascii() or _ANY_CONTEXTO.search(text, hs, he) is None:
+        return hs, he  # (one C scan: most runs hold none of them)
     run = text[hs:he]
-    if run.isascii():
-        return hs, he
     base = hs
     for ch in _CONTEXTO:
         i = run.find(ch)

@@ -46,7 +46,7 @@ from ..properties import (
 from . import hosts
 from .acceptance import EmailCheck, accepted_emails
 from .email import MAILTO, email_start
-from .termination import terminate
+from .termination import terminate_unchecked as terminate
 
 __all__ = ["candidate_text", "refine_links"]
 
@@ -128,6 +128,8 @@ def refine_links(
     follows a library's own configuration.  ``accepts_email`` (the library's answer for
     an address) drops the emails the library would not link (step 4); None keeps them all.
     """
+    if not raw and type(text) is str and text.isascii() and "@" not in text:
+        return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
     links = _refine(text, raw, strict_hosts, scheme_ok)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 

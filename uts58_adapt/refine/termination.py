@@ -25,7 +25,17 @@ from ..properties import (
     largest_astral,
 )
 
-__all__ = ["DIRECTIVE", "FRAGMENT", "NONE", "PATH", "QUERY", "STACK_LIMIT", "initiator_at", "terminate"]
+__all__ = [
+    "DIRECTIVE",
+    "FRAGMENT",
+    "NONE",
+    "PATH",
+    "QUERY",
+    "STACK_LIMIT",
+    "initiator_at",
+    "terminate",
+    "terminate_unchecked",
+]
 
 #: URL parts of Table 3-3.
 NONE, PATH, QUERY, FRAGMENT, DIRECTIVE = range(5)
@@ -108,7 +118,13 @@ def terminate(text: str, start: int) -> int:
     n = len(text)
     if not 0 <= start <= n:
         raise ValueError(f"start={start} is outside the text (length {n})")
+    return terminate_unchecked(text, start)
 
+
+def terminate_unchecked(text: str, start: int) -> int:
+    """:func:`terminate` without its argument checks, for callers whose ``start`` is an offset
+    of ``text`` already (the refinement stage calls it for every URL with a path)."""
+    n = len(text)
     flags = FLAGS
     ascii = text.isascii()
     last_safe = start
@@ -122,9 +138,12 @@ def terminate(text: str, start: int) -> int:
         if part != NONE and (ch in terminators or (part == FRAGMENT and text.startswith(DIRECTIVE_INITIATOR, i))):
             previous_part, part = part, NONE
         if part == NONE:
-            part, length = initiator_at(text, i, previous_part)
+            part = _INITIATORS.get(ch, NONE)  # initiator_at, inlined
+            length = 1
             if part == NONE:
-                return last_safe
+                if previous_part not in (FRAGMENT, DIRECTIVE) or not text.startswith(DIRECTIVE_INITIATOR, i):
+                    return last_safe
+                part, length = DIRECTIVE, 3
             terminators = _TERMINATORS[part]
             clear_stack_open = _CLEAR_STACK_OPEN[part]
             i += length

@@ -154,8 +154,15 @@ def has_userinfo_after(text: str, hs: int) -> bool:
 
     Only a run that could be a userinfo counts: ``(https://example.com),me@example.org`` has none.
     """
-    end = userinfo_end(text, hs, min(len(text), hs + MAX_AUTHORITY))
-    return end != -1 and text[end] == "@"
+    stop = min(len(text), hs + MAX_AUTHORITY)
+    m = USERINFO_END.get(text).search(text, hs, stop)
+    if m is None:
+        return False
+    ch = m.group()
+    if ch > "\uffff" and not _ends_userinfo(FLAGS[ord(ch)]):
+        end = userinfo_end(text, m.end(), stop)  # an astral character that may be in a userinfo
+        return end != -1 and text[end] == "@"
+    return ch == "@"
 
 
 def has_userinfo_before(text: str, at: int) -> bool:
