@@ -66,9 +66,11 @@ Targets:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gzip
 import html
+import importlib
 import io
 import pstats
 import re
@@ -209,11 +211,13 @@ def measure(variants: dict[str, Callable[[list[T]], object]], items: list[T], re
 def forget() -> None:
     """Empty the memos of the shared backend instances (see :func:`measure`)."""
     get_backend("urlextract").clear_memo()  # type: ignore[attr-defined]
-    try:  # the inline integrations' memo of refined spans (mistune, magiclink)
-        from uts58_adapt.integrations._common import clear_memo
-    except ImportError:
-        return
-    clear_memo()
+    from uts58_adapt import wrapping
+
+    wrapping._PROBE_ANSWERS.clear()  # the wrappers' answers to their instance's probes
+    # the inline integrations' memo of refined spans (mistune, magiclink), the urlize probes (Django, Jinja2)
+    for module in ("uts58_adapt.integrations._common", "uts58_adapt.integrations._urlize"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module).clear_memo()
 
 
 class Report:
