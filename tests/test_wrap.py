@@ -337,3 +337,41 @@ def test_dense_corpus_backend_matches_are_those_of_one_call() -> None:
     one_call = LinkifyIt().match(text) or []
     assert len(one_call) > len(text) // 200
     assert [fields(m) for m in wrapper._windowed_matches(text)] == [fields(m) for m in one_call]
+
+
+def _configured_linkifiers() -> list[LinkifyIt]:
+    """Instances whose anchors differ: default, TLDs replaced, fuzzy options off, IPs on, added schemas."""
+    return [
+        LinkifyIt(),
+        LinkifyIt().tlds(["onion", "рф"]),
+        LinkifyIt().tlds("museum", True),
+        LinkifyIt(options={"fuzzy_link": False}),
+        LinkifyIt(options={"fuzzy_email": False, "fuzzy_ip": True}),
+        LinkifyIt().add("git:", "http:").add("ftp:", None),
+    ]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_pretest_is_true_wherever_match_finds_a_link(index: int, detection_test_file: object) -> None:
+    """The wrapper's pretest (one search of the instance's anchor when it has one) never says
+    False where ``match`` links something: official file lines, sample corpus, dense corpus,
+    and texts whose only link is one the refinement finds (``。`` domains, emails)."""
+    from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
+
+    linkify = wrap(_configured_linkifiers()[index])
+    texts = [plain_text(line) for _, line in detection_cases()] + sample_lines() + dense_paragraphs(20_000)
+    texts += ["見て example。com を", "σωκράτης@example.com", "x git://example.com/y", "1.2.3.4/x", "a.onion/b"]
+    linked = 0
+    for text in texts:
+        if linkify.match(text):
+            linked += 1
+            assert linkify.pretest(text), text
+    assert linked > 100
+
+
+def test_pretest_is_false_on_text_without_anchor_or_at() -> None:
+    """The cheap pretest still says False on text no link can be found in."""
+    linkify = wrap(LinkifyIt())
+    assert linkify.pretest("no links here, none at all") is False
+    assert linkify.pretest("see example.com") is True
+    assert wrap(LinkifyIt(options={"fuzzy_link": False})).pretest("see example.com") is False
