@@ -241,6 +241,24 @@ PIECES = [
     "\u202e",
     "\u00ad",
     "\ud800",
+    # The anchors' narrower pieces: a word's start, an email's user part, what may follow a TLD.
+    "ſ",
+    "\u212a",
+    "«",
+    "»",
+    "“",
+    "+",
+    "~",
+    "`",
+    "$",
+    "*",
+    "|",
+    "{",
+    "σ",
+    "(https://",
+    "[http://",
+    "com/",
+    ".com)",
 ]
 SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\u200a", "\x0b", "\x0c"]
 

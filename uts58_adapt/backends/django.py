@@ -18,13 +18,23 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Hashable
-from typing import Any
+import sys
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
 from ._html_spans import LibraryLink, anchor_markup, anchor_spans, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_config", "django_markup", "django_spans"]
+__all__ = [
+    "DJANGO_SEPARATORS",
+    "DjangoBackend",
+    "DjangoConfig",
+    "django_anchor",
+    "django_config",
+    "django_configuration",
+    "django_markup",
+    "django_spans",
+]
 
 #: Anchored tokens at most this far apart are read as one window (the windows go to Django in one call).
 GAP = 0
@@ -36,9 +46,25 @@ _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
+#: EmailValidator.user_regex as Django ships it, and the class of the last character of its dot-atom.
+_USER_REGEX = (
+    r"(^[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*\Z"
+    r'|^"([\001-\010\013\014\016-\037!#-\[\]-\177]|\\[\001-\011\013\014\016-\177])'
+    r'*"\Z)'
+)
+_USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+_MAILTO_TEMPLATE = "mailto:{local}@{domain}"
+#: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
+_TRIMMED = ".,:;!)]"
+_NOT_IN_WORD = re.compile(r"""[\s<>"'&]""")
+#: An ASCII character other than letters, digits, "_", "." and "-".
+_OTHER_ASCII = re.compile(r"[^\x80-\U0010ffffA-Za-z0-9_.\-]")
+#: Hosts up to this long are probed as at most _LONGEST_PROBE characters (ten per character, punycode included).
+_LONGEST_HOST = 100
+_LONGEST_PROBE = 1100
 _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email_simple")
-#: id()s of a configuration's objects -> (the objects, its anchor, its serial number).
-_CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], re.Pattern[str] | None, int]] = {}
+#: id()s of a configuration's objects -> (the objects, what is read from them).
+_CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], DjangoConfig]] = {}
 _SERIAL = itertools.count()
 
 
@@ -51,6 +77,7 @@ def _objects(urlizer: Any) -> tuple[Any, ...]:
         cls,
         *(getattr(cls, name, None) for name in _METHODS),
         *(own.get(name) for name in _METHODS),
+        *_module_objects(),
         getattr(urlizer, "word_split_re", None),
         getattr(urlizer, "simple_url_re", None),
         getattr(urlizer, "simple_url_2_re", None),
@@ -61,6 +88,51 @@ def _objects(urlizer: Any) -> tuple[Any, ...]:
     )
 
 
+def _module_objects() -> tuple[Any, ...]:
+    """What ``handle_word`` reads from its module, and the email user-part pattern (:func:`_anchor`, :func:`_known`)."""
+    module = sys.modules.get("django.utils.html")
+    validator = getattr(module, "EmailValidator", None)
+    return (
+        getattr(module, "smart_urlquote", None),
+        getattr(module, "MAX_URL_LENGTH", None),
+        validator,
+        getattr(validator, "user_regex", None),
+    )
+
+
+class DjangoConfig(NamedTuple):
+    """What the integration reads from a Urlizer's configuration (:func:`django_configuration`).
+
+    ``anchor``: :func:`django_anchor`; ``key``: names the configuration (None without an
+    anchor); ``links_url(scheme, host)`` and ``links_email(probe)``: Django's answers to
+    the integration's probes that its configuration decides (:func:`_known`), or None.
+    """
+
+    anchor: re.Pattern[str] | None
+    key: Hashable | None
+    links_url: Callable[[str, str], bool] | None
+    links_email: Callable[[str], bool | None] | None
+
+
+_PLAIN = DjangoConfig(None, None, None, None)
+
+
+def django_configuration(urlizer: Any) -> DjangoConfig:
+    """:func:`django_config` of ``urlizer`` with the probe answers its configuration decides (:func:`_known`)."""
+    objects = _objects(urlizer)
+    ids = tuple(map(id, objects))
+    wrapping = repr(objects[-3])
+    known = _CONFIGS.get(ids)
+    if known is None or known[0][-1] != wrapping or any(a is not b for a, b in zip(known[0], objects)):
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        anchor = _anchor(urlizer)
+        config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
+        known = ((*objects, wrapping), config)
+        _CONFIGS[ids] = known
+    return known[1]
+
+
 def django_config(urlizer: Any) -> tuple[re.Pattern[str] | None, Hashable | None]:
     """:func:`django_anchor` of ``urlizer``, and a key naming its configuration (None without an anchor).
 
@@ -69,17 +141,8 @@ def django_config(urlizer: Any) -> tuple[re.Pattern[str] | None, Hashable | None
     call (a changed pattern or method gives a new key); the list ``wrapping_punctuation``
     is compared by value.
     """
-    objects = _objects(urlizer)
-    ids = tuple(map(id, objects))
-    wrapping = repr(objects[-3])
-    known = _CONFIGS.get(ids)
-    if known is None or known[0][-1] != wrapping or any(a is not b for a, b in zip(known[0], objects)):
-        if len(_CONFIGS) > 64:
-            _CONFIGS.clear()
-        known = ((*objects, wrapping), _anchor(urlizer), next(_SERIAL))
-        _CONFIGS[ids] = known
-    anchor = known[1]
-    return anchor, (None if anchor is None else ("django", known[2]))
+    config = django_configuration(urlizer)
+    return config.anchor, config.key
 
 
 def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
@@ -123,7 +186,78 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     m = _SIMPLE_URL_2.fullmatch(url_2)
     if m is None:
         return None
-    return re.compile(r"://|@|www\.|\.(?:" + m.group(1) + ")", re.IGNORECASE)
+    # simple_url_re: its scheme starts the word, after the opening brackets trimmed ("([").
+    url_start = r"""(?<![^\s<>"'])[(\[]*https?://"""
+    # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
+    email = _USER_END + "@" if _stock_email_validator(cls) else "@"
+    # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
+    tld = r"""\.(?:""" + m.group(1) + r""")(?=[/)\].,:;!\s<>"']|\Z)"""
+    return re.compile(f"{url_start}|{email}|www\\.|{tld}", re.IGNORECASE)
+
+
+def _stock_email_validator(cls: Any) -> bool:
+    """Whether ``cls.is_email_simple`` is Django's ``EmailValidator`` with the user part pattern Django ships."""
+    module = sys.modules.get("django.utils.html")
+    validator = getattr(module, "EmailValidator", None)
+    code = getattr(getattr(cls, "is_email_simple", None), "__code__", None)
+    try:
+        regex = validator.user_regex  # type: ignore[union-attr]
+        pattern, flags = regex.pattern, regex.flags
+    except AttributeError:
+        return False
+    return (
+        code is not None
+        and "EmailValidator" in code.co_names
+        and getattr(validator, "__module__", None) == "django.core.validators"
+        and getattr(validator, "__qualname__", None) == "EmailValidator"
+        and pattern == _USER_REGEX
+        and flags == re.IGNORECASE | re.UNICODE
+    )
+
+
+def _known(urlizer: Any) -> tuple[Callable[[str, str], bool] | None, Callable[[str], bool | None] | None]:
+    """Django's answers to the integration's probes that the configuration decides (an anchor's one).
+
+    ``links_url(scheme, host)`` is True when Django links ``scheme//host/`` (the host
+    written with ``xn--`` labels, ``refine.acceptance.ascii_host``) from its start with that
+    scheme in its href: for ``http:`` and ``https:`` and a host of ASCII letters, digits,
+    ``_``, ``.`` and ``-`` (and non-ASCII labels) that does not start with ``.`` or ``-``,
+    ``simple_url_re`` (``^https?://\\[?\\w``) links the whole word, which Django's
+    ``trim_punctuation`` leaves whole (it ends with ``/``).  False: ask Django.
+    ``links_email(probe)`` answers for ``a@domain`` and ``mailto:a@domain``: Django never
+    links a word with ``:`` as an email nor one starting ``mailto:`` as a URL; a word
+    ``a@domain`` that trimming leaves whole (no ``&``, white space or ``<>"'``, no
+    trailing punctuation) is linked whole as an email exactly when ``is_email_simple``
+    accepts it.  None: ask Django.  tests/test_urlize_probes.py compares both with Django's answers.
+    """
+    module = sys.modules.get("django.utils.html")
+    limit = getattr(module, "MAX_URL_LENGTH", None)
+    quote = getattr(module, "smart_urlquote", None)
+    links_url = None
+    if isinstance(limit, int) and limit >= _LONGEST_PROBE and getattr(quote, "__module__", None) == "django.utils.html":
+        links_url = _links_url
+    links_email = None
+    if getattr(urlizer, "mailto_template", None) == _MAILTO_TEMPLATE:
+        is_email_simple = urlizer.is_email_simple
+
+        def links_email(probe: str) -> bool | None:
+            if probe[:7].lower() == "mailto:":
+                return False
+            domain = probe.rpartition("@")[2]
+            if not domain or domain[-1] in _TRIMMED or _NOT_IN_WORD.search(domain):
+                return None
+            return bool(is_email_simple(probe))
+
+    return links_url, links_email
+
+
+def _links_url(scheme: str, host: str) -> bool:
+    return (
+        (scheme == "http:" or scheme == "https:")
+        and 0 < len(host) <= _LONGEST_HOST
+        and host[0] not in ".-"
+        and _OTHER_ASCII.search(host) is None
+    )
 
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
@@ -141,16 +275,16 @@ def django_markup(
     urlizer: Any,
     text: str,
     nofollow: bool = False,
-    config: tuple[re.Pattern[str] | None, Hashable | None] | None = None,
+    config: DjangoConfig | None = None,
 ) -> list[LibraryLink]:
     """The spans ``urlizer`` links in the plain ``text``, with each link's href and Django's anchor for it.
 
     The anchors are rendered with ``nofollow`` and escaping on (``_html_spans.anchor_markup``).
     With :func:`django_anchor`, Django reads only the anchored windows of the text; without
     it (a configuration it cannot read), the whole text, and no anchor is given (None).
-    ``config``: :func:`django_config` of ``urlizer`` when the caller has it.
+    ``config``: :func:`django_configuration` of ``urlizer`` when the caller has it.
     """
-    anchor = (config or django_config(urlizer))[0]
+    anchor = (config or django_configuration(urlizer)).anchor
     if anchor is None:
         clean = without_surrogates(text)
         found = anchor_markup(clean, str(urlizer(clean, nofollow=nofollow, autoescape=True)))

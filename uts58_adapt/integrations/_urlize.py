@@ -32,6 +32,7 @@ from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
+from ..refine.acceptance import HostProbe, ascii_host
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["clear_memo", "in_text", "urlize_refined"]
@@ -96,31 +97,47 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _library_accepts_email(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str], bool]:
+def _library_accepts_email(
+    render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str], bool | None] | None = None
+) -> Callable[[str], bool]:
+    """Whether the library links the probe ``a@domain`` (or ``mailto:a@domain``) whole, as an email.
+
+    ``known(probe)``: the answer the library's configuration decides, or None (then the
+    library is asked).
+    """
+
     def accepts(probe: str) -> bool:
-        return bool(
-            _remember(
-                key,
-                "email",
-                probe,
-                lambda: anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")],
-            )
-        )
+        if known is not None:
+            answer = known(probe)
+            if answer is not None:
+                return answer
+        return bool(_remember(key, "email", probe, lambda: ask(probe)))
+
+    def ask(probe: str) -> bool:
+        return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
 
     return accepts
 
 
-def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str, str], bool]:
+def _library_accepts_scheme(
+    render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str, str], bool] | None = None
+) -> HostProbe:
     """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
 
     Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
     ``http://ms-msdt://example.com/``: that is not linking the scheme (``refine.acceptance``).
+    ``known(scheme, host)``: True when the library's configuration decides that it links
+    it (then it is not asked).  Answers are kept under ``(key, scheme, host)``; the probe
+    (the host with ``xn--`` labels) is written only when the library is asked.
     """
 
-    def accepts(scheme: str, probe: str) -> bool:
-        return bool(_remember(key, scheme, probe, lambda: answer(scheme, probe)))
+    def accepts(scheme: str, host: str) -> bool:
+        if known is not None and known(scheme, host):
+            return True
+        return bool(_remember(key, scheme, host, lambda: ask(scheme, host)))
 
-    def answer(scheme: str, probe: str) -> bool:
+    def ask(scheme: str, host: str) -> bool:
+        probe = f"{scheme}//{ascii_host(host)}/"
         found = anchor_hrefs(probe, render_escaped(probe))
         if len(found) != 1:
             return False
@@ -129,7 +146,7 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable 
             span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
         )
 
-    return accepts
+    return HostProbe(accepts)
 
 
 def _render_link(
@@ -202,6 +219,8 @@ def urlize_refined(
     trim_url_limit: int | None = None,
     probe_key: Hashable | None = None,
     render_key: Hashable | None = None,
+    links_url: Callable[[str, str], bool] | None = None,
+    links_email: Callable[[str], bool | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -226,6 +245,9 @@ def urlize_refined(
     ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
     ``render_key`` name the library's configuration for ``render_escaped`` and for
     ``render_one``: its answers to probes are then kept across calls (None: not kept).
+    ``links_url(scheme, host)`` and ``links_email(probe)``: the answers to probes that
+    the library's configuration decides (``backends.django.django_configuration``), used
+    instead of asking ``render_escaped`` (True, or for emails a bool; otherwise it is asked).
     """
     out: list[str] = []
     pos = 0
@@ -249,9 +271,9 @@ def urlize_refined(
     links = refine(
         text,
         raw,
-        _library_accepts_email(render_escaped, probe_key),
+        _library_accepts_email(render_escaped, probe_key, links_email),
         strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped, probe_key),
+        scheme_probe=_library_accepts_scheme(render_escaped, probe_key, links_url),
         reject_risky=reject_risky,
     )
     for link in links:

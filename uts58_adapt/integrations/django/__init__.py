@@ -42,7 +42,7 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
-    from ...backends.django import DJANGO_SEPARATORS, django_config, django_markup
+    from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
     from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
@@ -57,9 +57,9 @@ def urlize(
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
 
-    config = django_config(urlizer)
-    probe_key = config[1]
-    stock = config[0] is not None
+    config = django_configuration(urlizer)
+    probe_key = config.key
+    stock = config.anchor is not None
     render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
     def convert(run: str) -> str:
@@ -74,6 +74,8 @@ def urlize(
             trim_url_limit=trim_url_limit,
             probe_key=probe_key,
             render_key=render_key,
+            links_url=config.links_url,
+            links_email=config.links_email,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
             escape_text=escape_text,
