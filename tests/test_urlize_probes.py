@@ -201,7 +201,9 @@ def test_a_changed_configuration_asks_django(monkeypatch: pytest.MonkeyPatch) ->
     class OtherSchemes(django_html.Urlizer):  # type: ignore[misc]
         simple_url_re = re.compile(r"^ftp://\w", re.IGNORECASE)
 
-    assert django_backend.django_configuration(OtherSchemes()) == django_backend.DjangoConfig(None, None, None, None)
+    assert django_backend.django_configuration(OtherSchemes()) == django_backend.DjangoConfig(
+        None, None, None, None, None
+    )
 
     urlizer = django_html.Urlizer()
     assert django_backend.django_configuration(urlizer).links_url is not None
@@ -266,3 +268,29 @@ def test_a_host_probe_is_also_a_scheme_probe() -> None:
     ok = scheme_check(probe)
     assert ok("git:", "bücher.de", False) and not ok("ftp:", "bücher.de", True) and ok("git:", "bücher.de", True)
     assert asked[1:] == [("git:", "bücher.de"), ("ftp:", "bücher.de")]  # the Unicode host, once per refinement
+
+
+_word_pieces = st.sampled_from(
+    ["a", "σ", "例", "@", ".", "com", "org", "de", "www.", "WWW.", "/", ":", "//", "http", "(", ")", "[", "]", "&"]
+    + ["amp;", ";", "!", ",", "'", '"', "<", " ", "_", "-", "+", "ſ", "\u212a", "1.2.3.4", "[::1]", "mailto:"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_word_pieces, min_size=1, max_size=12).map("".join))
+def test_derived_word_answers_are_djangos(word: str) -> None:
+    """``links_word(word) is False`` only for a word in which Django links nothing (any options)."""
+    config = django_backend.django_configuration(django_html.urlizer)
+    assert config.links_word is not None
+    if config.links_word(word) is False:
+        for options in ({}, {"autoescape": True}, {"nofollow": True, "trim_url_limit": 5}):
+            assert "<a " not in str(django_html.urlizer(word, **options)), (word, options)
+
+
+def test_derived_word_answers_on_emails() -> None:
+    config = django_backend.django_configuration(django_html.urlizer)
+    assert config.links_word is not None
+    assert config.links_word("σωκράτης@example.com") is False
+    assert config.links_word("里@docs.e.edu") is False and config.links_word("σ.com/x@e.de") is False
+    for linked in ("a@example.com", "www.σ@e.com", "σσ.com/x@e.de", "ſ@e.de", "(σ@e.com", "σ@e.com."):
+        assert config.links_word(linked) is None, linked

@@ -8,10 +8,11 @@ Django's own word splitting and punctuation trimming decide them.
 Django splits its input into words at white space, ``<``, ``>``, ``"`` and ``'``, and
 links a word only when, with its punctuation trimmed, ``simple_url_re`` (``http://``,
 ``https://``), ``simple_url_2_re`` (``www.``, a dot and one of its TLDs) or the email
-rule (``@``) accepts it.  So a word without ``://``, ``www.``, ``@`` or a dot before one
-of those TLDs is never linked: :func:`django_anchor` is that pattern, read from the
-urlizer's own ``simple_url_2_re``, and Django is given only the white-space-delimited
-tokens that hold it (``_html_spans.windowed_markup``), with the spans of one call.
+rule (``@``) accepts it.  So a word without ``http(s)://`` at its start, ``www.``, ``@``
+or a dot before one of those TLDs is never linked: :func:`django_anchor` is that
+pattern, read from the urlizer's own patterns, and Django is given only the
+white-space-delimited tokens that hold it (``_html_spans.windowed_markup``), with the
+spans of one call.
 """
 
 from __future__ import annotations
@@ -104,17 +105,18 @@ class DjangoConfig(NamedTuple):
     """What the integration reads from a Urlizer's configuration (:func:`django_configuration`).
 
     ``anchor``: :func:`django_anchor`; ``key``: names the configuration (None without an
-    anchor); ``links_url(scheme, host)`` and ``links_email(probe)``: Django's answers to
-    the integration's probes that its configuration decides (:func:`_known`), or None.
+    anchor); ``links_url(scheme, host)``, ``links_email(probe)`` and ``links_word(word)``:
+    Django's answers that its configuration decides (:func:`_known`), or None.
     """
 
     anchor: re.Pattern[str] | None
     key: Hashable | None
     links_url: Callable[[str, str], bool] | None
     links_email: Callable[[str], bool | None] | None
+    links_word: Callable[[str], bool | None] | None
 
 
-_PLAIN = DjangoConfig(None, None, None, None)
+_PLAIN = DjangoConfig(None, None, None, None, None)
 
 
 def django_configuration(urlizer: Any) -> DjangoConfig:
@@ -151,9 +153,13 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     Only for Django's own ``Urlizer`` (a subclass that overrides how words are split,
     trimmed or linked, or that changes ``word_split_re``, the punctuation it trims or
     ``url_template``, gets None), with patterns of the shape Django ships:
-    ``simple_url_re`` ``^https?://\\[?\\w`` (``://``), ``simple_url_2_re``
-    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` and a dot before one of its
-    TLDs, which are read from it), and ``@`` for emails; matched without regard to case.
+    ``simple_url_re`` ``^https?://\\[?\\w`` (``http://`` or ``https://`` at the start
+    of a word or after its opening ``(`` and ``[``), ``simple_url_2_re``
+    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.``, and a dot before one of
+    its TLDs, which are read from it, followed by ``/``, the end of the word or the
+    punctuation Django trims from it), and for emails ``@`` (after a character that may
+    end the user part of Django's ``EmailValidator``, when it is the one Django ships);
+    matched without regard to case, as Django matches.
     """
     return django_config(urlizer)[0]
 
@@ -186,10 +192,11 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     m = _SIMPLE_URL_2.fullmatch(url_2)
     if m is None:
         return None
-    # simple_url_re: its scheme starts the word, after the opening brackets trimmed ("([").
-    url_start = r"""(?<![^\s<>"'])[(\[]*https?://"""
+    # Each alternative starts with a character (a fast scan); what must precede it is checked after it.
+    # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
+    url_start = r"""h(?<![^\s<>"'(\[]h)ttps?://"""
     # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
-    email = _USER_END + "@" if _stock_email_validator(cls) else "@"
+    email = "@(?<=" + _USER_END + "@)" if _stock_email_validator(cls) else "@"
     # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
     tld = r"""\.(?:""" + m.group(1) + r""")(?=[/)\].,:;!\s<>"']|\Z)"""
     return re.compile(f"{url_start}|{email}|www\\.|{tld}", re.IGNORECASE)
@@ -215,7 +222,9 @@ def _stock_email_validator(cls: Any) -> bool:
     )
 
 
-def _known(urlizer: Any) -> tuple[Callable[[str, str], bool] | None, Callable[[str], bool | None] | None]:
+def _known(
+    urlizer: Any,
+) -> tuple[Callable[[str, str], bool] | None, Callable[[str], bool | None] | None, Callable[[str], bool | None] | None]:
     """Django's answers to the integration's probes that the configuration decides (an anchor's one).
 
     ``links_url(scheme, host)`` is True when Django links ``scheme//host/`` (the host
@@ -228,7 +237,10 @@ def _known(urlizer: Any) -> tuple[Callable[[str, str], bool] | None, Callable[[s
     links a word with ``:`` as an email nor one starting ``mailto:`` as a URL; a word
     ``a@domain`` that trimming leaves whole (no ``&``, white space or ``<>"'``, no
     trailing punctuation) is linked whole as an email exactly when ``is_email_simple``
-    accepts it.  None: ask Django.  tests/test_urlize_probes.py compares both with Django's answers.
+    accepts it.  None: ask Django.  ``links_word(word)`` is False when Django links nothing
+    in ``word`` alone (then the integration does not render it): a word trimming leaves
+    whole, without ``:``, that neither ``simple_url_2_re`` nor ``is_email_simple``
+    accepts; None: ask Django.  tests/test_urlize_probes.py compares them with Django's answers.
     """
     module = sys.modules.get("django.utils.html")
     limit = getattr(module, "MAX_URL_LENGTH", None)
@@ -248,7 +260,25 @@ def _known(urlizer: Any) -> tuple[Callable[[str, str], bool] | None, Callable[[s
                 return None
             return bool(is_email_simple(probe))
 
-    return links_url, links_email
+    links_word = None
+    if isinstance(limit, int):
+        url_2 = urlizer.simple_url_2_re
+        is_simple = urlizer.is_email_simple
+
+        def links_word(word: str) -> bool | None:
+            if (
+                not word
+                or ":" in word
+                or word[0] in "(["
+                or word[-1] in _TRIMMED
+                or _NOT_IN_WORD.search(word)
+                or (len(word) <= limit and url_2.match(word))
+                or is_simple(word)
+            ):
+                return None
+            return False
+
+    return links_url, links_email, links_word
 
 
 def _links_url(scheme: str, host: str) -> bool:

@@ -47,6 +47,7 @@ _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 #: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
 _ESCAPED = re.compile("[&<>\"']")
+_BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -169,7 +170,7 @@ def _render_link(
     """
     if not safe_scheme(link.text):
         return None
-    if not BIDI_CONTROLS.intersection(link.text):
+    if _BIDI.search(link.text) is None:
         own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
@@ -221,6 +222,7 @@ def urlize_refined(
     render_key: Hashable | None = None,
     links_url: Callable[[str, str], bool] | None = None,
     links_email: Callable[[str], bool | None] | None = None,
+    links_word: Callable[[str], bool | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -248,6 +250,8 @@ def urlize_refined(
     ``links_url(scheme, host)`` and ``links_email(probe)``: the answers to probes that
     the library's configuration decides (``backends.django.django_configuration``), used
     instead of asking ``render_escaped`` (True, or for emails a bool; otherwise it is asked).
+    ``links_word(word)``: False when the library links nothing in ``word`` alone (then
+    ``render_one`` is not called for it), else None.
     """
     out: list[str] = []
     pos = 0
@@ -276,8 +280,11 @@ def urlize_refined(
         scheme_probe=_library_accepts_scheme(render_escaped, probe_key, links_url),
         reject_risky=reject_risky,
     )
+    #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
+    #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
+    tails: dict[str, bool] = {}
     for link in links:
-        if html_entities:
+        if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
         own = None
         if rendered is not None and _SURROGATE.search(link.text) is None:
@@ -297,6 +304,21 @@ def urlize_refined(
                 and (trim_url_limit is None or len(link.text) <= trim_url_limit)
             ):
                 own = found.markup
+                # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
+                # text): _render_link keeps it when its attribute names are among names().
+                if safe_scheme(link.text) and _BIDI.search(link.text) is None:
+                    href_end = own.index('"', 9)
+                    tail = own[href_end + 1 : own.index(">", href_end)]
+                    fits = tails.get(tail)
+                    if fits is None:
+                        fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
+                    if fits:
+                        out.append(escape_text(text[pos : link.start]))
+                        out.append(own)
+                        pos = link.end
+                        continue
+        if own is None and links_word is not None and links_word(link.text) is False:
+            own = ""  # not an anchor alone: _render_link builds one from a probe's
         anchor = _render_link(link, render_one, default_scheme, names, own, render_key)
         if anchor is None:
             continue

@@ -76,6 +76,7 @@ def urlize(
             render_key=render_key,
             links_url=config.links_url,
             links_email=config.links_email,
+            links_word=config.links_word,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
             escape_text=escape_text,
