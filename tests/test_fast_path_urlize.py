@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 pytest.importorskip("django")
 pytest.importorskip("jinja2")
 
+import jinja2.utils
 from django.utils import html as django_html
 from django.utils.safestring import mark_safe
 from jinja2 import Environment
@@ -102,7 +103,43 @@ def _check_all(texts: list[str], names: list[str] | None = None) -> None:
             assert a == b, (name, text)
 
 
+#: The anchors as plain alternations matched without regard to case (what first_character_pattern speeds up).
+_USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+_DJANGO_TLDS = django_backend._SIMPLE_URL_2.fullmatch(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
+_JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
+REFERENCE_ANCHORS = [
+    (
+        lambda: django_backend.django_anchor(django_html.urlizer),
+        re.compile(
+            r"""h(?<![^\s<>"'(\[]h)ttps?://|@(?<="""
+            + _USER_END
+            + r"""@)|www\.|\.(?:"""
+            + _DJANGO_TLDS
+            + r""")(?=[/)\].,:;!\s<>"']|\Z)""",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        lambda: jinja2_backend.jinja2_anchor(("myapp:", "x]y")),
+        re.compile(
+            r"h(?<![^\s(<]h)ttps?://|www\.|@|mailto:|\.(?:"
+            + _JINJA2_TLDS
+            + r")(?=[:/?#)>.,\s]|\Z)|(?-i:myapp:)|(?-i:x\]y)",
+            re.IGNORECASE,
+        ),
+    ),
+]
+
+
+def _check_anchors(text: str) -> None:
+    for anchor, reference in REFERENCE_ANCHORS:
+        fast = anchor()
+        assert fast is not None
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)], text
+
+
 def _check_spans(text: str) -> None:
+    _check_anchors(text)
     urlizer = django_html.urlizer
     assert django_backend.django_spans(urlizer, text) == django_backend.django_plain_spans(urlizer, text), text
     assert jinja2_backend.jinja2_spans(text) == jinja2_backend.jinja2_plain_spans(text), text
@@ -259,6 +296,11 @@ PIECES = [
     "[http://",
     "com/",
     ".com)",
+    "x]y",
+    "myapp:",
+    "MAILTO:",
+    "Www.",
+    "hTtPſ://",
 ]
 SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\u200a", "\x0b", "\x0c"]
 

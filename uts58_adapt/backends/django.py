@@ -23,7 +23,14 @@ import sys
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
-from ._html_spans import LibraryLink, anchor_markup, anchor_spans, windowed_markup, without_surrogates
+from ._html_spans import (
+    LibraryLink,
+    anchor_markup,
+    anchor_spans,
+    first_character_pattern,
+    windowed_markup,
+    without_surrogates,
+)
 from .base import RawLink
 
 __all__ = [
@@ -192,14 +199,18 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     m = _SIMPLE_URL_2.fullmatch(url_2)
     if m is None:
         return None
-    # Each alternative starts with a character (a fast scan); what must precede it is checked after it.
-    # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
-    url_start = r"""h(?<![^\s<>"'(\[]h)ttps?://"""
-    # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
-    email = "@(?<=" + _USER_END + "@)" if _stock_email_validator(cls) else "@"
-    # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
-    tld = r"""\.(?:""" + m.group(1) + r""")(?=[/)\].,:;!\s<>"']|\Z)"""
-    return re.compile(f"{url_start}|{email}|www\\.|{tld}", re.IGNORECASE)
+    tlds = m.group(1)
+    return first_character_pattern(
+        [
+            # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
+            ("hH", r"""(?<![^\s<>"'(\[].)(?i:ttps?://)"""),
+            # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
+            ("@", "(?<=(?i:" + _USER_END + ")@)" if _stock_email_validator(cls) else ""),
+            ("wW", r"(?i:ww\.)"),
+            # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
+            (r"\.", "(?i:" + tlds + r""")(?=[/)\].,:;!\s<>"']|\Z)"""),
+        ]
+    )
 
 
 def _stock_email_validator(cls: Any) -> bool:

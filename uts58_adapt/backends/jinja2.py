@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ._html_spans import LibraryLink, anchor_markup, windowed_markup, without_surrogates
+from ._html_spans import LibraryLink, anchor_markup, first_character_pattern, windowed_markup, without_surrogates
 from .base import RawLink
 
 __all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
@@ -97,18 +97,21 @@ def _anchor(urlize: Any, http_re: Any, schemes: tuple[Any, ...]) -> re.Pattern[s
     m = _BASIC_TLDS.search(http_re.pattern)
     if m is None or http_re.pattern != _HTTP_RE.replace("TLDS", m.group(1)):
         return None
-    # Each alternative starts with a character (a fast scan); what must precede or follow it is checked after it.
     # ``https?://`` starts the word (after the opening "(" and "<" Jinja2 moves to its head); a
     # bare-domain TLD ends the word (before the punctuation Jinja2 moves to its tail) or a port,
-    # path, query or fragment follows it.
+    # path, query or fragment follows it.  Without regard to case, as Jinja2's _http_re.
     parts = [
-        r"h(?<![^\s(<]h)ttps?://|www\.|@|mailto:|\.(?:" + m.group(1) + r")(?=[:/?#)>.,\s]|\Z)",
+        ("hH", r"(?<![^\s(<].)(?i:ttps?://)"),
+        ("wW", r"(?i:ww\.)"),
+        ("@", ""),
+        ("mM", r"(?i:ailto:)"),
+        (r"\.", "(?i:" + m.group(1) + r")(?=[:/?#)>.,\s]|\Z)"),
     ]
     for scheme in schemes:
         if not isinstance(scheme, str) or not scheme or "&" in scheme or any(ch.isspace() for ch in scheme):
             return None
-        parts.append("(?-i:" + re.escape(scheme) + ")")
-    return re.compile("|".join(parts), re.IGNORECASE)
+        parts.append((re.escape(scheme[0]), re.escape(scheme[1:])))
+    return first_character_pattern(parts)
 
 
 def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:
