@@ -157,6 +157,7 @@ def _render_link(
     names: Callable[[], frozenset[str]],
     rendered: str | None = None,
     render_key: Hashable | None = None,
+    untrimmed: bool = False,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -166,7 +167,9 @@ def _render_link(
     the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
     a probe, with the link's own escaped href and text.  ``rendered``: ``render_one(link.text)``
     when the caller has it; ``render_key``: the library's rendering of the probe is kept
-    across calls under it (see :func:`urlize_refined`).
+    across calls under it (see :func:`urlize_refined`).  ``untrimmed``: the library shows
+    every link whole and renders a probe's anchor alike whatever its length (its own
+    ``urlize`` without ``trim_url_limit``): one probe of each kind serves every link.
     """
     if not safe_scheme(link.text):
         return None
@@ -186,10 +189,11 @@ def _render_link(
         return None
     # A probe the library links, as long as the link, shows how it renders (and trims) it.
     shown = escape_bidi(link.text)
+    length = 0 if untrimmed else len(shown)
     if email:
-        probe = "a" * max(1, len(shown) - len(_PROBE_EMAIL)) + _PROBE_EMAIL
+        probe = "a" * max(1, length - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
-        probe = _PROBE_URL + "x" * max(0, len(shown) - len(_PROBE_URL))
+        probe = _PROBE_URL + "x" * max(0, length - len(_PROBE_URL))
     m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
     if m is None:
         return None
@@ -283,6 +287,8 @@ def urlize_refined(
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
+    # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
+    untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
     for link in links:
         if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
@@ -319,7 +325,7 @@ def urlize_refined(
                         continue
         if own is None and links_word is not None and links_word(link.text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
-        anchor = _render_link(link, render_one, default_scheme, names, own, render_key)
+        anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))
