@@ -18,6 +18,7 @@ spans of one call.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 import sys
 from collections.abc import Callable, Hashable
@@ -76,23 +77,36 @@ _CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], DjangoConfig]] = {}
 _SERIAL = itertools.count()
 
 
+_ATTRIBUTES_NAMES = (
+    "word_split_re",
+    "simple_url_re",
+    "simple_url_2_re",
+    "trailing_punctuation_chars",
+    "wrapping_punctuation",
+    "url_template",
+    "mailto_template",
+)
+_CLASS_METHODS = operator.attrgetter(*_METHODS)
+_ATTRIBUTES = operator.attrgetter(*_ATTRIBUTES_NAMES)
+_NO_METHODS = (None,) * len(_METHODS)
+
+
 def _objects(urlizer: Any) -> tuple[Any, ...]:
     """What decides :func:`django_anchor`: the class, its methods, the instance's own ones, the attributes it reads."""
     cls = type(urlizer)
-    own = getattr(urlizer, "__dict__", {})
+    own = getattr(urlizer, "__dict__", None)
+    try:
+        methods, attributes = _CLASS_METHODS(cls), _ATTRIBUTES(urlizer)
+    except AttributeError:  # not a Urlizer: what it has
+        methods = tuple(getattr(cls, name, None) for name in _METHODS)
+        attributes = tuple(getattr(urlizer, name, None) for name in _ATTRIBUTES_NAMES)
     return (
         urlizer,
         cls,
-        *(getattr(cls, name, None) for name in _METHODS),
-        *(own.get(name) for name in _METHODS),
+        *methods,
+        *(tuple(own.get(name) for name in _METHODS) if own else _NO_METHODS),
         *_module_objects(),
-        getattr(urlizer, "word_split_re", None),
-        getattr(urlizer, "simple_url_re", None),
-        getattr(urlizer, "simple_url_2_re", None),
-        getattr(urlizer, "trailing_punctuation_chars", None),
-        getattr(urlizer, "wrapping_punctuation", None),
-        getattr(urlizer, "url_template", None),
-        getattr(urlizer, "mailto_template", None),
+        *attributes,
     )
 
 
@@ -132,7 +146,8 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
     ids = tuple(map(id, objects))
     wrapping = repr(objects[-3])
     known = _CONFIGS.get(ids)
-    if known is None or known[0][-1] != wrapping or any(a is not b for a, b in zip(known[0], objects)):
+    # Equal ids are the same objects: the entry holds them, so none of their ids is reused meanwhile.
+    if known is None or known[0][-1] != wrapping:
         if len(_CONFIGS) > 64:
             _CONFIGS.clear()
         anchor = _anchor(urlizer)
