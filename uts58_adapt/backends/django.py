@@ -261,7 +261,7 @@ def _known(
     ``trim_punctuation`` leaves whole (it ends with ``/``).  False: ask Django.
     ``links_email(probe)`` answers for ``a@domain`` and ``mailto:a@domain``: Django never
     links a word with ``:`` as an email nor one starting ``mailto:`` as a URL; a word
-    ``a@domain`` that trimming leaves whole (no ````a@domain`` that trimming leaves whole (no ``&``, white space or ``<>"'``, no``, ``:``, white space or ``<>"'``, no
+    ``a@domain`` that trimming leaves whole (no ``&``, ``:``, white space or ``<>"'``, no
     trailing punctuation) is linked whole as an email exactly when ``is_email_simple``
     accepts it.  None: ask Django.  ``links_word(word)`` is False when Django links nothing
     in ``word`` alone (then the integration does not render it): a word trimming leaves
