@@ -120,17 +120,23 @@ def _fast_parse(
     anchors: list[tuple[int, int, str, str | None, str]] = []
     pieces: list[str] = []
     length = pos = 0
+    unescape = html.unescape
     for m in _LIBRARY_ANCHOR.finditer(rendered):
-        before = rendered[pos : m.start()]
-        shown = m.group(2)
+        found_at, end = m.span()
+        whole, href, shown = m.group(0, 1, 2)
+        before = rendered[pos:found_at]
         if escaped:
-            before, shown = html.unescape(before), html.unescape(shown)
+            # html.unescape of a piece without "&" is the piece (tested first: no call).
+            if "&" in before:
+                before = unescape(before)
+            if "&" in shown:
+                shown = unescape(shown)
         elif content is not None:
             pieces += (before, shown)
         start = length + len(before)
         length = start + len(shown)
-        anchors.append((start, length, html.unescape(m.group(1)), m.group(), shown))
-        pos = m.end()
+        anchors.append((start, length, unescape(href) if "&" in href else href, whole, shown))
+        pos = end
     if content is not None and not escaped:
         pieces.append(rendered[pos:])
         return anchors if "".join(pieces) == content else None
