@@ -199,6 +199,7 @@ EDGES = [
     "σωκράτης@example.com, ivan+ä@e.org and 里@docs.e.edu",  # emails the library does not link
     "x https://e.com/?a=1&b=2 'https://e.com/q' \"www.e.org\" <http://e.net/>",
     "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
+    "x myapp:,\ud8001.2.3.4xmpp:.com) y",  # a span Django links holds a lone surrogate: rendered with U+FFFD
     "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
     "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
     # Text that looks like the libraries' anchors, around their links.

@@ -42,6 +42,7 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
+    from ...backends._html_spans import without_surrogates
     from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
     from .._urlize import in_text, urlize_refined
 
@@ -51,6 +52,8 @@ def urlize(
 
     def render_one(word: str) -> str:
         # Django's own rendering of the word, with the input's safety (a SafeData word is not escaped again).
+        # Django raises on a lone surrogate (it encodes to UTF-8): it reads U+FFFD there, as in the spans.
+        word = without_surrogates(word)
         piece = mark_safe(word) if safe_input else word
         return str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
 
