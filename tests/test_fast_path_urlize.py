@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 pytest.importorskip("django")
 pytest.importorskip("jinja2")
 
+import jinja2.utils
 from django.utils import html as django_html
 from django.utils.safestring import mark_safe
 from jinja2 import Environment
@@ -102,7 +103,43 @@ def _check_all(texts: list[str], names: list[str] | None = None) -> None:
             assert a == b, (name, text)
 
 
+#: The anchors as plain alternations matched without regard to case (what first_character_pattern speeds up).
+_USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+_DJANGO_TLDS = django_backend._SIMPLE_URL_2.fullmatch(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
+_JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
+REFERENCE_ANCHORS = [
+    (
+        lambda: django_backend.django_anchor(django_html.urlizer),
+        re.compile(
+            r"""h(?<![^\s<>"'(\[]h)ttps?://|@(?<="""
+            + _USER_END
+            + r"""@)|www\.|\.(?:"""
+            + _DJANGO_TLDS
+            + r""")(?=[/)\].,:;!\s<>"']|\Z)""",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        lambda: jinja2_backend.jinja2_anchor(("myapp:", "x]y")),
+        re.compile(
+            r"h(?<![^\s(<]h)ttps?://|www\.|@|mailto:|\.(?:"
+            + _JINJA2_TLDS
+            + r")(?=[:/?#)>.,\s]|\Z)|(?-i:myapp:)|(?-i:x\]y)",
+            re.IGNORECASE,
+        ),
+    ),
+]
+
+
+def _check_anchors(text: str) -> None:
+    for anchor, reference in REFERENCE_ANCHORS:
+        fast = anchor()
+        assert fast is not None
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in reference.finditer(text)], text
+
+
 def _check_spans(text: str) -> None:
+    _check_anchors(text)
     urlizer = django_html.urlizer
     assert django_backend.django_spans(urlizer, text) == django_backend.django_plain_spans(urlizer, text), text
     assert jinja2_backend.jinja2_spans(text) == jinja2_backend.jinja2_plain_spans(text), text
@@ -162,6 +199,7 @@ EDGES = [
     "σωκράτης@example.com, ivan+ä@e.org and 里@docs.e.edu",  # emails the library does not link
     "x https://e.com/?a=1&b=2 'https://e.com/q' \"www.e.org\" <http://e.net/>",
     "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
+    "x myapp:,\ud8001.2.3.4xmpp:.com) y",  # a span Django links holds a lone surrogate: rendered with U+FFFD
     "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
     "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
     # Text that looks like the libraries' anchors, around their links.
@@ -241,6 +279,29 @@ PIECES = [
     "\u202e",
     "\u00ad",
     "\ud800",
+    # The anchors' narrower pieces: a word's start, an email's user part, what may follow a TLD.
+    "ſ",
+    "\u212a",
+    "«",
+    "»",
+    "“",
+    "+",
+    "~",
+    "`",
+    "$",
+    "*",
+    "|",
+    "{",
+    "σ",
+    "(https://",
+    "[http://",
+    "com/",
+    ".com)",
+    "x]y",
+    "myapp:",
+    "MAILTO:",
+    "Www.",
+    "hTtPſ://",
 ]
 SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\u200a", "\x0b", "\x0c"]
 

@@ -8,23 +8,42 @@ Django's own word splitting and punctuation trimming decide them.
 Django splits its input into words at white space, ``<``, ``>``, ``"`` and ``'``, and
 links a word only when, with its punctuation trimmed, ``simple_url_re`` (``http://``,
 ``https://``), ``simple_url_2_re`` (``www.``, a dot and one of its TLDs) or the email
-rule (``@``) accepts it.  So a word without ``://``, ``www.``, ``@`` or a dot before one
-of those TLDs is never linked: :func:`django_anchor` is that pattern, read from the
-urlizer's own ``simple_url_2_re``, and Django is given only the white-space-delimited
-tokens that hold it (``_html_spans.windowed_markup``), with the spans of one call.
+rule (``@``) accepts it.  So a word without ``http(s)://`` at its start, ``www.``, ``@``
+or a dot before one of those TLDs is never linked: :func:`django_anchor` is that
+pattern, read from the urlizer's own patterns, and Django is given only the
+white-space-delimited tokens that hold it (``_html_spans.windowed_markup``), with the
+spans of one call.
 """
 
 from __future__ import annotations
 
 import itertools
+import operator
 import re
-from collections.abc import Hashable
-from typing import Any
+import sys
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
-from ._html_spans import LibraryLink, anchor_markup, anchor_spans, windowed_markup, without_surrogates
+from ._html_spans import (
+    LibraryLink,
+    anchor_markup,
+    anchor_spans,
+    first_character_pattern,
+    windowed_markup,
+    without_surrogates,
+)
 from .base import RawLink
 
-__all__ = ["DJANGO_SEPARATORS", "DjangoBackend", "django_anchor", "django_config", "django_markup", "django_spans"]
+__all__ = [
+    "DJANGO_SEPARATORS",
+    "DjangoBackend",
+    "DjangoConfig",
+    "django_anchor",
+    "django_config",
+    "django_configuration",
+    "django_markup",
+    "django_spans",
+]
 
 #: Anchored tokens at most this far apart are read as one window (the windows go to Django in one call).
 GAP = 0
@@ -36,29 +55,106 @@ _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
+#: EmailValidator.user_regex as Django ships it, and the class of the last character of its dot-atom.
+_USER_REGEX = (
+    r"(^[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*\Z"
+    r'|^"([\001-\010\013\014\016-\037!#-\[\]-\177]|\\[\001-\011\013\014\016-\177])'
+    r'*"\Z)'
+)
+_USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+_MAILTO_TEMPLATE = "mailto:{local}@{domain}"
+#: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
+_TRIMMED = ".,:;!)]"
+_NOT_IN_WORD = re.compile(r"""[\s<>"'&]""")
+#: An ASCII character other than letters, digits, "_", "." and "-".
+_OTHER_ASCII = re.compile(r"[^\x80-\U0010ffffA-Za-z0-9_.\-]")
+#: Hosts up to this long are probed as at most _LONGEST_PROBE characters (ten per character, punycode included).
+_LONGEST_HOST = 100
+_LONGEST_PROBE = 1100
 _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email_simple")
-#: id()s of a configuration's objects -> (the objects, its anchor, its serial number).
-_CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], re.Pattern[str] | None, int]] = {}
+#: id()s of a configuration's objects -> (the objects, what is read from them).
+_CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], DjangoConfig]] = {}
 _SERIAL = itertools.count()
+
+
+_ATTRIBUTES_NAMES = (
+    "word_split_re",
+    "simple_url_re",
+    "simple_url_2_re",
+    "trailing_punctuation_chars",
+    "wrapping_punctuation",
+    "url_template",
+    "mailto_template",
+)
+_CLASS_METHODS = operator.attrgetter(*_METHODS)
+_ATTRIBUTES = operator.attrgetter(*_ATTRIBUTES_NAMES)
+_NO_METHODS = (None,) * len(_METHODS)
 
 
 def _objects(urlizer: Any) -> tuple[Any, ...]:
     """What decides :func:`django_anchor`: the class, its methods, the instance's own ones, the attributes it reads."""
     cls = type(urlizer)
-    own = getattr(urlizer, "__dict__", {})
+    own = getattr(urlizer, "__dict__", None)
+    try:
+        methods, attributes = _CLASS_METHODS(cls), _ATTRIBUTES(urlizer)
+    except AttributeError:  # not a Urlizer: what it has
+        methods = tuple(getattr(cls, name, None) for name in _METHODS)
+        attributes = tuple(getattr(urlizer, name, None) for name in _ATTRIBUTES_NAMES)
     return (
         urlizer,
         cls,
-        *(getattr(cls, name, None) for name in _METHODS),
-        *(own.get(name) for name in _METHODS),
-        getattr(urlizer, "word_split_re", None),
-        getattr(urlizer, "simple_url_re", None),
-        getattr(urlizer, "simple_url_2_re", None),
-        getattr(urlizer, "trailing_punctuation_chars", None),
-        getattr(urlizer, "wrapping_punctuation", None),
-        getattr(urlizer, "url_template", None),
-        getattr(urlizer, "mailto_template", None),
+        *methods,
+        *(tuple(own.get(name) for name in _METHODS) if own else _NO_METHODS),
+        *_module_objects(),
+        *attributes,
     )
+
+
+def _module_objects() -> tuple[Any, ...]:
+    """What ``handle_word`` reads from its module, and the email user-part pattern (:func:`_anchor`, :func:`_known`)."""
+    module = sys.modules.get("django.utils.html")
+    validator = getattr(module, "EmailValidator", None)
+    return (
+        getattr(module, "smart_urlquote", None),
+        getattr(module, "MAX_URL_LENGTH", None),
+        validator,
+        getattr(validator, "user_regex", None),
+    )
+
+
+class DjangoConfig(NamedTuple):
+    """What the integration reads from a Urlizer's configuration (:func:`django_configuration`).
+
+    ``anchor``: :func:`django_anchor`; ``key``: names the configuration (None without an
+    anchor); ``links_url(scheme, host)``, ``links_email(probe)`` and ``links_word(word)``:
+    Django's answers that its configuration decides (:func:`_known`), or None.
+    """
+
+    anchor: re.Pattern[str] | None
+    key: Hashable | None
+    links_url: Callable[[str, str], bool] | None
+    links_email: Callable[[str], bool | None] | None
+    links_word: Callable[[str], bool | None] | None
+
+
+_PLAIN = DjangoConfig(None, None, None, None, None)
+
+
+def django_configuration(urlizer: Any) -> DjangoConfig:
+    """:func:`django_config` of ``urlizer`` with the probe answers its configuration decides (:func:`_known`)."""
+    objects = _objects(urlizer)
+    ids = tuple(map(id, objects))
+    wrapping = repr(objects[-3])
+    known = _CONFIGS.get(ids)
+    # Equal ids are the same objects: the entry holds them, so none of their ids is reused meanwhile.
+    if known is None or known[0][-1] != wrapping:
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        anchor = _anchor(urlizer)
+        config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
+        known = ((*objects, wrapping), config)
+        _CONFIGS[ids] = known
+    return known[1]
 
 
 def django_config(urlizer: Any) -> tuple[re.Pattern[str] | None, Hashable | None]:
@@ -69,17 +165,8 @@ def django_config(urlizer: Any) -> tuple[re.Pattern[str] | None, Hashable | None
     call (a changed pattern or method gives a new key); the list ``wrapping_punctuation``
     is compared by value.
     """
-    objects = _objects(urlizer)
-    ids = tuple(map(id, objects))
-    wrapping = repr(objects[-3])
-    known = _CONFIGS.get(ids)
-    if known is None or known[0][-1] != wrapping or any(a is not b for a, b in zip(known[0], objects)):
-        if len(_CONFIGS) > 64:
-            _CONFIGS.clear()
-        known = ((*objects, wrapping), _anchor(urlizer), next(_SERIAL))
-        _CONFIGS[ids] = known
-    anchor = known[1]
-    return anchor, (None if anchor is None else ("django", known[2]))
+    config = django_configuration(urlizer)
+    return config.anchor, config.key
 
 
 def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
@@ -88,9 +175,13 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     Only for Django's own ``Urlizer`` (a subclass that overrides how words are split,
     trimmed or linked, or that changes ``word_split_re``, the punctuation it trims or
     ``url_template``, gets None), with patterns of the shape Django ships:
-    ``simple_url_re`` ``^https?://\\[?\\w`` (``://``), ``simple_url_2_re``
-    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` and a dot before one of its
-    TLDs, which are read from it), and ``@`` for emails; matched without regard to case.
+    ``simple_url_re`` ``^https?://\\[?\\w`` (``http://`` or ``https://`` at the start
+    of a word or after its opening ``(`` and ``[``), ``simple_url_2_re``
+    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.``, and a dot before one of
+    its TLDs, which are read from it, followed by ``/``, the end of the word or the
+    punctuation Django trims from it), and for emails ``@`` (after a character that may
+    end the user part of Django's ``EmailValidator``, when it is the one Django ships);
+    matched without regard to case, as Django matches.
     """
     return django_config(urlizer)[0]
 
@@ -123,7 +214,106 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     m = _SIMPLE_URL_2.fullmatch(url_2)
     if m is None:
         return None
-    return re.compile(r"://|@|www\.|\.(?:" + m.group(1) + ")", re.IGNORECASE)
+    tlds = m.group(1)
+    return first_character_pattern(
+        [
+            # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
+            ("hH", r"""(?<![^\s<>"'(\[].)(?i:ttps?://)"""),
+            # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
+            ("@", "(?<=(?i:" + _USER_END + ")@)" if _stock_email_validator(cls) else ""),
+            ("wW", r"(?i:ww\.)"),
+            # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
+            (r"\.", "(?i:" + tlds + r""")(?=[/)\].,:;!\s<>"']|\Z)"""),
+        ]
+    )
+
+
+def _stock_email_validator(cls: Any) -> bool:
+    """Whether ``cls.is_email_simple`` is Django's ``EmailValidator`` with the user part pattern Django ships."""
+    module = sys.modules.get("django.utils.html")
+    validator = getattr(module, "EmailValidator", None)
+    code = getattr(getattr(cls, "is_email_simple", None), "__code__", None)
+    try:
+        regex = validator.user_regex  # type: ignore[union-attr]
+        pattern, flags = regex.pattern, regex.flags
+    except AttributeError:
+        return False
+    return (
+        code is not None
+        and "EmailValidator" in code.co_names
+        and getattr(validator, "__module__", None) == "django.core.validators"
+        and getattr(validator, "__qualname__", None) == "EmailValidator"
+        and pattern == _USER_REGEX
+        and flags == re.IGNORECASE | re.UNICODE
+    )
+
+
+def _known(
+    urlizer: Any,
+) -> tuple[Callable[[str, str], bool] | None, Callable[[str], bool | None] | None, Callable[[str], bool | None] | None]:
+    """Django's answers to the integration's probes that the configuration decides (an anchor's one).
+
+    ``links_url(scheme, host)`` is True when Django links ``scheme//host/`` (the host
+    written with ``xn--`` labels, ``refine.acceptance.ascii_host``) from its start with that
+    scheme in its href: for ``http:`` and ``https:`` and a host of ASCII letters, digits,
+    ``_``, ``.`` and ``-`` (and non-ASCII labels) that does not start with ``.`` or ``-``,
+    ``simple_url_re`` (``^https?://\\[?\\w``) links the whole word, which Django's
+    ``trim_punctuation`` leaves whole (it ends with ``/``).  False: ask Django.
+    ``links_email(probe)`` answers for ``a@domain`` and ``mailto:a@domain``: Django never
+    links a word with ``:`` as an email nor one starting ``mailto:`` as a URL; a word
+    ``a@domain`` that trimming leaves whole (no ``&``, ``:``, white space or ``<>"'``, no
+    trailing punctuation) is linked whole as an email exactly when ``is_email_simple``
+    accepts it.  None: ask Django.  ``links_word(word)`` is False when Django links nothing
+    in ``word`` alone (then the integration does not render it): a word trimming leaves
+    whole, without ``:``, that neither ``simple_url_2_re`` nor ``is_email_simple``
+    accepts; None: ask Django.  tests/test_urlize_probes.py compares them with Django's answers.
+    """
+    module = sys.modules.get("django.utils.html")
+    limit = getattr(module, "MAX_URL_LENGTH", None)
+    quote = getattr(module, "smart_urlquote", None)
+    links_url = None
+    if isinstance(limit, int) and limit >= _LONGEST_PROBE and getattr(quote, "__module__", None) == "django.utils.html":
+        links_url = _links_url
+    links_email = None
+    if getattr(urlizer, "mailto_template", None) == _MAILTO_TEMPLATE:
+        is_email_simple = urlizer.is_email_simple
+
+        def links_email(probe: str) -> bool | None:
+            if probe[:7].lower() == "mailto:":
+                return False
+            domain = probe.rpartition("@")[2]
+            if not domain or ":" in domain or domain[-1] in _TRIMMED or _NOT_IN_WORD.search(domain):
+                return None
+            return bool(is_email_simple(probe))
+
+    links_word = None
+    if isinstance(limit, int):
+        url_2 = urlizer.simple_url_2_re
+        is_simple = urlizer.is_email_simple
+
+        def links_word(word: str) -> bool | None:
+            if (
+                not word
+                or ":" in word
+                or word[0] in "(["
+                or word[-1] in _TRIMMED
+                or _NOT_IN_WORD.search(word)
+                or (len(word) <= limit and url_2.match(word))
+                or is_simple(word)
+            ):
+                return None
+            return False
+
+    return links_url, links_email, links_word
+
+
+def _links_url(scheme: str, host: str) -> bool:
+    return (
+        (scheme == "http:" or scheme == "https:")
+        and 0 < len(host) <= _LONGEST_HOST
+        and host[0] not in ".-"
+        and _OTHER_ASCII.search(host) is None
+    )
 
 
 def django_spans(urlizer: Any, text: str) -> list[RawLink]:
@@ -141,16 +331,16 @@ def django_markup(
     urlizer: Any,
     text: str,
     nofollow: bool = False,
-    config: tuple[re.Pattern[str] | None, Hashable | None] | None = None,
+    config: DjangoConfig | None = None,
 ) -> list[LibraryLink]:
     """The spans ``urlizer`` links in the plain ``text``, with each link's href and Django's anchor for it.
 
     The anchors are rendered with ``nofollow`` and escaping on (``_html_spans.anchor_markup``).
     With :func:`django_anchor`, Django reads only the anchored windows of the text; without
     it (a configuration it cannot read), the whole text, and no anchor is given (None).
-    ``config``: :func:`django_config` of ``urlizer`` when the caller has it.
+    ``config``: :func:`django_configuration` of ``urlizer`` when the caller has it.
     """
-    anchor = (config or django_config(urlizer))[0]
+    anchor = (config or django_configuration(urlizer)).anchor
     if anchor is None:
         clean = without_surrogates(text)
         found = anchor_markup(clean, str(urlizer(clean, nofollow=nofollow, autoescape=True)))

@@ -7,8 +7,8 @@ spans are recovered from its output (``_html_spans.anchor_spans``); Jinja2's own
 decide them.
 
 Jinja2 splits its (escaped) input into words at white space and links each word on its
-own, only when it holds ``://``, ``www.``, a dot before one of its TLDs, ``@``,
-``mailto:`` or an extra scheme: :func:`jinja2_anchor` is that pattern, read from
+own, only when it starts with ``http(s)://`` or holds ``www.``, a dot before one of its
+TLDs, ``@``, ``mailto:`` or an extra scheme: :func:`jinja2_anchor` is that pattern, read from
 Jinja2's own ``_http_re``, and Jinja2 is given only the white-space-delimited tokens
 that hold it (``_html_spans.windowed_markup``), with the spans of one call.
 """
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ._html_spans import LibraryLink, anchor_markup, windowed_markup, without_surrogates
+from ._html_spans import LibraryLink, anchor_markup, first_character_pattern, windowed_markup, without_surrogates
 from .base import RawLink
 
 __all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
@@ -63,9 +63,11 @@ _MAILTO = re.compile("mailto:", re.IGNORECASE)
 def jinja2_anchor(extra_schemes: Iterable[str] | None = None) -> re.Pattern[str] | None:
     """A pattern that every word ``jinja2.utils.urlize`` links contains, or None (then Jinja2 reads the whole text).
 
-    ``://``, ``www.``, a dot before one of the bare-domain TLDs of its ``_http_re``
-    (read from it), ``@``, ``mailto:`` (without regard to case), and each of the
-    ``extra_schemes`` as it is.  None when Jinja2's ``urlize`` does not split words at
+    ``http://`` or ``https://`` at the start of a word or after its opening ``(`` and
+    ``<``, ``www.``, a dot before one of the bare-domain TLDs of its ``_http_re`` (read
+    from it) followed by ``:``, ``/``, ``?``, ``#``, the end of the word or the punctuation
+    Jinja2 trims from it, ``@``, ``mailto:`` (without regard to case, as Jinja2 matches),
+    and each of the ``extra_schemes`` as it is.  None when Jinja2's ``urlize`` does not split words at
     ``(\\s+)`` or its ``_http_re`` is not the one Jinja2 3.1 ships (its TLD list aside),
     or when an extra scheme is empty or holds white space or ``&`` (Jinja2 matches the
     schemes on the escaped text, white space included).
@@ -95,12 +97,21 @@ def _anchor(urlize: Any, http_re: Any, schemes: tuple[Any, ...]) -> re.Pattern[s
     m = _BASIC_TLDS.search(http_re.pattern)
     if m is None or http_re.pattern != _HTTP_RE.replace("TLDS", m.group(1)):
         return None
-    parts = [r"://|www\.|@|mailto:|\.(?:" + m.group(1) + ")"]
+    # ``https?://`` starts the word (after the opening "(" and "<" Jinja2 moves to its head); a
+    # bare-domain TLD ends the word (before the punctuation Jinja2 moves to its tail) or a port,
+    # path, query or fragment follows it.  Without regard to case, as Jinja2's _http_re.
+    parts = [
+        ("hH", r"(?<![^\s(<].)(?i:ttps?://)"),
+        ("wW", r"(?i:ww\.)"),
+        ("@", ""),
+        ("mM", r"(?i:ailto:)"),
+        (r"\.", "(?i:" + m.group(1) + r")(?=[:/?#)>.,\s]|\Z)"),
+    ]
     for scheme in schemes:
         if not isinstance(scheme, str) or not scheme or "&" in scheme or any(ch.isspace() for ch in scheme):
             return None
-        parts.append("(?-i:" + re.escape(scheme) + ")")
-    return re.compile("|".join(parts), re.IGNORECASE)
+        parts.append((re.escape(scheme[0]), re.escape(scheme[1:])))
+    return first_character_pattern(parts)
 
 
 def jinja2_spans(text: str, extra_schemes: Iterable[str] | None = None) -> list[RawLink]:

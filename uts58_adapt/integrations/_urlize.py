@@ -32,6 +32,7 @@ from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
+from ..refine.acceptance import HostProbe, ascii_host
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["clear_memo", "in_text", "urlize_refined"]
@@ -46,6 +47,7 @@ _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 #: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
 _ESCAPED = re.compile("[&<>\"']")
+_BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -96,31 +98,47 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
-def _library_accepts_email(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str], bool]:
+def _library_accepts_email(
+    render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str], bool | None] | None = None
+) -> Callable[[str], bool]:
+    """Whether the library links the probe ``a@domain`` (or ``mailto:a@domain``) whole, as an email.
+
+    ``known(probe)``: the answer the library's configuration decides, or None (then the
+    library is asked).
+    """
+
     def accepts(probe: str) -> bool:
-        return bool(
-            _remember(
-                key,
-                "email",
-                probe,
-                lambda: anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")],
-            )
-        )
+        if known is not None:
+            answer = known(probe)
+            if answer is not None:
+                return answer
+        return bool(_remember(key, "email", probe, lambda: ask(probe)))
+
+    def ask(probe: str) -> bool:
+        return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
 
     return accepts
 
 
-def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable | None) -> Callable[[str, str], bool]:
+def _library_accepts_scheme(
+    render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str, str], bool] | None = None
+) -> HostProbe:
     """Whether the library links ``scheme//host/`` from its scheme on, with that scheme in its href.
 
     Django links ``ms-msdt://example.com/`` as a bare ``.com`` domain, with the href
     ``http://ms-msdt://example.com/``: that is not linking the scheme (``refine.acceptance``).
+    ``known(scheme, host)``: True when the library's configuration decides that it links
+    it (then it is not asked).  Answers are kept under ``(key, scheme, host)``; the probe
+    (the host with ``xn--`` labels) is written only when the library is asked.
     """
 
-    def accepts(scheme: str, probe: str) -> bool:
-        return bool(_remember(key, scheme, probe, lambda: answer(scheme, probe)))
+    def accepts(scheme: str, host: str) -> bool:
+        if known is not None and known(scheme, host):
+            return True
+        return bool(_remember(key, scheme, host, lambda: ask(scheme, host)))
 
-    def answer(scheme: str, probe: str) -> bool:
+    def ask(scheme: str, host: str) -> bool:
+        probe = f"{scheme}//{ascii_host(host)}/"
         found = anchor_hrefs(probe, render_escaped(probe))
         if len(found) != 1:
             return False
@@ -129,7 +147,7 @@ def _library_accepts_scheme(render_escaped: Callable[[str], str], key: Hashable 
             span.start == 0 and span.kind == "url" and span.end > len(scheme) and href[: len(scheme)].lower() == scheme
         )
 
-    return accepts
+    return HostProbe(accepts)
 
 
 def _render_link(
@@ -139,6 +157,7 @@ def _render_link(
     names: Callable[[], frozenset[str]],
     rendered: str | None = None,
     render_key: Hashable | None = None,
+    untrimmed: bool = False,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -148,11 +167,13 @@ def _render_link(
     the attribute (issue 21).  Otherwise the anchor is built from the library's anchor for
     a probe, with the link's own escaped href and text.  ``rendered``: ``render_one(link.text)``
     when the caller has it; ``render_key``: the library's rendering of the probe is kept
-    across calls under it (see :func:`urlize_refined`).
+    across calls under it (see :func:`urlize_refined`).  ``untrimmed``: the library shows
+    every link whole and renders a probe's anchor alike whatever its length (its own
+    ``urlize`` without ``trim_url_limit``): one probe of each kind serves every link.
     """
     if not safe_scheme(link.text):
         return None
-    if not BIDI_CONTROLS.intersection(link.text):
+    if _BIDI.search(link.text) is None:
         own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
@@ -168,10 +189,11 @@ def _render_link(
         return None
     # A probe the library links, as long as the link, shows how it renders (and trims) it.
     shown = escape_bidi(link.text)
+    length = 0 if untrimmed else len(shown)
     if email:
-        probe = "a" * max(1, len(shown) - len(_PROBE_EMAIL)) + _PROBE_EMAIL
+        probe = "a" * max(1, length - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
-        probe = _PROBE_URL + "x" * max(0, len(shown) - len(_PROBE_URL))
+        probe = _PROBE_URL + "x" * max(0, length - len(_PROBE_URL))
     m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
     if m is None:
         return None
@@ -202,6 +224,9 @@ def urlize_refined(
     trim_url_limit: int | None = None,
     probe_key: Hashable | None = None,
     render_key: Hashable | None = None,
+    links_url: Callable[[str, str], bool] | None = None,
+    links_email: Callable[[str], bool | None] | None = None,
+    links_word: Callable[[str], bool | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -226,6 +251,11 @@ def urlize_refined(
     ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
     ``render_key`` name the library's configuration for ``render_escaped`` and for
     ``render_one``: its answers to probes are then kept across calls (None: not kept).
+    ``links_url(scheme, host)`` and ``links_email(probe)``: the answers to probes that
+    the library's configuration decides (``backends.django.django_configuration``), used
+    instead of asking ``render_escaped`` (True, or for emails a bool; otherwise it is asked).
+    ``links_word(word)``: False when the library links nothing in ``word`` alone (then
+    ``render_one`` is not called for it), else None.
     """
     out: list[str] = []
     pos = 0
@@ -249,13 +279,18 @@ def urlize_refined(
     links = refine(
         text,
         raw,
-        _library_accepts_email(render_escaped, probe_key),
+        _library_accepts_email(render_escaped, probe_key, links_email),
         strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped, probe_key),
+        scheme_probe=_library_accepts_scheme(render_escaped, probe_key, links_url),
         reject_risky=reject_risky,
     )
+    #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
+    #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
+    tails: dict[str, bool] = {}
+    # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
+    untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
     for link in links:
-        if html_entities:
+        if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
         own = None
         if rendered is not None and _SURROGATE.search(link.text) is None:
@@ -275,7 +310,22 @@ def urlize_refined(
                 and (trim_url_limit is None or len(link.text) <= trim_url_limit)
             ):
                 own = found.markup
-        anchor = _render_link(link, render_one, default_scheme, names, own, render_key)
+                # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
+                # text): _render_link keeps it when its attribute names are among names().
+                if safe_scheme(link.text) and _BIDI.search(link.text) is None:
+                    href_end = own.index('"', 9)
+                    tail = own[href_end + 1 : own.index(">", href_end)]
+                    fits = tails.get(tail)
+                    if fits is None:
+                        fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
+                    if fits:
+                        out.append(escape_text(text[pos : link.start]))
+                        out.append(own)
+                        pos = link.end
+                        continue
+        if own is None and links_word is not None and links_word(link.text) is False:
+            own = ""  # not an anchor alone: _render_link builds one from a probe's
+        anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
         if anchor is None:
             continue
         out.append(escape_text(text[pos : link.start]))

@@ -8,7 +8,8 @@ Jinja2, mistune, magiclink), which pass the library's own answers as callables:
   ``scheme://host/`` (cached per refinement) whose link must have the scheme itself, not
   merely start with it: Django links ``ms-msdt://x.com`` as the bare domain
   ``http://ms-msdt://x.com``, so a span that starts with ``scheme:`` is no proof that the
-  library recognizes the scheme (issue 21.1);
+  library recognizes the scheme (issue 21.1); a :class:`HostProbe` is asked with the host
+  and writes the probe only when it needs one;
 - :func:`accepted_emails` keeps an email the library did not report with exactly that
   span (a non-ASCII local part, say) only when the library accepts the same address
   with the local part ``a`` (same ``mailto:`` prefix, same domain), asked once per
@@ -23,7 +24,7 @@ from ..link import Link
 from .email import MAILTO
 from .hosts import SchemeCheck
 
-__all__ = ["EmailCheck", "SchemeProbe", "accepted_emails", "ascii_host", "email_probe", "scheme_check"]
+__all__ = ["EmailCheck", "HostProbe", "SchemeProbe", "accepted_emails", "ascii_host", "email_probe", "scheme_check"]
 
 #: ``accepts_email(address)``: whether the library links ``address`` (``a@domain`` or
 #: ``mailto:a@domain``) whole.
@@ -32,6 +33,26 @@ EmailCheck = Callable[[str], bool]
 #: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
 #: the library gives the link, not only its span, must have that scheme.
 SchemeProbe = Callable[[str, str], bool]
+
+
+class HostProbe:
+    """A :data:`SchemeProbe` that is asked with the host itself: ``answer(scheme, host)``.
+
+    :func:`scheme_check` calls ``answer`` with the Unicode host, so the probe finds its
+    answer (kept across calls, or derived from the library's configuration) before it
+    writes the URL it would give the library (:func:`ascii_host`, punycode, only then).
+    Called as a :data:`SchemeProbe` (``scheme``, ``scheme//host/``), it asks ``answer``
+    with the URL's (ASCII) host.
+    """
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Callable[[str, str], bool]) -> None:
+        self.answer = answer
+
+    def __call__(self, scheme: str, url: str) -> bool:
+        return self.answer(scheme, url[len(scheme) + 2 : -1])
+
 
 #: Local part used to ask the library whether it would link an email on a domain.
 PROBE_LOCAL = "a"
@@ -55,15 +76,27 @@ def scheme_check(probe: SchemeProbe | None, fallback: SchemeCheck | None = None)
     is trusted, and a scheme it did not report is decided by ``fallback`` (refused when
     there is none).
     """
+    if probe is None:
+
+        def trusted(scheme: str, host: str, reported: bool) -> bool:
+            return reported or (fallback is not None and fallback(scheme, host, reported))
+
+        return trusted
     cache: dict[tuple[str, str], bool] = {}
+    by_host = probe.answer if isinstance(probe, HostProbe) else None
 
     def ok(scheme: str, host: str, reported: bool) -> bool:
-        if probe is None:
-            return reported or (fallback is not None and fallback(scheme, host, reported))
         key = (scheme, host)
-        if key not in cache:
-            cache[key] = probe(scheme, f"{scheme}//{ascii_host(host)}/")
-        return cache[key]
+        try:
+            return cache[key]
+        except KeyError:
+            pass
+        if by_host is not None:
+            answer = by_host(scheme, host)
+        else:
+            answer = probe(scheme, f"{scheme}//{ascii_host(host)}/")
+        cache[key] = answer
+        return answer
 
     return ok
 

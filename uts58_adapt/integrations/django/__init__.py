@@ -42,7 +42,8 @@ def urlize(
     from django.utils import html as django_html
     from django.utils.safestring import SafeData, mark_safe
 
-    from ...backends.django import DJANGO_SEPARATORS, django_config, django_markup
+    from ...backends._html_spans import without_surrogates
+    from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
     from .._urlize import in_text, urlize_refined
 
     urlizer = django_html.urlizer
@@ -51,15 +52,17 @@ def urlize(
 
     def render_one(word: str) -> str:
         # Django's own rendering of the word, with the input's safety (a SafeData word is not escaped again).
+        # Django raises on a lone surrogate (it encodes to UTF-8): it reads U+FFFD there, as in the spans.
+        word = without_surrogates(word)
         piece = mark_safe(word) if safe_input else word
         return str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
 
     def escape_text(s: str) -> str:
         return str(django_html.escape(s)) if autoescape and not safe_input else s
 
-    config = django_config(urlizer)
-    probe_key = config[1]
-    stock = config[0] is not None
+    config = django_configuration(urlizer)
+    probe_key = config.key
+    stock = config.anchor is not None
     render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
     def convert(run: str) -> str:
@@ -74,6 +77,9 @@ def urlize(
             trim_url_limit=trim_url_limit,
             probe_key=probe_key,
             render_key=render_key,
+            links_url=config.links_url,
+            links_email=config.links_email,
+            links_word=config.links_word,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
             escape_text=escape_text,
