@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import pairwise
 from typing import Any
 
 from ._tlds import tld_pattern
@@ -116,6 +117,9 @@ def bleach_find(linkify_filter: Any, text: str, parse_email: bool, *, fast: bool
     the length of a run without white space, so a long text is given to it in the
     windows urlextract's backend uses (``urlextract._windows``: cut after white space,
     which no bleach span crosses, else overlapping by more than a host and scheme).
+    On the fast path, when every window ends after white space, the text is read in one
+    pass of :func:`_anchored_spans`, which gives the windows' links (its regexes read only
+    the tokens that hold an anchor, each within one window).
     ``fast=False``: the plain path of :func:`bleach_spans` (the reference of the tests).
     """
     spans: Callable[[Any, str, bool], list[RawLink]]
@@ -125,8 +129,16 @@ def bleach_find(linkify_filter: Any, text: str, parse_email: bool, *, fast: bool
         spans = bleach_spans  # looked up here: tests/test_newlib_backends.py replaces it
     if len(text) <= _WINDOW:
         return spans(linkify_filter, text, parse_email)
+    cuts = list(_windows(text))
+    if fast and all(a[1] == b[0] and text[b[0]] != '"' for a, b in pairwise(cuts)):
+        # Every window ends after white space (no run cut inside) and the next does not start
+        # with the ``"`` of email_re's ``^"…"@`` (``^`` would match at a window's start only):
+        # the windows' links are those of one pass, which the fast path makes without slices.
+        anchors = linker_anchors(linkify_filter.url_re, linkify_filter.email_re if parse_email else None)
+        if anchors is not None:
+            return _anchored_spans(linkify_filter, text, parse_email, anchors)
     seen: set[RawLink] = set()
-    for lo, hi in _windows(text):
+    for lo, hi in cuts:
         for r in spans(linkify_filter, text[lo:hi], parse_email):
             seen.add(RawLink(r.start + lo, r.end + lo, r.kind))
     return sorted(seen, key=lambda r: (r.start, r.end))
@@ -364,18 +376,34 @@ def _anchored_spans(linkify_filter: Any, text: str, parse_email: bool, anchors: 
                 pos = m.end()
         if pieces is not None:
             pieces.append((pos, n))
-    url_re = linkify_filter.url_re
+    # ``search`` from the end of each match: what ``finditer`` does (no match is empty), without
+    # its iterator (a third of the time on link-dense text).  A window ends after white space
+    # (or at the end): one character left cannot start a match, which needs at least ``x.``.
+    search = linkify_filter.url_re.search
     strip = linkify_filter.strip_non_url_bits
-    for lo, hi in pieces if pieces is not None else [(0, n)]:
-        piece = text if pieces is None else text[lo:hi]  # bleach's separate nodes between emails
-        for wlo, whi in anchored_windows(piece, anchors.url, window=len(piece)):
-            for m in url_re.finditer(piece, wlo, whi):
-                url, prefix, _suffix = strip(m.group(0))
+    if pieces is None:
+        # One text node: the URLs come sorted, windows and matches being in order and disjoint.
+        url_first = first if anchors.any is anchors.url or first.group() != "@" else anchors.url.search(text)
+        for wlo, whi in anchored_windows(text, anchors.url, window=n, first=url_first) if url_first else ():
+            u = search(text, wlo, whi)
+            while u is not None:
+                url, prefix, _suffix = strip(u.group())
                 if url:
-                    start = lo + m.start() + len(prefix)
+                    start = u.start() + len(prefix)
                     out.append(RawLink(start, start + len(url), "url"))
-    if len(out) > 1:
-        out.sort(key=lambda r: (r.start, r.end))
+                u = None if u.end() + 1 >= whi else search(text, u.end(), whi)
+        return out
+    for lo, hi in pieces:
+        piece = text[lo:hi]  # bleach's separate nodes between emails
+        for wlo, whi in anchored_windows(piece, anchors.url, window=len(piece)):
+            u = search(piece, wlo, whi)
+            while u is not None:
+                url, prefix, _suffix = strip(u.group())
+                if url:
+                    start = lo + u.start() + len(prefix)
+                    out.append(RawLink(start, start + len(url), "url"))
+                u = None if u.end() + 1 >= whi else search(piece, u.end(), whi)
+    out.sort(key=lambda r: (r.start, r.end))
     return out
 
 

@@ -84,19 +84,21 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         return ok
 
     def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
+        parse_email = self.parse_email
+        accepts_email = self._accepts_email if parse_email else None
         for token in src_iter:
             if token["type"] != "Characters":
                 yield token
                 continue
             text = token["data"]
-            raw = bleach_find(self, text, self.parse_email)
+            raw = bleach_find(self, text, parse_email)
             if not raw and "@" not in text and text.isascii():
                 yield token  # no span, no email, no "。" domain: nothing for the refinement
                 continue
             links = refine(
                 text,
                 raw,
-                self._accepts_email if self.parse_email else None,
+                accepts_email,
                 strict_hosts=self.strict_hosts,
                 scheme_probe=self._accepts_scheme,
                 reject_risky=self.reject_risky,
@@ -104,40 +106,47 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
             if not links:
                 yield token
                 continue
+            out: list[Token] = []
             pos = 0
             for link in links:
-                # bleach keeps character references as they are in text nodes: "&amp;" is one character.
-                link = with_entity_end(text, link)
+                if "&" in link.text:
+                    # bleach keeps character references as they are in text nodes: "&amp;" is one character.
+                    link = with_entity_end(text, link)
                 if link.start > pos:
-                    yield {"type": "Characters", "data": text[pos : link.start]}
-                yield from self._anchor(link.text, link.kind == "email")
+                    out.append({"type": "Characters", "data": text[pos : link.start]})
+                self._anchor(out, link.text, link.kind == "email")
                 pos = link.end
             if pos < len(text):
-                yield {"type": "Characters", "data": text[pos:]}
+                out.append({"type": "Characters", "data": text[pos:]})
+            yield from out
 
-    def _anchor(self, shown: str, email: bool) -> Iterator[Token]:
+    def _anchor(self, out: list[Token], shown: str, email: bool) -> None:
+        """Append to ``out`` the tokens of the link ``shown``: bleach's href and callbacks."""
         if email and shown[:7].lower() != "mailto:":
             local, _, domain = shown.rpartition("@")
-            href = f"mailto:{quote(local)}@{domain}"
+            href = f"mailto:{quote(local)}@{domain}"  # a mailto: or http:// href is safe (safe_scheme)
         elif PROTO_RE.search(shown):
             href = shown
+            if not safe_scheme(href):
+                out.append({"type": "Characters", "data": shown})
+                return
         else:
             href = f"http://{shown}"
-        if not safe_scheme(href):
-            yield {"type": "Characters", "data": shown}
-            return
-        if _BIDI.search(href) is not None:
-            href = escape_bidi(href)
-        if _BIDI.search(shown) is not None:
-            shown = escape_bidi(shown)
+        if not shown.isascii():  # (href is ASCII too: shown with an ASCII prefix, or a quoted local part)
+            if _BIDI.search(href) is not None:
+                href = escape_bidi(href)
+            if _BIDI.search(shown) is not None:
+                shown = escape_bidi(shown)
         attrs = self.apply_callbacks({(None, "href"): href, "_text": shown}, True)
         if attrs is None:
-            yield {"type": "Characters", "data": shown}
+            out.append({"type": "Characters", "data": shown})
             return
         text = attrs.pop("_text", "")
-        yield {"type": "StartTag", "name": "a", "data": attrs}
-        yield {"type": "Characters", "data": str(text)}
-        yield {"type": "EndTag", "name": "a"}
+        out += (
+            {"type": "StartTag", "name": "a", "data": attrs},
+            {"type": "Characters", "data": str(text)},
+            {"type": "EndTag", "name": "a"},
+        )
 
 
 #: The upgraded filter under bleach's name: ``Cleaner(filters=[uts58_adapt.integrations.bleach.LinkifyFilter])``.
