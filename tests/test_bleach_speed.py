@@ -51,6 +51,7 @@ LINKERS = [
     Linker(parse_email=True),
     Linker(callbacks=[_target_blank, _drop_or_shout], parse_email=True),
     Linker(url_re=_URL_RE, email_re=_EMAIL_RE, parse_email=True, callbacks=[]),
+    Linker(skip_tags={"pre"}, parse_email=True),
 ]
 
 
@@ -71,7 +72,9 @@ def _check(text: str) -> int:
     if any(ch in BIDI_CONTROLS for ch in text) or "\x00" in text:
         return 0  # the wrapper escapes bidi controls in links, bleach does not
     node = html.escape(text, quote=False)
-    fragment = f"<p>{node}</p>"
+    # The <pre> text node is ``node`` too (the parser drops one newline after <pre>); the
+    # skip_tags Linker leaves it as it is, the others link it.
+    fragment = f"<p>{node}</p><pre>\n{node}</pre>"
     agreed = 0
     for linker in LINKERS:
         if "&" in node or not _same_links(linker, node):
