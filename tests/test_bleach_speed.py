@@ -136,3 +136,15 @@ def test_long_text_nodes_in_one_pass(parse_email: bool) -> None:
     ]
     for text in texts:
         assert bleach_find(flt, text, parse_email) == bleach_find(flt, text, parse_email, fast=False)
+
+
+def test_clear_memo_forgets_the_scheme_probes() -> None:
+    from uts58_adapt.integrations import bleach as integration
+
+    linker = uts58_adapt.wrap(Linker())
+    out = linker.linkify("see https://example.com/x and https://пример.com/y")
+    assert out.count("<a ") == 2
+    assert integration._PROBES
+    integration.clear_memo()
+    assert not integration._PROBES
+    assert linker.linkify("see https://example.com/x and https://пример.com/y") == out

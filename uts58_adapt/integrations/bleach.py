@@ -37,13 +37,18 @@ from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "wrap_filter", "wrap_linker"]
+__all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "clear_memo", "wrap_filter", "wrap_linker"]
 
 Token = dict[str, Any]
 
 #: (id(url_re), scheme, probe) -> (url_re, whether it links the probe with that scheme).
 _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
+
+
+def clear_memo() -> None:
+    """Forget the filters' answers to scheme probes kept across calls (a benchmark round that must not reuse them)."""
+    _PROBES.clear()
 
 
 class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
