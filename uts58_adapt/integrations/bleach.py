@@ -25,6 +25,7 @@ linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` a
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -44,6 +45,23 @@ Token = dict[str, Any]
 #: (id(url_re), scheme, probe) -> (url_re, whether it links the probe with that scheme).
 _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
+_LABEL_ENDS = re.compile(r"([./])")
+
+
+def _unicode_labels(url: str) -> str:
+    """``url`` with its ``xn--`` labels decoded: the probe's host as bleach may see it in text.
+
+    A probe's host comes with its non-ASCII labels as ``xn--`` labels; bleach's ``url_re``
+    matches hosts as written, with the TLDs of its list (``рф`` is not ``xn--p1ai``), so a
+    scheme is linked when bleach links it before either form of the host.
+    """
+    out = []
+    for part in _LABEL_ENDS.split(url):
+        if part[:4].lower() == "xn--":
+            with contextlib.suppress(UnicodeError, ValueError):  # not Punycode: kept as it is
+                part = part[4:].encode("ascii").decode("punycode")
+        out.append(part)
+    return "".join(out)
 
 
 def clear_memo() -> None:
@@ -81,8 +99,12 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         known = _PROBES.get(key)
         if known is not None and known[0] is url_re:
             return known[1]
-        m = url_re.match(probe)
-        ok = m is not None and m.group(0).lower().startswith(scheme)
+        ok = False
+        for url in (probe, _unicode_labels(probe)) if "xn--" in probe else (probe,):
+            m = url_re.match(url)
+            ok = m is not None and m.group(0).lower().startswith(scheme)
+            if ok:
+                break
         if len(_PROBES) >= 4096:
             _PROBES.clear()
         _PROBES[key] = (url_re, ok)
