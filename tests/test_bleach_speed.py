@@ -17,12 +17,14 @@ import pytest
 
 bleach = pytest.importorskip("bleach")
 
-from bleach.linkifier import Linker, LinkifyFilter, build_email_re, build_url_re  # noqa: E402
+import re  # noqa: E402
+
+from bleach.linkifier import TLDS, Linker, LinkifyFilter, build_email_re, build_url_re  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import uts58_adapt  # noqa: E402
-from uts58_adapt.backends.bleach import bleach_find  # noqa: E402
+from uts58_adapt.backends.bleach import _trie, bleach_find, linker_anchors  # noqa: E402
 from uts58_adapt.html import BIDI_CONTROLS  # noqa: E402
 from uts58_adapt.integrations._common import refine  # noqa: E402
 from uts58_adapt.integrations.bleach import UTS58LinkifyFilter  # noqa: E402
@@ -148,3 +150,43 @@ def test_clear_memo_forgets_the_scheme_probes() -> None:
     integration.clear_memo()
     assert not integration._PROBES
     assert linker.linkify("see https://example.com/x and https://пример.com/y") == out
+
+
+# --- The anchor of a list of TLD names: "." before one of them, then no word character ------------
+
+_NAME_CHARS = "acdeomsxz-0рфKſİıé"
+_names = st.lists(
+    st.text(alphabet=_NAME_CHARS, min_size=1, max_size=4).filter(lambda w: re.fullmatch(r"[\w-]*\w", w) is not None),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_names, st.text(alphabet=_NAME_CHARS + ".", max_size=6))
+def test_trie_matches_exactly_the_names(names: list[str], text: str) -> None:
+    alternation = re.compile("(?:" + "|".join(names) + ")", re.IGNORECASE)
+    trie = re.compile("(?:" + _trie(names) + ")", re.IGNORECASE)
+    assert (alternation.fullmatch(text) is None) == (trie.fullmatch(text) is None)
+
+
+_LINK_PIECES = ["x", "a-b", ".", "..", "@", "//", ":", ":80", "/p", "?q", "http://", "(", ")", " ", "é", "_", "0"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_names, st.lists(st.sampled_from(_LINK_PIECES + list(_NAME_CHARS)), max_size=30).map("".join))
+def test_every_link_holds_an_anchor(names: list[str], text: str) -> None:
+    url_re = build_url_re(tlds=names)
+    anchors = linker_anchors(url_re, None)
+    assert anchors is not None and "(?!\\w)" in anchors.url.pattern
+    for m in url_re.finditer(text):
+        found = anchors.url.search(text, m.start())
+        assert found is not None and found.start() < m.end(), (names, text, m.group())
+
+
+def test_names_anchor_skips_tokens_without_a_listed_tld() -> None:
+    anchors = linker_anchors(build_url_re(tlds=sorted(TLDS)), None)
+    assert anchors is not None
+    assert anchors.url.search("x.com") and anchors.url.search("x.COM:80") and anchors.url.search("x.de/y")
+    for text in ["shop.nuge.app/a.html", "x.dev", "x.comx", "x.de_"]:
+        assert anchors.url.search(text) is None, text

@@ -13,8 +13,9 @@ match trimmed by the filter's own ``strip_non_url_bits``.  The ``wrap()`` integr
 The fast path (:func:`linker_anchors`): when a filter's ``url_re`` (and, with emails on,
 its ``email_re``) is one that bleach's ``build_url_re`` / ``build_email_re`` (or this
 module's ``build_url_re``) builds, whatever its TLDs and protocols, every link holds an
-*anchor* (a ``.`` before the first character of one of its TLDs; ``@`` for emails) and no
-white space, so the regexes are run only on the white-space-delimited tokens that hold
+*anchor* (a ``.`` before one of its TLDs and no word character when the TLDs are a list
+of names, as bleach's own; else a ``.`` before the first character of one of them; ``@``
+for emails) and no white space, so the regexes are run only on the white-space-delimited tokens that hold
 one, with the same spans (tests/test_fast_path_bleach.py).  Any other ``url_re`` or
 ``email_re`` runs on the whole text node, as bleach does.
 """
@@ -149,8 +150,8 @@ def bleach_find(linkify_filter: Any, text: str, parse_email: bool, *, fast: bool
 
 @dataclass(frozen=True)
 class Anchors:
-    """What every link of a filter holds: ``url`` (a ``.`` before a TLD's first character)
-    for its ``url_re``; ``any`` also ``@`` when its ``email_re`` is used."""
+    """What every link of a filter holds: ``url`` (a ``.`` before a TLD, or before a TLD's
+    first character) for its ``url_re``; ``any`` also ``@`` when its ``email_re`` is used."""
 
     url: re.Pattern[str]
     any: re.Pattern[str]
@@ -174,8 +175,9 @@ def linker_anchors(url_re: Any, email_re: Any | None) -> Anchors | None:
     :func:`build_url_re`, and ``email_re`` (when not None) one of ``build_email_re(tlds)``,
     their TLDs and protocols being names or patterns that match no white space (no
     lookaround, ``.``, negated class, back reference, flag change or ``#``).  Then every
-    link holds a ``.`` followed by the first character of a TLD, and every email an ``@``,
-    and none holds white space.  Kept per pair of regexes.
+    link holds a ``.`` followed by the first character of a TLD (by a whole TLD and no word
+    character when the TLDs are a list of names such as bleach's ``TLDS``), and every email
+    an ``@``, and none holds white space.  Kept per pair of regexes.
     """
     key = (id(url_re), id(email_re))
     known = _ANCHOR_CACHE.get(key)
@@ -198,6 +200,7 @@ def _linker_anchors(url_re: Any, email_re: Any | None) -> Anchors | None:
     # This module's variant (every combining mark written as \U ranges) is built only when it can match.
     templates = [probe.pattern, _marks_variant(probe.pattern)] if "\\U" in url_re.pattern else [probe.pattern]
     url = None
+    tlds = ""
     for template in templates:
         parts = _split(url_re.pattern, template, ("\x00P\x00", "\x00T\x00"))
         if parts is not None and url_re.flags == probe.flags:
@@ -208,7 +211,12 @@ def _linker_anchors(url_re: Any, email_re: Any | None) -> Anchors | None:
     if url is None:
         return None
     nullable, initials = url
-    if nullable or initials is None:
+    if _NAMES.fullmatch(tlds):
+        # A list of names, each ending on a word character, as bleach's own TLDS: after its
+        # TLD a link has a port's ":" or a non-word character (``\b``, ``(?![\w…])``), so
+        # the anchor is a "." before one of the names and no word character.
+        url_anchor = re.compile(f"\\.(?:{_trie(tlds.split('|'))})(?!\\w)", re.IGNORECASE)
+    elif nullable or initials is None:
         url_anchor = re.compile(r"\.")
     else:
         url_anchor = re.compile("\\.[" + "".join(_class_char(c) for c in sorted(initials)) + "]", re.IGNORECASE)
@@ -221,6 +229,31 @@ def _linker_anchors(url_re: Any, email_re: Any | None) -> Anchors | None:
     if parts is None or email_re.flags != email_probe.flags or _first(parts[0], email_re.flags) is None:
         return None
     return Anchors(url_anchor, re.compile(f"{url_anchor.pattern}|@", re.IGNORECASE))
+
+
+_NAMES = re.compile(r"[\w-]*\w(?:\|[\w-]*\w)*")
+
+
+def _trie(names: list[str]) -> str:
+    """One pattern matching exactly the ``names`` (``co|com|coop`` -> ``co(?:op|m)?``):
+    a search tries a few branches at each ``.``, not every name."""
+    tree: dict[str, Any] = {}
+    for name in names:
+        node = tree
+        for ch in name:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def render(node: dict[str, Any]) -> str:
+        keys = sorted(k for k in node if k)
+        leaves = [k for k in keys if node[k] == {"": {}}]
+        alts = [re.escape(k) + render(node[k]) for k in keys if node[k] != {"": {}}]
+        if leaves:
+            alts.append(re.escape(leaves[0]) if len(leaves) == 1 else f"[{''.join(map(_class_char, leaves))}]")
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return render(tree)
 
 
 def _marks_variant(source: str) -> str:

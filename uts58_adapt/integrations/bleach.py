@@ -12,9 +12,9 @@ with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 
 Fast path: when the filter's ``url_re`` (and ``email_re``, emails on) are of the shapes
 bleach's ``build_url_re``/``build_email_re`` build, whatever their TLDs and protocols, the
-regexes read only the tokens of a text node that hold an anchor (a ``.`` before a TLD's
-first character, ``@``), with the same spans (``backends.bleach.linker_anchors``); a text
-node without one is passed on as it is.  Other regexes read the whole node, as bleach does.
+regexes read only the tokens of a text node that hold an anchor (a ``.`` before one of the
+TLDs, ``@``), with the same spans (``backends.bleach.linker_anchors``); a text node without
+one is passed on as it is.  Other regexes read the whole node, as bleach does.
 
 bleach decides scheme and host, as in ``wrap()`` of the other libraries: what its
 ``url_re`` links (its protocols, its TLD list, ``localhost`` after ``http://``) stays
