@@ -195,3 +195,16 @@ def test_wrapped_linkify_filter_with_strict_hosts() -> None:
     lenient = Cleaner(filters=[partial(uts58_adapt.wrap(bleach_linkifier.LinkifyFilter), url_re=url_re)]).clean(text)
     assert lenient.count("<a ") == 2
     assert Cleaner(filters=[partial(strict, url_re=url_re)]).clean(text).count("<a ") == 1
+
+
+def test_non_ascii_tlds_of_the_users_list_stay_linked() -> None:
+    # The scheme probe gives bleach the host in both forms: its TLD list may name "рф", not "xn--p1ai".
+    url_re = bleach_linkifier.build_url_re(tlds=["рф", "com"])
+    plain = Linker(url_re=url_re)
+    linker = uts58_adapt.wrap(plain)
+    for text in ["see https://пример.рф/x", "see пример.рф/x", "see https://пример.com/x", "https://пример.рф"]:
+        assert linker.linkify(text) == plain.linkify(text)
+        assert "<a " in linker.linkify(text)
+    assert linker.linkify("see https://пример.рф/путь.") == (
+        'see <a href="https://пример.рф/путь" rel="nofollow">https://пример.рф/путь</a>.'
+    )

@@ -12,9 +12,9 @@ with bleach's hrefs (``http://`` added to schemeless links, the local part of a
 
 Fast path: when the filter's ``url_re`` (and ``email_re``, emails on) are of the shapes
 bleach's ``build_url_re``/``build_email_re`` build, whatever their TLDs and protocols, the
-regexes read only the tokens of a text node that hold an anchor (a ``.`` before a TLD's
-first character, ``@``), with the same spans (``backends.bleach.linker_anchors``); a text
-node without one is passed on as it is.  Other regexes read the whole node, as bleach does.
+regexes read only the tokens of a text node that hold an anchor (a ``.`` before one of the
+TLDs, ``@``), with the same spans (``backends.bleach.linker_anchors``); a text node without
+one is passed on as it is.  Other regexes read the whole node, as bleach does.
 
 bleach decides scheme and host, as in ``wrap()`` of the other libraries: what its
 ``url_re`` links (its protocols, its TLD list, ``localhost`` after ``http://``) stays
@@ -25,6 +25,7 @@ linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` a
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -37,13 +38,35 @@ from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
-__all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "wrap_filter", "wrap_linker"]
+__all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "clear_memo", "wrap_filter", "wrap_linker"]
 
 Token = dict[str, Any]
 
 #: (id(url_re), scheme, probe) -> (url_re, whether it links the probe with that scheme).
 _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
+_LABEL_ENDS = re.compile(r"([./])")
+
+
+def _unicode_labels(url: str) -> str:
+    """``url`` with its ``xn--`` labels decoded: the probe's host as bleach may see it in text.
+
+    A probe's host comes with its non-ASCII labels as ``xn--`` labels; bleach's ``url_re``
+    matches hosts as written, with the TLDs of its list (``рф`` is not ``xn--p1ai``), so a
+    scheme is linked when bleach links it before either form of the host.
+    """
+    out = []
+    for part in _LABEL_ENDS.split(url):
+        if part[:4].lower() == "xn--":
+            with contextlib.suppress(UnicodeError, ValueError):  # not Punycode: kept as it is
+                part = part[4:].encode("ascii").decode("punycode")
+        out.append(part)
+    return "".join(out)
+
+
+def clear_memo() -> None:
+    """Forget the filters' answers to scheme probes kept across calls (a benchmark round that must not reuse them)."""
+    _PROBES.clear()
 
 
 class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
@@ -76,27 +99,33 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         known = _PROBES.get(key)
         if known is not None and known[0] is url_re:
             return known[1]
-        m = url_re.match(probe)
-        ok = m is not None and m.group(0).lower().startswith(scheme)
+        ok = False
+        for url in (probe, _unicode_labels(probe)) if "xn--" in probe else (probe,):
+            m = url_re.match(url)
+            ok = m is not None and m.group(0).lower().startswith(scheme)
+            if ok:
+                break
         if len(_PROBES) >= 4096:
             _PROBES.clear()
         _PROBES[key] = (url_re, ok)
         return ok
 
     def handle_links(self, src_iter: Iterator[Token]) -> Iterator[Token]:
+        parse_email = self.parse_email
+        accepts_email = self._accepts_email if parse_email else None
         for token in src_iter:
             if token["type"] != "Characters":
                 yield token
                 continue
             text = token["data"]
-            raw = bleach_find(self, text, self.parse_email)
+            raw = bleach_find(self, text, parse_email)
             if not raw and "@" not in text and text.isascii():
                 yield token  # no span, no email, no "。" domain: nothing for the refinement
                 continue
             links = refine(
                 text,
                 raw,
-                self._accepts_email if self.parse_email else None,
+                accepts_email,
                 strict_hosts=self.strict_hosts,
                 scheme_probe=self._accepts_scheme,
                 reject_risky=self.reject_risky,
@@ -104,40 +133,47 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
             if not links:
                 yield token
                 continue
+            out: list[Token] = []
             pos = 0
             for link in links:
-                # bleach keeps character references as they are in text nodes: "&amp;" is one character.
-                link = with_entity_end(text, link)
+                if "&" in link.text:
+                    # bleach keeps character references as they are in text nodes: "&amp;" is one character.
+                    link = with_entity_end(text, link)
                 if link.start > pos:
-                    yield {"type": "Characters", "data": text[pos : link.start]}
-                yield from self._anchor(link.text, link.kind == "email")
+                    out.append({"type": "Characters", "data": text[pos : link.start]})
+                self._anchor(out, link.text, link.kind == "email")
                 pos = link.end
             if pos < len(text):
-                yield {"type": "Characters", "data": text[pos:]}
+                out.append({"type": "Characters", "data": text[pos:]})
+            yield from out
 
-    def _anchor(self, shown: str, email: bool) -> Iterator[Token]:
+    def _anchor(self, out: list[Token], shown: str, email: bool) -> None:
+        """Append to ``out`` the tokens of the link ``shown``: bleach's href and callbacks."""
         if email and shown[:7].lower() != "mailto:":
             local, _, domain = shown.rpartition("@")
-            href = f"mailto:{quote(local)}@{domain}"
+            href = f"mailto:{quote(local)}@{domain}"  # a mailto: or http:// href is safe (safe_scheme)
         elif PROTO_RE.search(shown):
             href = shown
+            if not safe_scheme(href):
+                out.append({"type": "Characters", "data": shown})
+                return
         else:
             href = f"http://{shown}"
-        if not safe_scheme(href):
-            yield {"type": "Characters", "data": shown}
-            return
-        if _BIDI.search(href) is not None:
-            href = escape_bidi(href)
-        if _BIDI.search(shown) is not None:
-            shown = escape_bidi(shown)
+        if not shown.isascii():  # (href is ASCII too: shown with an ASCII prefix, or a quoted local part)
+            if _BIDI.search(href) is not None:
+                href = escape_bidi(href)
+            if _BIDI.search(shown) is not None:
+                shown = escape_bidi(shown)
         attrs = self.apply_callbacks({(None, "href"): href, "_text": shown}, True)
         if attrs is None:
-            yield {"type": "Characters", "data": shown}
+            out.append({"type": "Characters", "data": shown})
             return
         text = attrs.pop("_text", "")
-        yield {"type": "StartTag", "name": "a", "data": attrs}
-        yield {"type": "Characters", "data": str(text)}
-        yield {"type": "EndTag", "name": "a"}
+        out += (
+            {"type": "StartTag", "name": "a", "data": attrs},
+            {"type": "Characters", "data": str(text)},
+            {"type": "EndTag", "name": "a"},
+        )
 
 
 #: The upgraded filter under bleach's name: ``Cleaner(filters=[uts58_adapt.integrations.bleach.LinkifyFilter])``.
