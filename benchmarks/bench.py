@@ -214,8 +214,13 @@ def forget() -> None:
     from uts58_adapt import wrapping
 
     wrapping._PROBE_ANSWERS.clear()  # the wrappers' answers to their instance's probes
-    # the inline integrations' memo of refined spans (mistune, magiclink), the urlize probes (Django, Jinja2)
-    for module in ("uts58_adapt.integrations._common", "uts58_adapt.integrations._urlize"):
+    # the inline integrations' memo of refined spans (mistune, magiclink), the urlize probes (Django, Jinja2),
+    # bleach's scheme probes
+    for module in (
+        "uts58_adapt.integrations._common",
+        "uts58_adapt.integrations._urlize",
+        "uts58_adapt.integrations.bleach",
+    ):
         with contextlib.suppress(ImportError):
             importlib.import_module(module).clear_memo()
 
