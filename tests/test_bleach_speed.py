@@ -28,6 +28,7 @@ from uts58_adapt.backends.bleach import _trie, bleach_find, linker_anchors  # no
 from uts58_adapt.html import BIDI_CONTROLS  # noqa: E402
 from uts58_adapt.integrations._common import refine  # noqa: E402
 from uts58_adapt.integrations.bleach import UTS58LinkifyFilter  # noqa: E402
+from uts58_adapt.refine.acceptance import HostProbe  # noqa: E402
 
 from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines  # noqa: E402
 
@@ -63,7 +64,9 @@ def _same_links(linker: Linker, node: str) -> bool:
         source=iter(()), url_re=linker.url_re, email_re=linker.email_re, parse_email=linker.parse_email
     )
     raw = bleach_find(flt, node, linker.parse_email, fast=False)
-    links = refine(node, raw, flt._accepts_email if linker.parse_email else None, scheme_probe=flt._accepts_scheme)
+    links = refine(
+        node, raw, flt._accepts_email if linker.parse_email else None, scheme_probe=HostProbe(flt._accepts_scheme)
+    )
     if any(node[r.start : r.start + 7].lower() == "mailto:" for r in raw):
         return False  # bleach links the address after "mailto:", UTS #58 the whole (§5)
     return [(link.start, link.end) for link in links] == [(r.start, r.end) for r in raw]

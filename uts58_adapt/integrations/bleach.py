@@ -36,6 +36,7 @@ from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 
 from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
+from ..refine.acceptance import HostProbe, ascii_host
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "clear_memo", "wrap_filter", "wrap_linker"]
@@ -92,13 +93,16 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         m = self.email_re.search(probe)
         return m is not None and m.group(0) == probe
 
-    def _accepts_scheme(self, scheme: str, probe: str) -> bool:
+    def _accepts_scheme(self, scheme: str, host: str) -> bool:
+        """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:
+        the probe is written only when the answer is not known yet)."""
         # ``match``: what ``search`` gives when its match starts at 0.  Answers are kept per url_re.
         url_re = self.url_re
-        key = (id(url_re), scheme, probe)
+        key = (id(url_re), scheme, host)
         known = _PROBES.get(key)
         if known is not None and known[0] is url_re:
             return known[1]
+        probe = f"{scheme}//{ascii_host(host)}/"
         ok = False
         for url in (probe, _unicode_labels(probe)) if "xn--" in probe else (probe,):
             m = url_re.match(url)
@@ -127,7 +131,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 raw,
                 accepts_email,
                 strict_hosts=self.strict_hosts,
-                scheme_probe=self._accepts_scheme,
+                scheme_probe=HostProbe(self._accepts_scheme),
                 reject_risky=self.reject_risky,
             )
             if not links:
