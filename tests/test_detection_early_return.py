@@ -177,3 +177,22 @@ def test_every_backend_on_lines_without_spans(name: str) -> None:
     for text in texts:
         expected = _reference(text, find(text), getattr(backend, "links_emails", True))
         assert detect(text, backend=name) == expected, (name, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "例http://例https://x.com",
+        "éftp://ftp://x.com",
+        "例ftp://://https://x",
+        "例https:///例ftp://",
+        "ſhttps://例httpſ://例HTTPS://",
+        "例://例x://例https",
+        "ab例https://x" * 3,
+        "例" + "https://" * 5,
+    ],
+)
+def test_schemes_after_letters_close_together(text: str) -> None:
+    found = schemes_after_letters(text)
+    assert with_schemes_after_letters(text, []) == [RawLink(s, e, "url", e - s - 2) for s, e in found]
+    _check(text)

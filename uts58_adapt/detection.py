@@ -18,6 +18,7 @@ from .link import Link
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
 _refine_links: Callable[..., list[Link]] | None = None
 _reject_risky_links: Callable[..., list[Link]] | None = None
+_schemes_after: Callable[[str], list[tuple[int, int]]] | None = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect", "detect_pair"]
 
@@ -194,15 +195,34 @@ def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -
 
 def with_schemes_after_letters(text: str, raw: list[RawLink]) -> list[RawLink]:
     """``raw`` and a span for each explicit scheme right after a non-ASCII letter, which
-    ``detect()`` refines too (:mod:`uts58_adapt.refine.initiation`)."""
-    if text.isascii() or not _scheme_after_non_ascii(text):
-        return raw
-    from .refine.initiation import schemes_after_letters
+    ``detect()`` refines too (:func:`uts58_adapt.refine.initiation.schemes_after_letters`).
 
-    extra = schemes_after_letters(text)
-    if not extra:
+    That function reads only each scheme and the character before it: it is given the few
+    characters before each ``://`` that has a non-ASCII one among its six predecessors
+    (see :func:`_scheme_after_non_ascii`), not the whole text.
+    """
+    if text.isascii():
         return raw
-    return [*raw, *(RawLink(start, end, "url", end - start - 2) for start, end in extra)]
+    extra: list[RawLink] = []
+    at = text.find("://")
+    while at != -1:
+        lo = at - 6 if at > 6 else 0
+        if not text[lo:at].isascii():
+            for start, end in _schemes_after_letters()(text[lo : at + 3]):
+                if end == at + 3 - lo:  # (only this "://"'s scheme: each is found in its own turn)
+                    extra.append(RawLink(lo + start, lo + end, "url", end - start - 2))
+        at = text.find("://", at + 3)
+    return [*raw, *extra] if extra else raw
+
+
+def _schemes_after_letters() -> Callable[[str], list[tuple[int, int]]]:
+    """:func:`uts58_adapt.refine.initiation.schemes_after_letters`, imported on first use."""
+    global _schemes_after
+    if _schemes_after is None:
+        from .refine.initiation import schemes_after_letters
+
+        _schemes_after = schemes_after_letters
+    return _schemes_after
 
 
 def _without_risky(text: str, links: list[Link], strict_hosts: bool) -> list[Link]:
