@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from uts58_adapt import detect
 from uts58_adapt.detection import with_schemes_after_letters
 from uts58_adapt.integrations import _common
+from uts58_adapt.link import Link
 from uts58_adapt.refine.initiation import schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
@@ -235,7 +236,7 @@ def test_mistune_backend_is_the_plugins_pattern() -> None:
         assert [(r.start, r.end) for r in backend.find(text)] == [m.span() for m in _URL_RE.finditer(text)], text
 
 
-def _independent_reference(text: str, name: str) -> list[object]:
+def _independent_reference(text: str, name: str) -> list[Link]:
     """``detect(text, name, max_length=None)`` from its parts: the backend's plain spans and every
     scheme after a non-ASCII letter (``refine.initiation``), refined; emails dropped for mistune.
     Not ``detect``'s early return nor its ``with_schemes_after_letters``, whose shortcuts this checks."""
