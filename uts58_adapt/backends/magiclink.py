@@ -123,27 +123,28 @@ def anchored_spans(md: Any, text: str, anchor: re.Pattern[str]) -> list[RawLink]
     if anchor.search(text) is None:
         return []
     patterns = md.inlinePatterns
-    out: list[RawLink] = []
-    n = len(text)
-    gaps = [(0, n)]
+    urls: list[RawLink] = []
+    gaps = [(0, len(text))]
     if "magic-link" in patterns:  # (markdown's Registry has no get())
-        gaps = _anchored_links(patterns["magic-link"], text, out)
-    if "magic-mail" in patterns:
-        mail = patterns["magic-mail"].getCompiledRegExp()
-        for lo, hi in gaps:
-            at = text.find("@", lo, hi)
-            floor = lo  # where the token of the next "@" may start (linear: each token is read once)
-            while at != -1:
-                before = _SPACE.last.match(text, floor, at)
-                start = before.end() if before is not None else floor
-                after = _SPACE.search.search(text, at, hi)
-                end = after.start() if after is not None else hi
-                data = text[start:end]
-                out += [RawLink(start + m.start(), start + m.end(), "email") for m in mail.finditer(data)]
-                floor = end
-                at = text.find("@", end, hi)
-    if len(out) > 1:
-        out.sort(key=lambda r: (r.start, r.end))
+        gaps = _anchored_links(patterns["magic-link"], text, urls)
+    if "magic-mail" not in patterns:
+        return urls
+    mail = patterns["magic-mail"].getCompiledRegExp()
+    out: list[RawLink] = []  # in order: the emails of each gap, then the link after it (no sort)
+    for i, (lo, hi) in enumerate(gaps):
+        at = text.find("@", lo, hi)
+        floor = lo  # where the token of the next "@" may start (linear: each token is read once)
+        while at != -1:
+            before = _SPACE.last.match(text, floor, at)
+            start = before.end() if before is not None else floor
+            after = _SPACE.search.search(text, at, hi)
+            end = after.start() if after is not None else hi
+            data = text[start:end]
+            out += [RawLink(start + m.start(), start + m.end(), "email") for m in mail.finditer(data)]
+            floor = end
+            at = text.find("@", end, hi)
+        if i < len(urls):
+            out.append(urls[i])
     return out
 
 
