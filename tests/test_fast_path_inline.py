@@ -6,6 +6,8 @@
   configured ``Markdown`` instance gets the anchor when its processors are magiclink's
   own, the plain pass otherwise.
 - ``detect(backend="mistune")``: ``MistuneBackend.find`` against the url plugin's pattern.
+- ``detect()`` with both backends: its early return for a text with no span and its look
+  for schemes after a letter, against the refinement of the plain spans.
 - The integrations (mistune's url plugin, magiclink): ``refine_at`` memoizes each span's
   refinement by its window; the HTML with the memo cold, warm and switched off must be
   the same, for every configuration that shares the memo.
@@ -29,6 +31,8 @@ from hypothesis import strategies as st
 from uts58_adapt import detect
 from uts58_adapt.detection import with_schemes_after_letters
 from uts58_adapt.integrations import _common
+from uts58_adapt.link import Link
+from uts58_adapt.refine.initiation import schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
 from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
@@ -40,6 +44,7 @@ mistune = pytest.importorskip("mistune")
 from mistune.plugins.url import URL_LINK_PATTERN  # noqa: E402
 
 from uts58_adapt.backends import get_backend  # noqa: E402
+from uts58_adapt.backends.base import RawLink  # noqa: E402
 from uts58_adapt.backends.magiclink import anchored_spans, magiclink_anchor, magiclink_spans  # noqa: E402
 from uts58_adapt.integrations.mistune import url, url_plugin  # noqa: E402
 
@@ -229,6 +234,28 @@ def test_mistune_backend_is_the_plugins_pattern() -> None:
     backend = get_backend("mistune")
     for text in [*_texts(), "http:/ /x https//x.com HTTP://X.COM http://a.co:/"]:
         assert [(r.start, r.end) for r in backend.find(text)] == [m.span() for m in _URL_RE.finditer(text)], text
+
+
+def _independent_reference(text: str, name: str) -> list[Link]:
+    """``detect(text, name, max_length=None)`` from its parts: the backend's plain spans and every
+    scheme after a non-ASCII letter (``refine.initiation``), refined; emails dropped for mistune.
+    Not ``detect``'s early return nor its ``with_schemes_after_letters``, whose shortcuts this checks."""
+    backend = get_backend(name)
+    raw = backend.plain(text) if name == "magiclink" else backend.find(text)  # type: ignore[attr-defined]
+    raw = [*raw, *(RawLink(s, e, "url", e - s - 2) for s, e in schemes_after_letters(text))]
+    links = refine_links(text, raw)
+    return [link for link in links if link.kind != "email"] if name == "mistune" else links
+
+
+@pytest.mark.parametrize("name", ["mistune", "magiclink"])
+def test_detect_shortcuts_on_the_corpora(name: str) -> None:
+    """``detect``'s early return (no span, nothing the refinement links on its own) and its
+    look for schemes after a letter give what the refinement of every span gives."""
+    n = 0
+    for text in [*_texts(), "a@example。com", "メール 田中@example.jp", "詳しくはhttps://例え.jp/パス"]:
+        assert detect(text, backend=name, max_length=None) == _independent_reference(text, name), text
+        n += 1
+    assert n > 300
 
 
 # --- the integrations' memo of refined spans --------------------------------------------------

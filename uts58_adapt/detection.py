@@ -7,6 +7,7 @@ the emails (§5.2).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .backends import BACKENDS, get_backend
@@ -17,6 +18,7 @@ from .link import Link
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
 _refine_links: Callable[..., list[Link]] | None = None
 _reject_risky_links: Callable[..., list[Link]] | None = None
+_schemes_after: Callable[[str], list[tuple[int, int]]] | None = None
 
 __all__ = ["DEFAULT_MAX_LENGTH", "detect", "detect_pair"]
 
@@ -77,14 +79,17 @@ def detect(
     ``text`` raises TypeError, an unknown backend name ValueError (listing the names), a
     ``backend`` that is neither a name nor a Backend TypeError.
     """
-    impl = _checked(text, backend, max_length)
+    if type(text) is str and type(backend) is str and (max_length is None or type(max_length) is int):
+        impl = get_backend(backend)  # the common call, checked in three type() tests
+    else:
+        impl = _checked(text, backend, max_length)
     if not text:
         return []
     if refine:
         find: Callable[[str], list[RawLink]] = getattr(impl, "candidates", None) or impl.find
         raw = find(text)
-        if not raw and text.isascii() and "@" not in text:
-            return []  # what refinement gives: no span to refine, no email, no "。" domain
+        if not raw and (("@" not in text and text.isascii()) or _nothing_to_refine(impl, text)):
+            return []
         links = _refined(impl, text, raw, strict_hosts)
     else:
         links = _unrefined(text, impl.find(text))
@@ -120,7 +125,7 @@ def detect_pair(
         raw = impl.find(text)
         candidates = getattr(impl, "candidates", None)
         refine_from = candidates(text) if candidates else raw
-    if not raw and not refine_from and text.isascii() and "@" not in text:
+    if not raw and not refine_from and _nothing_to_refine(impl, text):
         return [], []  # as in detect: nothing to refine
     after = _refined(impl, text, refine_from, strict_hosts)
     before = _within(_unrefined(text, raw), max_length)
@@ -139,6 +144,42 @@ def _checked(text: object, backend: str | Backend, max_length: object) -> Backen
     return _resolve(backend)
 
 
+#: The full stops other than ``.`` that UTS #46 maps to it (``refine.hosts.SEPARATORS``): the
+#: refinement finds domains written with them on its own, with or without a backend span.
+_OTHER_FULL_STOPS = re.compile("[\u3002\uff0e\uff61]")
+
+
+def _nothing_to_refine(impl: Backend, text: str) -> bool:
+    """Whether refining ``text`` with no backend span gives no link, decided without the refinement.
+
+    With no span, the refinement's links can come only from an ``@`` (an email, dropped anyway
+    when the backend's library links no email: ``links_emails``), a domain written with
+    ``。 ． ｡``, or a scheme right after a non-ASCII letter (:func:`with_schemes_after_letters`).
+    Most texts hold none of them: in ASCII text only the ``@`` matters.
+    """
+    if "@" in text and getattr(impl, "links_emails", True):
+        return False
+    if text.isascii():
+        return True
+    return _OTHER_FULL_STOPS.search(text) is None and not _scheme_after_non_ascii(text)
+
+
+def _scheme_after_non_ascii(text: str) -> bool:
+    """False when no ``://`` in ``text`` has a non-ASCII character among the six before it.
+
+    Then no explicit scheme (``https`` at most, five letters) follows a non-ASCII letter and
+    :func:`~uts58_adapt.refine.initiation.schemes_after_letters` gives nothing: this costs a
+    ``str.find`` per ``://``, where that function runs a case-insensitive search of the text.
+    True means there may be one (a letter of the scheme may be non-ASCII: ``ſ`` matches ``s``).
+    """
+    at = text.find("://")
+    while at != -1:
+        if not text[at - 6 if at > 6 else 0 : at].isascii():
+            return True
+        at = text.find("://", at + 3)
+    return False
+
+
 def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -> list[Link]:
     """§10: the backend's spans refined to UTS #58, with the schemes after a word (see ``detect``)."""
     global _refine_links
@@ -154,15 +195,34 @@ def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -
 
 def with_schemes_after_letters(text: str, raw: list[RawLink]) -> list[RawLink]:
     """``raw`` and a span for each explicit scheme right after a non-ASCII letter, which
-    ``detect()`` refines too (:mod:`uts58_adapt.refine.initiation`)."""
-    if text.isascii() or "://" not in text:
-        return raw
-    from .refine.initiation import schemes_after_letters
+    ``detect()`` refines too (:func:`uts58_adapt.refine.initiation.schemes_after_letters`).
 
-    extra = schemes_after_letters(text)
-    if not extra:
+    That function reads only each scheme and the character before it: it is given the few
+    characters before each ``://`` that has a non-ASCII one among its six predecessors
+    (see :func:`_scheme_after_non_ascii`), not the whole text.
+    """
+    if text.isascii():
         return raw
-    return [*raw, *(RawLink(start, end, "url", end - start - 2) for start, end in extra)]
+    extra: list[RawLink] = []
+    at = text.find("://")
+    while at != -1:
+        lo = at - 6 if at > 6 else 0
+        if not text[lo:at].isascii():
+            for start, end in _schemes_after_letters()(text[lo : at + 3]):
+                if end == at + 3 - lo:  # (only this "://"'s scheme: each is found in its own turn)
+                    extra.append(RawLink(lo + start, lo + end, "url", end - start - 2))
+        at = text.find("://", at + 3)
+    return [*raw, *extra] if extra else raw
+
+
+def _schemes_after_letters() -> Callable[[str], list[tuple[int, int]]]:
+    """:func:`uts58_adapt.refine.initiation.schemes_after_letters`, imported on first use."""
+    global _schemes_after
+    if _schemes_after is None:
+        from .refine.initiation import schemes_after_letters
+
+        _schemes_after = schemes_after_letters
+    return _schemes_after
 
 
 def _without_risky(text: str, links: list[Link], strict_hosts: bool) -> list[Link]:

@@ -5,8 +5,9 @@ inline processors are taken from a ``markdown.Markdown`` instance (``magiclink_s
 and run over the plain text the way Python-Markdown runs them: the link pattern first
 (its ``handleMatch`` decides each span), then the email pattern on the text between links.
 
-``find`` gives the processors only the white-space-delimited tokens that can hold one of
-their links (:func:`anchored_spans`): the same spans, from less text.
+``find`` runs the link processor's pattern only where one of its anchors (``://``,
+``www.``) is, and the email processor only on the white-space-delimited tokens that hold an
+``@`` (:func:`anchored_spans`): the same spans, from less text.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._windows import anchored_windows
+from ._windows import ANY_SPACE
 from .base import RawLink
 
 __all__ = ["MagiclinkBackend", "anchored_spans", "magiclink_anchor", "magiclink_spans"]
@@ -107,35 +108,77 @@ def magiclink_anchor(md: Any) -> re.Pattern[str] | None:
 def anchored_spans(md: Any, text: str, anchor: re.Pattern[str]) -> list[RawLink]:
     """:func:`magiclink_spans` (``anchor`` is :func:`magiclink_anchor` of ``md``), from less text.
 
-    The processors are given only the white-space-delimited tokens that hold an anchor,
-    joined into windows when close (``_windows.anchored_windows``, never cut inside a run:
-    the spans are exactly those of one pass).  The email processor's spans are its
-    pattern's matches: magiclink's ``handleMatch`` for emails takes every match whole
-    (it only builds the element, which ``find`` does not need).
+    The link processor's pattern is searched only at its anchors: a match of ``RE_LINK``
+    is a scheme of at most five letters and its ``://``, or ``www.``, so it starts at most
+    five characters before the ``:`` or at the first ``w`` that :data:`_LINK_ONLY` finds,
+    and ends where that anchor ends.  Each anchor costs one search of a few characters, in
+    C; the processor's ``handleMatch`` is given the whole text, as in one pass.  The email
+    processor is given, in each text between links, only the white-space-delimited tokens
+    that hold an ``@``: its matches hold an ``@`` and no white space, and its look-arounds
+    treat white space like the ends of the text.  The spans are exactly those of one pass
+    (tests/test_fast_path_inline.py).  The email processor's spans are its pattern's
+    matches: magiclink's ``handleMatch`` for emails takes every match whole (it only builds
+    the element, which ``find`` does not need).
     """
-    first = anchor.search(text)
-    if first is None:
+    if anchor.search(text) is None:
         return []
     patterns = md.inlinePatterns
-    link = mail = None  # (markdown's Registry has no get())
-    if "magic-link" in patterns:
-        link = patterns["magic-link"]
-    if "magic-mail" in patterns:
-        mail = patterns["magic-mail"].getCompiledRegExp()
-    out: list[RawLink] = []
-    n = len(text)
-    for lo, hi in anchored_windows(text, anchor, window=n + 1, first=first):
-        gaps = [(lo, hi)] if link is None else _pattern_spans(link, text, lo, hi, "url", out)
-        if mail is None:
-            continue
-        for glo, ghi in gaps:
-            if ghi - glo > 2:
-                data = text[glo:ghi]
-                if "@" in data:
-                    out += [RawLink(glo + m.start(), glo + m.end(), "email") for m in mail.finditer(data)]
-    if len(out) > 1:
-        out.sort(key=lambda r: (r.start, r.end))
+    urls: list[RawLink] = []
+    gaps = [(0, len(text))]
+    if "magic-link" in patterns:  # (markdown's Registry has no get())
+        gaps = _anchored_links(patterns["magic-link"], text, urls)
+    if "magic-mail" not in patterns:
+        return urls
+    mail = patterns["magic-mail"].getCompiledRegExp()
+    out: list[RawLink] = []  # in order: the emails of each gap, then the link after it (no sort)
+    for i, (lo, hi) in enumerate(gaps):
+        at = text.find("@", lo, hi)
+        floor = lo  # where the token of the next "@" may start (linear: each token is read once)
+        while at != -1:
+            before = _SPACE.last.match(text, floor, at)
+            start = before.end() if before is not None else floor
+            after = _SPACE.search.search(text, at, hi)
+            end = after.start() if after is not None else hi
+            data = text[start:end]
+            out += [RawLink(start + m.start(), start + m.end(), "email") for m in mail.finditer(data)]
+            floor = end
+            at = text.find("@", end, hi)
+        if i < len(urls):
+            out.append(urls[i])
     return out
+
+
+#: Where a match of the link processor's ``RE_LINK`` ends: ``://`` (this match starts on its
+#: ``:``) or ``www.`` in any case (it starts on the first ``w``).  ``_SCHEME_MAX``: the
+#: longest scheme ``RE_LINK`` takes before ``://`` (``https``, ``ftps``; ``ſ`` matches ``s``).
+_LINK_ONLY = re.compile(r"[:wW](?:(?<=:)//|(?<=[wW])[wW][wW]\.)")
+_SCHEME_MAX = 5
+_SPACE = ANY_SPACE
+
+
+def _anchored_links(pattern: Any, text: str, out: list[RawLink]) -> list[tuple[int, int]]:
+    """:func:`_pattern_spans` of the link processor over the whole text, its pattern searched
+    only from each anchor (see :func:`anchored_spans`): same matches, same ``handleMatch`` calls."""
+    regex = pattern.getCompiledRegExp()
+    gaps = []
+    pos = last = 0  # where the next match may start; the end of the last link
+    a = _LINK_ONLY.search(text)
+    while a is not None:
+        at = a.start()
+        # The leftmost match from pos that ends by this anchor's end (one that starts further
+        # on holds a later anchor; none starting before at - _SCHEME_MAX can end here).
+        m = regex.search(text, at - _SCHEME_MAX if at - _SCHEME_MAX > pos else pos, a.end())
+        if m is not None:
+            el, start, end = pattern.handleMatch(m, text)
+            if el is None or start is None or end is None or end <= start:
+                pos = m.end() if m.end() > pos else pos + 1  # rejected: as in _pattern_spans
+            else:
+                out.append(RawLink(start, end, "url"))
+                gaps.append((last, start))
+                pos = last = end
+        a = _LINK_ONLY.search(text, pos if pos > at + 1 else at + 1)
+    gaps.append((last, len(text)))
+    return gaps
 
 
 class MagiclinkBackend:

@@ -7,7 +7,7 @@ included) with its bare-link and email patterns upgraded:
 
 - URLs: magiclink's ``handleMatch`` finds the span and builds the element (its href
   rules, ``hide_protocol``, the repository shortener); the span is then refined
-  (``integrations._common.refine_at``) and the element's text and href follow it.
+  (``integrations._common.refined_span``) and the element's text and href follow it.
 - Emails: found from each ``@`` by the refinement (§5.2), so non-ASCII local parts link
   too; an address is kept when magiclink's own email pattern accepts it with the local
   part ``a``, and magiclink's ``handleMatch`` builds the (entity-encoded) element.
@@ -30,7 +30,7 @@ from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMa
 from ..html import BIDI_CONTROLS
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
-from ._common import WINDOW, escape_bidi, refine_at, risk_filter
+from ._common import WINDOW, escape_bidi, refined_span, risk_filter
 
 __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
 
@@ -49,26 +49,25 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el, start, end = super().handleMatch(m, data)
         if el is None or start is None or end is None:
             return el, start, end
-        link = refine_at(
-            data,
-            start,
-            end,
-            "url",
-            strict_hosts=bool(self.config["strict_hosts"]),
-            reject_risky=bool(self.config["reject_risky"]),
+        # The refinement's text runs to the next white space (magiclink's span holds none).
+        space = _SPACE.search(data, end, min(len(data), end + WINDOW))
+        window_end = space.start() if space else min(len(data), end + WINDOW)
+        config = self.config
+        link = refined_span(
+            data, start, end, "url", window_end, bool(config["strict_hosts"]), bool(config["reject_risky"])
         )
         if link is None:
             # magiclink would link the whole span: it stays plain text (no Markdown inside it
             # comes alive that magiclink alone would have kept in its link, issue 21).
             return AtomicString(data[start:end]), start, end
-        if (link.start, link.end) != (start, end):
-            text = link.text
+        link_start, link_end, text, _href = link
+        if link_start != start or link_end != end:
             el.text = AtomicString(text)
             if m.group("www"):
                 href = f"http://{text}"
             else:
                 href = text
-                if self.config["hide_protocol"]:
+                if config["hide_protocol"]:
                     el.text = AtomicString(text[text.find("://") + 3 :])
             el.set("href", self.unescape(href.strip()))
         href = el.get("href")
@@ -76,12 +75,12 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
             el.set("href", escape_bidi(href))
         if not el.text.isascii() and BIDI_CONTROLS.intersection(el.text):
             el.text = AtomicString(escape_bidi(el.text))
-        if link.end < end:
+        if link_end < end:
             # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
             # no Markdown in it (``**b**``) comes alive that magiclink alone keeps inert (issue 21).
-            el.tail = AtomicString(data[link.end : end])
-            return el, link.start, end
-        return el, link.start, link.end
+            el.tail = AtomicString(data[link_end:end])
+            return el, link_start, end
+        return el, link_start, link_end
 
 
 class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
