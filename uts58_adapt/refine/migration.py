@@ -45,8 +45,14 @@ from ..properties import (
 )
 from . import hosts
 from .acceptance import EmailCheck, accepted_emails
+from .authority import LANE, host_fields
 from .email import MAILTO, email_start
+from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
+
+#: The lane of issue 20 (``authority.LANE``, and ``_path_end``'s resumed scans); False runs
+#: the plain path alone, which tests/test_refine_lane.py compares it with.
+_LANE = True
 
 __all__ = ["candidate_text", "refine_links"]
 
@@ -85,18 +91,47 @@ def candidate_text(text: str) -> str:
 
 def _url_end(text: str, hm: hosts.HostMatch, raw_end: int) -> int:
     """§10.1: the end of the URL whose host and port end at ``hm.end``."""
-    start = hm.end
+    return _path_end(text, hm.end, raw_end, _SAFE_RUN.get(text), _LANE)
+
+
+def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: bool) -> int:
+    """:func:`_url_end` for the end of the host and port ``start``; ``safe`` is ``_SAFE_RUN.get(text)``.
+
+    When the backend's path, query and fragment ``text[start:raw_end]`` are Include and
+    Soft code points only (no bracket, no Hard), §3.5.1 needs no scan of them: it is in
+    the part their last initiator opened, with an empty stack and ``lastSafe`` after their
+    last Include code point (a trailing ``?`` or ``:`` may be structure: the scan decides).
+    It then ends there before a Hard character or the end of the text, and is resumed at
+    ``raw_end`` otherwise.  A fragment directive, and a ``:~:`` across ``raw_end``, take
+    the scan.  Without ``lane``, only the first case is taken (the code before issue 20).
+    """
     n = len(text)
     if start == n or text[start] not in "/?#":
         return start  # no path, query or fragment: what terminate() returns
-    if (
-        start < raw_end <= n
-        and (raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD)
-        and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE
-        and _SAFE_RUN.get(text).fullmatch(text, start, raw_end) is not None
+    if not start < raw_end <= n or safe.fullmatch(text, start, raw_end) is None:
+        return terminate(text, start)
+    hard_after = raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD
+    if not lane:
+        return (
+            raw_end if hard_after and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE else terminate(text, start)
+        )
+    fragment = text.find("#", start, raw_end)
+    if fragment != -1 and (
+        text.find(DIRECTIVE_INITIATOR, fragment + 1, raw_end) != -1 or ":" in text[raw_end - 2 : raw_end]
     ):
-        return raw_end
-    return terminate(text, start)
+        return terminate(text, start)  # a directive, where "," is structure, or maybe one across raw_end
+    last_safe = raw_end
+    while FLAGS[ord(text[last_safe - 1])] & TERM_MASK == SOFT:
+        if text[last_safe - 1] in "?:":
+            return terminate(text, start)
+        last_safe -= 1  # (text[start] is "/" or "#", Include, or "?", which stops the loop)
+    if hard_after:
+        return last_safe
+    if fragment != -1:
+        part = FRAGMENT
+    else:
+        part = PATH if text.find("?", start, raw_end) == -1 else QUERY
+    return terminate(text, raw_end, part, last_safe)
 
 
 def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
@@ -149,32 +184,42 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     urls: list[tuple[int, int, int, Link]] = []
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
-    url_host = hosts.url_host
+    lane = _LANE
+    lane_re = LANE.get(text) if lane else None
+    safe = _SAFE_RUN.get(text)
     host_run = hosts.host_run_end
+    separators = hosts.SEPARATORS
     for r in raw_sorted:
         start = r.start
-        if start < covered_end or not (0 <= start < r.end <= n):
+        raw_end = r.end
+        if start < covered_end or not (0 <= start < raw_end <= n):
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok, scheme_length=r.scheme_length)
-        if hm is None or hm.start in seen:
+        found = host_fields(text, start, raw_end, strict_hosts, scheme_ok, r.scheme_length, lane_re)
+        if found is None:
             continue
-        seen.add(hm.start)
-        end = _url_end(text, hm, r.end)
+        link_start, _hs, host_end, after_host, scheme, host = found
+        if link_start in seen:
+            continue
+        seen.add(link_start)
+        end = _path_end(text, after_host, raw_end, safe, lane)
+        # _href_url, inlined
+        href = (
+            (scheme if scheme and scheme != "//" else "https://")
+            + host
+            + ("." if text[host_end - 1] in separators else "")
+            + text[host_end:end]
+        )
         urls.append(
-            (
-                hm.start,
-                end,
-                hm.end,
-                Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (start, r.end)),
-            )
+            (link_start, end, after_host, Link(link_start, end, text[link_start:end], "url", href, (start, raw_end)))
         )
         if end > covered_end:
             covered_end = end
     # Domains written with 。 ． ｡ (UTS #46 label separators), which backends cannot see.
     hits = hosts.separator_tld_hits(text) if has_sep else None
     if hits:
+        url_host = hosts.url_host
         spans = sorted((u[0], u[1]) for u in urls)
         span_starts = [sp[0] for sp in spans]
         added_end = 0
