@@ -45,7 +45,8 @@ from ..properties import (
 )
 from . import hosts
 from .acceptance import EmailCheck, accepted_emails
-from .authority import LANE, host_fields
+from .authority import _MISS, LANE, host_fields
+from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
 from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
@@ -174,7 +175,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     has_at = "@" in text
-    has_sep = not text.isascii() and _ANY_SEPARATOR.search(text) is not None
+    has_sep = not text.isascii() and ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if not raw and not has_at and not has_sep:
         return []
     n = len(text)
@@ -185,7 +186,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
     lane = _LANE
-    lane_re = LANE.get(text) if lane else None
+    lane_match = LANE.get(text).match if lane else None
     safe = _SAFE_RUN.get(text)
     host_run = hosts.host_run_end
     separators = hosts.SEPARATORS
@@ -196,14 +197,21 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        found = host_fields(text, start, raw_end, strict_hosts, scheme_ok, r.scheme_length, lane_re)
+        # host_fields, its lane inlined
+        m = lane_match(text, start) if lane_match is not None else None
+        found = _MISS if m is None else lane_fields(text, m, start, raw_end, strict_hosts, scheme_ok, r.scheme_length)
+        if found is _MISS:
+            found = host_fields(text, start, raw_end, strict_hosts, scheme_ok, r.scheme_length, None)
         if found is None:
             continue
         link_start, _hs, host_end, after_host, scheme, host = found
         if link_start in seen:
             continue
         seen.add(link_start)
-        end = _path_end(text, after_host, raw_end, safe, lane)
+        if after_host == n or text[after_host] not in "/?#":
+            end = after_host  # (what _path_end returns)
+        else:
+            end = _path_end(text, after_host, raw_end, safe, lane)
         # _href_url, inlined
         href = (
             (scheme if scheme and scheme != "//" else "https://")
