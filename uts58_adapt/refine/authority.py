@@ -232,8 +232,10 @@ def host_fields(
         host = lenient_domain(text[hs:domain_end], bool(scheme))
     if host is None:
         return None
-    if explicit and not scheme_ok(scheme[:-2].lower(), host, reported):
-        return None
+    if explicit:
+        name = scheme[:-2].lower()
+        if not (name in DEFAULT_SCHEMES if scheme_ok is default_scheme_ok else scheme_ok(name, host, reported)):
+            return None
     return (link_start, hs, host_end, port if host_end == he else host_end, scheme, host)
 
 
@@ -374,8 +376,14 @@ def _lane_fields(
         if port_at is None:
             return None  # (userinfo or not, the plain path returns None)
         port = port_at
-    if scheme and port < n and not _ends_authority(text[port]) and has_userinfo_after(text, hs):
-        return None  # rule 5
+    if scheme and port < n:
+        ch = text[port]
+        if (
+            ch not in _USERINFO_SYMBOLS
+            and FLAGS[ord(ch)] & TERM_MASK not in _ENDS_AUTHORITY
+            and has_userinfo_after(text, hs)
+        ):
+            return None  # rule 5 (_ends_authority, inlined)
     explicit = bool(scheme)
     # Rule 7: the plain path's code from here on.
     domain_end = he
@@ -390,8 +398,10 @@ def _lane_fields(
         host = lenient_domain(text[hs:domain_end], explicit)
     if host is None:
         return None
-    if explicit and not scheme_ok(scheme[:-2].lower(), host, reported):
-        return None
+    if explicit:
+        name = scheme[:-2].lower()
+        if not (name in DEFAULT_SCHEMES if scheme_ok is default_scheme_ok else scheme_ok(name, host, reported)):
+            return None
     return (link_start, hs, host_end, port if host_end == he else host_end, scheme, host)
 
 

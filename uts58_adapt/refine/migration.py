@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from ..link import Link, RawLink
 from ..properties import (
+    CLOSE,
     EMAIL_BIT,
     FLAGS,
     HARD,
@@ -102,8 +103,8 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
     Soft code points only (no bracket, no Hard), §3.5.1 needs no scan of them: it is in
     the part their last initiator opened, with an empty stack and ``lastSafe`` after their
     last Include code point (a trailing ``?`` or ``:`` may be structure: the scan decides).
-    It then ends there before a Hard character or the end of the text, and is resumed at
-    ``raw_end`` otherwise.  A fragment directive, and a ``:~:`` across ``raw_end``, take
+    It then ends there before Soft code points and a Hard or Close one or the end of the
+    text, and is resumed at ``raw_end`` otherwise.  A fragment directive, and a ``:~:`` across ``raw_end``, take
     the scan.  Without ``lane``, only the first case is taken (the code before issue 20).
     """
     n = len(text)
@@ -111,8 +112,8 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
         return start  # no path, query or fragment: what terminate() returns
     if not start < raw_end <= n or safe.fullmatch(text, start, raw_end) is None:
         return terminate(text, start)
-    hard_after = raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD
     if not lane:
+        hard_after = raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD
         return (
             raw_end if hard_after and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE else terminate(text, start)
         )
@@ -126,13 +127,24 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
         if text[last_safe - 1] in "?:":
             return terminate(text, start)
         last_safe -= 1  # (text[start] is "/" or "#", Include, or "?", which stops the loop)
-    if hard_after:
+    # The scan goes on at raw_end: over Soft code points (none is structure here but "?" and
+    # ":"), to a Hard or Close one (an empty stack) or the end, where it ends at last_safe.
+    i = raw_end
+    while i < n:
+        ch = text[i]
+        term = FLAGS[ord(ch)] & TERM_MASK
+        if term == HARD or term == CLOSE:
+            return last_safe
+        if term != SOFT or ch in "?:":
+            break
+        i += 1
+    else:
         return last_safe
     if fragment != -1:
         part = FRAGMENT
     else:
         part = PATH if text.find("?", start, raw_end) == -1 else QUERY
-    return terminate(text, raw_end, part, last_safe)
+    return terminate(text, i, part, last_safe)
 
 
 def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
@@ -170,6 +182,11 @@ def refine_links(
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 
 
+def _no_match(text: str, pos: int) -> None:
+    """``LANE``'s match without the lane."""
+    return None
+
+
 def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: hosts.SchemeCheck) -> list[Link]:
     """Steps 1 to 3 of :func:`refine_links`."""
     if not isinstance(text, str):
@@ -186,8 +203,8 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
     lane = _LANE
-    lane_match = LANE.get(text).match if lane else None
-    safe = _SAFE_RUN.get(text)
+    lane_match = None  # LANE.get(text).match and _SAFE_RUN.get(text), on first use
+    safe = None
     host_run = hosts.host_run_end
     separators = hosts.SEPARATORS
     for r in raw_sorted:
@@ -198,7 +215,9 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
         # host_fields, its lane inlined
-        m = lane_match(text, start) if lane_match is not None else None
+        if lane_match is None:
+            lane_match = LANE.get(text).match if lane else _no_match
+        m = lane_match(text, start)
         found = _MISS if m is None else lane_fields(text, m, start, raw_end, strict_hosts, scheme_ok, r.scheme_length)
         if found is _MISS:
             found = host_fields(text, start, raw_end, strict_hosts, scheme_ok, r.scheme_length, None)
@@ -211,6 +230,8 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
         if after_host == n or text[after_host] not in "/?#":
             end = after_host  # (what _path_end returns)
         else:
+            if safe is None:
+                safe = _SAFE_RUN.get(text)
             end = _path_end(text, after_host, raw_end, safe, lane)
         # _href_url, inlined
         href = (
