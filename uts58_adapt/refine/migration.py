@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..link import Link, RawLink
 from ..properties import (
@@ -49,6 +49,7 @@ from .acceptance import EmailCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
+from .host_chars import MAX_HOST
 from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
 
@@ -133,7 +134,7 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
     while i < n:
         ch = text[i]
         term = FLAGS[ord(ch)] & TERM_MASK
-        if term == HARD or term == CLOSE:
+        if term in (HARD, CLOSE):
             return last_safe
         if term != SOFT or ch in "?:":
             break
@@ -279,14 +280,27 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     emails: list[Link] = []
     if has_at:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
+        raw_starts = [r.start for r in raw_sorted]
+        local_run = _LOCAL_RUN.get(text).match
+        domain_check = hosts.domain_unicode if strict_hosts else hosts.lenient_domain
         at = text.find("@")
         while at != -1:
-            dom = hosts.email_domain_end(text, at, strict_hosts)
-            if dom is None and not strict_hosts and _raw_containing(raw_sorted, at) is not None:
+            # hosts.email_domain_end(text, at, strict_hosts), inlined
+            hs = at + 1
+            he = host_run(text, hs)
+            dom: tuple[int, str] | None = None
+            if he - hs <= MAX_HOST:
+                while he > hs and text[he - 1] in separators:
+                    he -= 1
+                if he > hs:
+                    domain = domain_check(text[hs:he])
+                    if domain is not None:
+                        dom = (he, domain)
+            if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
                 # Without strict_hosts, an address the backend reported may have a one-label domain.
                 dom = hosts.email_domain_end(text, at, False, single_label=True)
             if dom is not None:
-                email_start_at = _email_start(text, at)
+                email_start_at = _email_start(text, at, local_run)
                 if (
                     email_start_at is not None
                     and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
@@ -302,7 +316,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
                             text[email_start_at:dom_end],
                             "email",
                             href + "@" + host,
-                            _raw_containing(raw_sorted, at),
+                            _raw_containing(raw_sorted, raw_starts, at),
                         )
                     )
             at = text.find("@", at + 1)
@@ -363,18 +377,21 @@ _LOCAL_RUN = FlagPattern(_local_run)
 _MAILTO_LEN = len(MAILTO)
 
 
-def _email_start(text: str, at: int) -> int | None:
+def _email_start(text: str, at: int, local_run: Callable[[str], re.Match[str] | None] | None = None) -> int | None:
     """§5.2 ``email_start`` on a bounded window before the ``@``.
 
     The same result as ``email_start`` on ``text[lo : at + 1]`` (``lo`` = ``at`` minus
     MAX_LOCAL_PART minus ``mailto:``), the run of local-part characters being matched
     backwards by one regex on the reversed window instead of a Python loop.
+    ``local_run`` is ``_LOCAL_RUN.get(text).match`` (found here when None).
     """
     if at == 0 or text[at - 1] == ".":
         return None
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     base = lo if lo > 0 else 0
-    m = _LOCAL_RUN.get(text).match(text[base:at][::-1])
+    if local_run is None:
+        local_run = _LOCAL_RUN.get(text).match
+    m = local_run(text[at - 1 : base - 1 : -1] if base else text[at - 1 :: -1])
     assert m is not None  # the pattern matches the empty string
     local_start = at - m.end(1)
     if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:
@@ -410,9 +427,10 @@ def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
     return False
 
 
-def _raw_containing(raw: list[RawLink], pos: int) -> tuple[int, int] | None:
-    """The span of the last raw link (sorted by start) that contains ``pos``, looking back 4096 code points."""
-    i = bisect.bisect_right(raw, pos, key=_START) - 1
+def _raw_containing(raw: list[RawLink], starts: list[int], pos: int) -> tuple[int, int] | None:
+    """The span of the last raw link (sorted by start; ``starts`` are their starts) that contains
+    ``pos``, looking back 4096 code points."""
+    i = bisect.bisect_right(starts, pos) - 1
     while i >= 0:
         r = raw[i]
         if r.start <= pos < r.end:
