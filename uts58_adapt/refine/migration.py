@@ -309,14 +309,15 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
                     dom_end, host = dom
                     local = text[email_start_at:at]
                     href = local if local[:7].lower() == MAILTO else MAILTO + local
+                    # _raw_containing, its first probe inlined
+                    i = bisect.bisect_right(raw_starts, at) - 1
+                    if i >= 0 and at < raw_sorted[i].end:
+                        original: tuple[int, int] | None = (raw_sorted[i].start, raw_sorted[i].end)
+                    else:
+                        original = _raw_containing(raw_sorted, raw_starts, at)
                     emails.append(
                         Link(
-                            email_start_at,
-                            dom_end,
-                            text[email_start_at:dom_end],
-                            "email",
-                            href + "@" + host,
-                            _raw_containing(raw_sorted, raw_starts, at),
+                            email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original
                         )
                     )
             at = text.find("@", at + 1)
