@@ -21,9 +21,11 @@ from hypothesis import strategies as st
 
 from uts58_adapt.backends import BACKENDS, BackendUnavailable, get_backend
 from uts58_adapt.link import Link, RawLink
+from uts58_adapt.properties import FLAGS
 from uts58_adapt.refine import authority, migration
 from uts58_adapt.refine.authority import LANE, SCHEME_AT, default_scheme_ok, host_fields
 from uts58_adapt.refine.termination import terminate
+from uts58_adapt.refine.whatwg import USERINFO_END, _ends_userinfo
 
 from conftest import dense_paragraphs, detection_cases, plain_text, require_data, sample_lines
 
@@ -193,6 +195,19 @@ def test_the_lane_takes_the_common_shapes() -> None:
                 taken += found is not authority._MISS
     assert total > 100
     assert taken > 0.9 * total
+
+
+def test_ends_authority_is_userinfo_end() -> None:
+    """Rule 5's premise: ``_ends_authority`` (inlined in ``_lane_fields``) takes exactly the code
+    points but ``@`` at which ``has_userinfo_after``'s search stops."""
+    full = USERINFO_END.get("\u0100")
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        stops = full.fullmatch(ch) is not None and (cp <= 0xFFFF or _ends_userinfo(FLAGS[cp]))
+        assert authority._ends_authority(ch) == (stops and ch != "@"), hex(cp)
+    assert not authority._ends_authority("@")
 
 
 # --- Generated text around the lane's boundaries ---------------------------------------------

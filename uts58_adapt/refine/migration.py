@@ -78,7 +78,6 @@ _SAFE_RUN = FlagPattern(_safe_run)
 
 _START = operator.attrgetter("start")
 _FIRST = operator.itemgetter(0)
-_ANY_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
 
 
 def candidate_text(text: str) -> str:
