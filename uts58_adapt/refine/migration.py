@@ -202,6 +202,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     urls: list[tuple[int, int, int, Link]] = []
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
+    disjoint = True  # each URL found starts at or after the end of those before it
     lane = _LANE
     lane_match = None  # LANE.get(text).match and _SAFE_RUN.get(text), on first use
     safe = None
@@ -243,6 +244,8 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
         urls.append(
             (link_start, end, after_host, Link(link_start, end, text[link_start:end], "url", href, (start, raw_end)))
         )
+        if link_start < covered_end:
+            disjoint = False
         if end > covered_end:
             covered_end = end
     # Domains written with 。 ． ｡ (UTS #46 label separators), which backends cannot see.
@@ -264,9 +267,12 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             added_end = end
             link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), None)
             urls.append((hm.start, end, hm.end, link))
-    if len(urls) > 1:
+            disjoint = False
+    if not disjoint:
         urls.sort(key=_FIRST)  # starts are distinct (``seen``)
     if not has_at:
+        if disjoint:
+            return [u[3] for u in urls]  # (sorted, and nothing overlaps)
         out: list[Link] = []
         last_end = -1
         for u in urls:
@@ -339,8 +345,9 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             if not clash:
                 kept.append(u[3])
         # Emails come sorted by strictly increasing start (one per ``@``, and a local part
-        # or its ``mailto:`` never holds an ``@``): only a merge with URLs needs a sort.
-        candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end)) if kept else emails
+        # or its ``mailto:`` never holds an ``@``): only a merge with URLs needs a sort.  No
+        # kept URL starts where an email does (they would overlap), so the start is the key.
+        candidates = sorted(kept + emails, key=_START) if kept else emails
     else:
         candidates = [u[3] for u in urls]
     out = []
