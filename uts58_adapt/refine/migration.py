@@ -104,8 +104,9 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
     the part their last initiator opened, with an empty stack and ``lastSafe`` after their
     last Include code point (a trailing ``?`` or ``:`` may be structure: the scan decides).
     It then ends there before Soft code points and a Hard or Close one or the end of the
-    text, and is resumed at ``raw_end`` otherwise.  A fragment directive, and a ``:~:`` across ``raw_end``, take
-    the scan.  Without ``lane``, only the first case is taken (the code before issue 20).
+    text, and is resumed at ``raw_end`` otherwise.  A fragment directive, and a ``:~:``
+    across ``raw_end``, take the scan.  Without ``lane``, only the first case is taken
+    (the code before issue 20).
     """
     n = len(text)
     if start == n or text[start] not in "/?#":
