@@ -278,13 +278,15 @@ def host_fields(
 # 6. CONTEXTO.  The run holds no CONTEXTO character (they are left out of its class), so
 #    ``contexto_cut`` of the run changes nothing.
 # 7. Port, trailing separators, validation, scheme check: the plain path's own code.
-# 8. Without a scheme, a run followed by ``@`` gives None, whatever the start repair
-#    does: it only moves the start back over host characters (or forward, by
-#    ``contexto_cut`` or over separators, never past ``start``, a label character), so
-#    the run still ends before the ``@`` (or is too long: None); ``contexto_cut`` of the
-#    run cannot cut it before the ``@`` (no CONTEXTO character from ``start`` on, and its
-#    end is only cut at one after the anchor ``start``); with a ``scheme://`` found before
-#    the run, ``has_userinfo_after`` or the ``@`` test gives None; without, the ``@`` test.
+# 8. A run followed by ``@`` gives None.  After a scheme: ``has_userinfo_after`` gives None
+#    or the plain path's own ``@`` test does (its search may stop at a Hard host character
+#    of the run, ``ŉ``).  Without a scheme, whatever the start repair does: it only moves
+#    the start back over host characters (or forward, by ``contexto_cut`` or over
+#    separators, never past ``start``, a label character), so the run still ends before
+#    the ``@`` (or is too long: None); ``contexto_cut`` of the run cannot cut it before the
+#    ``@`` (no CONTEXTO character from ``start`` on, and its end is only cut at one after
+#    the anchor ``start``); with a ``scheme://`` found before the run,
+#    ``has_userinfo_after`` or the ``@`` test gives None; without, the ``@`` test.
 # 9. Without a scheme, when the character before ``start`` is a host character: the plain
 #    path's ``host_run_start`` gives the run's start ``hs``; when ``LANE`` matches there
 #    without a scheme, with group 2 and with the same end, rule 2 holds at ``hs`` and the
@@ -335,6 +337,8 @@ def _lane_fields(
     he = m.end()
     n = len(text)
     after = text[he] if he < n else ""
+    if after == "@":
+        return None  # rule 8
     scheme_colon = m.group(1)
     if scheme_colon is not None:  # rule 1
         if scheme_length and scheme_length != len(scheme_colon):
@@ -345,8 +349,6 @@ def _lane_fields(
     else:
         if scheme_length or end == start:
             return _MISS  # (an empty span: the plain path returns None)
-        if after == "@":
-            return None  # rule 8
         link_start = hs = start
         reported = False
         if m.group(2) is None:  # rule 2: the character before is a host character, "/" or "@"
