@@ -235,7 +235,7 @@ PIECES = [
 _TEXTS = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXTS)
 def test_lane_is_plain_on_generated_text(text: str) -> None:
     _check_refinement([text], backends=[b for b in AVAILABLE if b in ("linkify-it", "urlextract", "bleach")])

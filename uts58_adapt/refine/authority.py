@@ -337,18 +337,20 @@ def _lane_fields(
     he = m.end()
     n = len(text)
     after = text[he] if he < n else ""
-    if after == "@":
-        return None  # rule 8
     scheme_colon = m.group(1)
     if scheme_colon is not None:  # rule 1
         if scheme_length and scheme_length != len(scheme_colon):
             return _MISS
+        if after == "@":
+            return None  # rule 8
         link_start = start
         hs = start + len(scheme_colon) + 2
         reported = hs < end
     else:
         if scheme_length or end == start:
             return _MISS  # (an empty span: the plain path returns None)
+        if after == "@":
+            return None  # rule 8
         link_start = hs = start
         reported = False
         if m.group(2) is None:  # rule 2: the character before is a host character, "/" or "@"
