@@ -282,6 +282,8 @@ def test_path_end_is_termination(text: str) -> None:
         "https://xn--bcher-kva.de/ http://1.2.3.4/ http://[::1]/",
         "src/libthai.map: and https://ex.com' and https://ex.com, then",
         "𝔞example.com example.com😀 \U00010a50example.com",
+        "http://ŉuser@ http://exŉample.com@x.com",  # a Hard host character stops the userinfo search
+        "user@//http://",  # a backend scheme length before "//" (the plain path's first branch)
     ],
 )
 def test_lane_is_plain_on_examples(text: str) -> None:
