@@ -286,7 +286,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     emails: list[Link] = []
     if has_at:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
-        raw_starts = [r.start for r in raw_sorted]
+        raw_starts = list(map(_START, raw_sorted))
         local_run = _LOCAL_RUN.get(text).match
         domain_check = hosts.domain_unicode if strict_hosts else hosts.lenient_domain
         at = text.find("@")
@@ -329,6 +329,8 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             at = text.find("@", at + 1)
 
     # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
+    if not urls and len(emails) < 2:
+        return emails  # (an email is never empty)
     if emails:
         kept = []
         ei = 0
