@@ -7,6 +7,11 @@ from.  The pieces are in the modules beside it: host characters (:mod:`.host_cha
 WHATWG URL's IPv4, IPv6, port and userinfo (:mod:`.whatwg`), label validation
 (:mod:`.labels`) and the registrable-domain policy (:mod:`.domains`).
 
+Most spans take a lane (:data:`LANE`, :func:`_lane_fields`): one regex recognizes the
+common shapes (``scheme://host`` and a bare host whose run is plain), for which the rest
+of the plain path is short; the comment before it proves, condition by condition, that it
+returns what the plain path returns (tests/test_refine_lane.py compares them).
+
 Choices where the standards leave room: an IPv4 address is accepted only after an
 explicit ``scheme://``; ``localhost`` and other single-label hosts never are (with
 ``strict``); a URL with userinfo (``http://user@host``) is not linked; a URL whose port

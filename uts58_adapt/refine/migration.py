@@ -10,7 +10,11 @@
    character Include); otherwise the termination algorithm (§3.5.1) is run from the end
    of the host and port, which extends links the backend cut short and trims links that
    ran too far.  This check is a C-speed regex search, so most links cost no
-   per-character Python work.
+   per-character Python work: when the backend's path holds no bracket and no Hard
+   character, the algorithm's state at E is known and its scan resumes there
+   (:func:`_path_end`).  The common host shapes take the host stage's lane
+   (``authority.LANE``, one regex and no start repair); ``_LANE = False`` runs the plain
+   path alone, for the tests that compare the two.
 2. Emails (§5.2), whatever the backend did with them: every ``@`` followed by a valid
    domain gives an email from :func:`~.email.email_start` to the end of the domain; a
    failed local part gives no link at all, and the domain is not linked on its own.
