@@ -117,11 +117,11 @@ def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: 
         return start  # no path, query or fragment: what terminate() returns
     if not start < raw_end <= n or safe.fullmatch(text, start, raw_end) is None:
         return terminate(text, start)
+    after = HARD if raw_end == n else FLAGS[ord(text[raw_end])] & TERM_MASK
+    if FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE and (after == HARD or (lane and after == CLOSE)):
+        return raw_end  # lastSafe is raw_end, and a Hard one, or a Close one (an empty stack), ends the scan
     if not lane:
-        hard_after = raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD
-        return (
-            raw_end if hard_after and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE else terminate(text, start)
-        )
+        return terminate(text, start)
     fragment = text.find("#", start, raw_end)
     if fragment != -1 and (
         text.find(DIRECTIVE_INITIATOR, fragment + 1, raw_end) != -1 or ":" in text[raw_end - 2 : raw_end]
