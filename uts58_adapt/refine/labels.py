@@ -99,7 +99,8 @@ def lenient_char(ch: str) -> bool:
 
 #: IDNA2008 CONTEXTO characters with a context rule (RFC 5892 Appendix A.3-A.9) that
 #: occur in running text; where the rule fails, the character ends the host.
-_CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+CONTEXTO = "\u00b7\u0375\u05f3\u05f4\u30fb"
+_CONTEXTO = CONTEXTO
 #: Any of them (one C scan finds whether a run holds one).
 ANY_CONTEXTO = re.compile(f"[{_CONTEXTO}]")
 _ANY_CONTEXTO = ANY_CONTEXTO

@@ -10,7 +10,11 @@
    character Include); otherwise the termination algorithm (§3.5.1) is run from the end
    of the host and port, which extends links the backend cut short and trims links that
    ran too far.  This check is a C-speed regex search, so most links cost no
-   per-character Python work.
+   per-character Python work: when the backend's path holds no bracket and no Hard
+   character, the algorithm's state at E is known and its scan resumes there
+   (:func:`_path_end`).  The common host shapes take the host stage's lane
+   (``authority.LANE``, one regex and no start repair); ``_LANE = False`` runs the plain
+   path alone, for the tests that compare the two.
 2. Emails (§5.2), whatever the backend did with them: every ``@`` followed by a valid
    domain gives an email from :func:`~.email.email_start` to the end of the domain; a
    failed local part gives no link at all, and the domain is not linked on its own.
@@ -28,10 +32,11 @@ from __future__ import annotations
 import bisect
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..link import Link, RawLink
 from ..properties import (
+    CLOSE,
     EMAIL_BIT,
     FLAGS,
     HARD,
@@ -45,8 +50,16 @@ from ..properties import (
 )
 from . import hosts
 from .acceptance import EmailCheck, accepted_emails
+from .authority import _MISS, LANE, host_fields
+from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
+from .host_chars import MAX_HOST
+from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
+
+#: The lane of issue 20 (``authority.LANE``, and ``_path_end``'s resumed scans); False runs
+#: the plain path alone, which tests/test_refine_lane.py compares it with.
+_LANE = True
 
 __all__ = ["candidate_text", "refine_links"]
 
@@ -69,7 +82,6 @@ _SAFE_RUN = FlagPattern(_safe_run)
 
 _START = operator.attrgetter("start")
 _FIRST = operator.itemgetter(0)
-_ANY_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
 
 
 def candidate_text(text: str) -> str:
@@ -85,18 +97,59 @@ def candidate_text(text: str) -> str:
 
 def _url_end(text: str, hm: hosts.HostMatch, raw_end: int) -> int:
     """§10.1: the end of the URL whose host and port end at ``hm.end``."""
-    start = hm.end
+    return _path_end(text, hm.end, raw_end, _SAFE_RUN.get(text), _LANE)
+
+
+def _path_end(text: str, start: int, raw_end: int, safe: re.Pattern[str], lane: bool) -> int:
+    """:func:`_url_end` for the end of the host and port ``start``; ``safe`` is ``_SAFE_RUN.get(text)``.
+
+    When the backend's path, query and fragment ``text[start:raw_end]`` are Include and
+    Soft code points only (no bracket, no Hard), §3.5.1 needs no scan of them: it is in
+    the part their last initiator opened, with an empty stack and ``lastSafe`` after their
+    last Include code point (a trailing ``?`` or ``:`` may be structure: the scan decides).
+    It then ends there before Soft code points and a Hard or Close one or the end of the
+    text, and is resumed at ``raw_end`` otherwise.  A fragment directive, and a ``:~:``
+    across ``raw_end``, take the scan.  Without ``lane``, only the first case is taken
+    (the code before issue 20).
+    """
     n = len(text)
     if start == n or text[start] not in "/?#":
         return start  # no path, query or fragment: what terminate() returns
-    if (
-        start < raw_end <= n
-        and (raw_end == n or FLAGS[ord(text[raw_end])] & TERM_MASK == HARD)
-        and FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE
-        and _SAFE_RUN.get(text).fullmatch(text, start, raw_end) is not None
+    if not start < raw_end <= n or safe.fullmatch(text, start, raw_end) is None:
+        return terminate(text, start)
+    after = HARD if raw_end == n else FLAGS[ord(text[raw_end])] & TERM_MASK
+    if FLAGS[ord(text[raw_end - 1])] & TERM_MASK == INCLUDE and (after == HARD or (lane and after == CLOSE)):
+        return raw_end  # lastSafe is raw_end, and a Hard one, or a Close one (an empty stack), ends the scan
+    if not lane:
+        return terminate(text, start)
+    fragment = text.find("#", start, raw_end)
+    if fragment != -1 and (
+        text.find(DIRECTIVE_INITIATOR, fragment + 1, raw_end) != -1 or ":" in text[raw_end - 2 : raw_end]
     ):
-        return raw_end
-    return terminate(text, start)
+        return terminate(text, start)  # a directive, where "," is structure, or maybe one across raw_end
+    last_safe = raw_end
+    while FLAGS[ord(text[last_safe - 1])] & TERM_MASK == SOFT:
+        if text[last_safe - 1] in "?:":
+            return terminate(text, start)
+        last_safe -= 1  # (text[start] is "/" or "#", Include, or "?", which stops the loop)
+    # The scan goes on at raw_end: over Soft code points (none is structure here but "?" and
+    # ":"), to a Hard or Close one (an empty stack) or the end, where it ends at last_safe.
+    i = raw_end
+    while i < n:
+        ch = text[i]
+        term = FLAGS[ord(ch)] & TERM_MASK
+        if term in (HARD, CLOSE):
+            return last_safe
+        if term != SOFT or ch in "?:":
+            break
+        i += 1
+    else:
+        return last_safe
+    if fragment != -1:
+        part = FRAGMENT
+    else:
+        part = PATH if text.find("?", start, raw_end) == -1 else QUERY
+    return terminate(text, i, part, last_safe)
 
 
 def _href_url(text: str, hm: hosts.HostMatch, end: int) -> str:
@@ -134,12 +187,17 @@ def refine_links(
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 
 
+def _no_match(text: str, pos: int) -> None:
+    """``LANE``'s match without the lane."""
+    return None
+
+
 def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: hosts.SchemeCheck) -> list[Link]:
     """Steps 1 to 3 of :func:`refine_links`."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     has_at = "@" in text
-    has_sep = not text.isascii() and _ANY_SEPARATOR.search(text) is not None
+    has_sep = not text.isascii() and ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if not raw and not has_at and not has_sep:
         return []
     n = len(text)
@@ -149,32 +207,56 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     urls: list[tuple[int, int, int, Link]] = []
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
-    url_host = hosts.url_host
+    disjoint = True  # each URL found starts at or after the end of those before it
+    lane = _LANE
+    lane_match = None  # LANE.get(text).match and _SAFE_RUN.get(text), on first use
+    safe = None
     host_run = hosts.host_run_end
+    separators = hosts.SEPARATORS
     for r in raw_sorted:
         start = r.start
-        if start < covered_end or not (0 <= start < r.end <= n):
+        raw_end = r.end
+        if start < covered_end or not (0 <= start < raw_end <= n):
             continue
         if r.kind == "email" and text.startswith("@", host_run(text, start)):
             continue  # host characters up to an "@": a local part, which url_host rejects
-        hm = url_host(text, start, r.end, strict=strict_hosts, scheme_ok=scheme_ok, scheme_length=r.scheme_length)
-        if hm is None or hm.start in seen:
+        # host_fields, its lane inlined
+        if lane_match is None:
+            lane_match = LANE.get(text).match if lane else _no_match
+        m = lane_match(text, start)
+        found = _MISS if m is None else lane_fields(text, m, start, raw_end, strict_hosts, scheme_ok, r.scheme_length)
+        if found is _MISS:
+            found = host_fields(text, start, raw_end, strict_hosts, scheme_ok, r.scheme_length, None)
+        if found is None:
             continue
-        seen.add(hm.start)
-        end = _url_end(text, hm, r.end)
-        urls.append(
-            (
-                hm.start,
-                end,
-                hm.end,
-                Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), (start, r.end)),
-            )
+        link_start, _hs, host_end, after_host, scheme, host = found
+        if link_start in seen:
+            continue
+        seen.add(link_start)
+        if after_host == n or text[after_host] not in "/?#":
+            end = after_host  # (what _path_end returns)
+        else:
+            if safe is None:
+                safe = _SAFE_RUN.get(text)
+            end = _path_end(text, after_host, raw_end, safe, lane)
+        # _href_url, inlined
+        href = (
+            (scheme if scheme and scheme != "//" else "https://")
+            + host
+            + ("." if text[host_end - 1] in separators else "")
+            + text[host_end:end]
         )
+        urls.append(
+            (link_start, end, after_host, Link(link_start, end, text[link_start:end], "url", href, (start, raw_end)))
+        )
+        if link_start < covered_end:
+            disjoint = False
         if end > covered_end:
             covered_end = end
     # Domains written with 。 ． ｡ (UTS #46 label separators), which backends cannot see.
     hits = hosts.separator_tld_hits(text) if has_sep else None
     if hits:
+        url_host = hosts.url_host
         spans = sorted((u[0], u[1]) for u in urls)
         span_starts = [sp[0] for sp in spans]
         added_end = 0
@@ -190,9 +272,12 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             added_end = end
             link = Link(hm.start, end, text[hm.start : end], "url", _href_url(text, hm, end), None)
             urls.append((hm.start, end, hm.end, link))
-    if len(urls) > 1:
+            disjoint = False
+    if not disjoint:
         urls.sort(key=_FIRST)  # starts are distinct (``seen``)
     if not has_at:
+        if disjoint:
+            return [u[3] for u in urls]  # (sorted, and nothing overlaps)
         out: list[Link] = []
         last_end = -1
         for u in urls:
@@ -205,14 +290,27 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     emails: list[Link] = []
     if has_at:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
+        raw_starts = list(map(_START, raw_sorted))
+        local_run = _LOCAL_RUN.get(text).match
+        domain_check = hosts.domain_unicode if strict_hosts else hosts.lenient_domain
         at = text.find("@")
         while at != -1:
-            dom = hosts.email_domain_end(text, at, strict_hosts)
-            if dom is None and not strict_hosts and _raw_containing(raw_sorted, at) is not None:
+            # hosts.email_domain_end(text, at, strict_hosts), inlined
+            hs = at + 1
+            he = host_run(text, hs)
+            dom: tuple[int, str] | None = None
+            if he - hs <= MAX_HOST:
+                while he > hs and text[he - 1] in separators:
+                    he -= 1
+                if he > hs:
+                    domain = domain_check(text[hs:he])
+                    if domain is not None:
+                        dom = (he, domain)
+            if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
                 # Without strict_hosts, an address the backend reported may have a one-label domain.
                 dom = hosts.email_domain_end(text, at, False, single_label=True)
             if dom is not None:
-                email_start_at = _email_start(text, at)
+                email_start_at = _email_start(text, at, local_run)
                 if (
                     email_start_at is not None
                     and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
@@ -221,19 +319,22 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
                     dom_end, host = dom
                     local = text[email_start_at:at]
                     href = local if local[:7].lower() == MAILTO else MAILTO + local
+                    # _raw_containing, its first probe inlined
+                    i = bisect.bisect_right(raw_starts, at) - 1
+                    if i >= 0 and at < raw_sorted[i].end:
+                        original: tuple[int, int] | None = (raw_sorted[i].start, raw_sorted[i].end)
+                    else:
+                        original = _raw_containing(raw_sorted, raw_starts, at)
                     emails.append(
                         Link(
-                            email_start_at,
-                            dom_end,
-                            text[email_start_at:dom_end],
-                            "email",
-                            href + "@" + host,
-                            _raw_containing(raw_sorted, at),
+                            email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original
                         )
                     )
             at = text.find("@", at + 1)
 
     # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
+    if not urls and len(emails) < 2:
+        return emails  # (an email is never empty)
     if emails:
         kept = []
         ei = 0
@@ -251,8 +352,9 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             if not clash:
                 kept.append(u[3])
         # Emails come sorted by strictly increasing start (one per ``@``, and a local part
-        # or its ``mailto:`` never holds an ``@``): only a merge with URLs needs a sort.
-        candidates = sorted(kept + emails, key=lambda link: (link.start, -link.end)) if kept else emails
+        # or its ``mailto:`` never holds an ``@``): only a merge with URLs needs a sort.  No
+        # kept URL starts where an email does (they would overlap), so the start is the key.
+        candidates = sorted(kept + emails, key=_START) if kept else emails
     else:
         candidates = [u[3] for u in urls]
     out = []
@@ -289,18 +391,21 @@ _LOCAL_RUN = FlagPattern(_local_run)
 _MAILTO_LEN = len(MAILTO)
 
 
-def _email_start(text: str, at: int) -> int | None:
+def _email_start(text: str, at: int, local_run: Callable[[str], re.Match[str] | None] | None = None) -> int | None:
     """§5.2 ``email_start`` on a bounded window before the ``@``.
 
     The same result as ``email_start`` on ``text[lo : at + 1]`` (``lo`` = ``at`` minus
     MAX_LOCAL_PART minus ``mailto:``), the run of local-part characters being matched
     backwards by one regex on the reversed window instead of a Python loop.
+    ``local_run`` is ``_LOCAL_RUN.get(text).match`` (found here when None).
     """
     if at == 0 or text[at - 1] == ".":
         return None
     lo = at - MAX_LOCAL_PART - _MAILTO_LEN
     base = lo if lo > 0 else 0
-    m = _LOCAL_RUN.get(text).match(text[base:at][::-1])
+    if local_run is None:
+        local_run = _LOCAL_RUN.get(text).match
+    m = local_run(text[at - 1 : base - 1 : -1] if base else text[at - 1 :: -1])
     assert m is not None  # the pattern matches the empty string
     local_start = at - m.end(1)
     if local_start > base and m.end(2) == -1 and ord(text[local_start - 1]) > 0xFFFF:
@@ -336,9 +441,10 @@ def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
     return False
 
 
-def _raw_containing(raw: list[RawLink], pos: int) -> tuple[int, int] | None:
-    """The span of the last raw link (sorted by start) that contains ``pos``, looking back 4096 code points."""
-    i = bisect.bisect_right(raw, pos, key=_START) - 1
+def _raw_containing(raw: list[RawLink], starts: list[int], pos: int) -> tuple[int, int] | None:
+    """The span of the last raw link (sorted by start; ``starts`` are their starts) that contains
+    ``pos``, looking back 4096 code points."""
+    i = bisect.bisect_right(starts, pos) - 1
     while i >= 0:
         r = raw[i]
         if r.start <= pos < r.end:

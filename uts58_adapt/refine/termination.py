@@ -121,17 +121,23 @@ def terminate(text: str, start: int) -> int:
     return terminate_unchecked(text, start)
 
 
-def terminate_unchecked(text: str, start: int) -> int:
+def terminate_unchecked(text: str, start: int, part: int = NONE, last_safe: int = -1) -> int:
     """:func:`terminate` without its argument checks, for callers whose ``start`` is an offset
-    of ``text`` already (the refinement stage calls it for every URL with a path)."""
+    of ``text`` already (the refinement stage calls it for every URL with a path).
+
+    ``part`` and ``last_safe`` resume a scan: when §3.5.1, run from some earlier offset, is
+    at ``start`` in ``part`` (PATH, QUERY or FRAGMENT) with an empty open-bracket stack
+    and ``last_safe`` set, the result is that of the whole scan.
+    """
     n = len(text)
     flags = FLAGS
     ascii = text.isascii()
-    last_safe = start
-    part = NONE
-    previous_part = NONE
+    if last_safe < 0:
+        last_safe = start
+    previous_part = NONE  # (read only after a part ends, which sets it first)
     open_stack: list[int] = []
-    terminators = clear_stack_open = ""
+    terminators = _TERMINATORS[part]
+    clear_stack_open = _CLEAR_STACK_OPEN[part]
     i = start
     while i < n:
         ch = text[i]
