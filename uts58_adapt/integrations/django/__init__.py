@@ -16,7 +16,24 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ...backends._html_spans import without_surrogates
+from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
+from .._urlize import in_text, urlize_refined
+
 __all__ = ["urlize", "urlizetrunc"]
+
+#: ``django.utils.html``, ``SafeData`` and ``mark_safe``, imported at the first call (importing this module
+#: does not import Django; an import statement per call costs more than a paragraph's refinement).
+_DJANGO: list[Any] = []
+
+
+def _django() -> list[Any]:
+    if not _DJANGO:
+        from django.utils import html as django_html
+        from django.utils.safestring import SafeData, mark_safe
+
+        _DJANGO[:] = [django_html, SafeData, mark_safe]
+    return _DJANGO
 
 
 def urlize(
@@ -39,13 +56,7 @@ def urlize(
     linkified only in what an HTML5 parser reads as text: never inside a tag, an
     attribute value, a comment, an ``a`` or a raw text element such as ``script``.
     """
-    from django.utils import html as django_html
-    from django.utils.safestring import SafeData, mark_safe
-
-    from ...backends._html_spans import without_surrogates
-    from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
-    from .._urlize import in_text, urlize_refined
-
+    django_html, SafeData, mark_safe = _DJANGO or _django()
     urlizer = django_html.urlizer
     safe_input = isinstance(text, SafeData)
     plain = str(text)
