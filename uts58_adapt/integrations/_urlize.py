@@ -289,47 +289,52 @@ def urlize_refined(
     tails: dict[str, bool] = {}
     # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
     untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
+    # Searched in each link only when the text holds one (most texts hold neither).
+    ascii_text = text.isascii()
+    surrogates = not ascii_text and _SURROGATE.search(text) is not None
+    bidi = not ascii_text and _BIDI.search(text) is not None
+    length = len(text)
     for link in links:
         if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
+        start, end, link_text = link.start, link.end, link.text
         own = None
-        if rendered is not None and _SURROGATE.search(link.text) is None:
-            found = reusable.get((link.start, link.end))
-            plain = _ESCAPED.search(link.text) is None
+        if rendered is not None and not (surrogates and _SURROGATE.search(link_text)):
+            found = reusable.get((start, end))
             if found is None:
                 if (
-                    plain
-                    and separators is not None
-                    and (link.start == 0 or separators.match(text, link.start - 1))
-                    and (link.end == len(text) or separators.match(text, link.end))
+                    separators is not None
+                    and (start == 0 or separators.match(text, start - 1))
+                    and (end == length or separators.match(text, end))
+                    and _ESCAPED.search(link_text) is None
                 ):
                     own = ""  # a word the library did not link: not an anchor alone either
             elif (
                 found.markup is not None
-                and (found.escaped == escapes or plain)
-                and (trim_url_limit is None or len(link.text) <= trim_url_limit)
+                and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
+                and (trim_url_limit is None or len(link_text) <= trim_url_limit)
             ):
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
                 # text): _render_link keeps it when its attribute names are among names().
-                if safe_scheme(link.text) and _BIDI.search(link.text) is None:
+                if not (bidi and _BIDI.search(link_text)) and safe_scheme(link_text):
                     href_end = own.index('"', 9)
                     tail = own[href_end + 1 : own.index(">", href_end)]
                     fits = tails.get(tail)
                     if fits is None:
                         fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
                     if fits:
-                        out.append(escape_text(text[pos : link.start]))
+                        out.append(escape_text(text[pos:start]))
                         out.append(own)
-                        pos = link.end
+                        pos = end
                         continue
-        if own is None and links_word is not None and links_word(link.text) is False:
+        if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
         anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
         if anchor is None:
             continue
-        out.append(escape_text(text[pos : link.start]))
+        out.append(escape_text(text[pos:start]))
         out.append(anchor)
-        pos = link.end
+        pos = end
     out.append(escape_text(text[pos:]))
     return "".join(out)
