@@ -498,3 +498,42 @@ def test_probe_answers_are_kept_per_configuration() -> None:
     assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
     urlize_module.clear_memo()
     assert not urlize_module._MEMO
+
+
+@pytest.mark.parametrize(
+    "rendered",
+    [
+        "",
+        "no anchors at all",
+        'a <a href="http://x.org">x.org</a> b <a href="mailto:a@b.org">a@b.org</a> c',
+        '<a href="http://x.org/?a=1&amp;b=2">x.org/?a=1&b=2</a>, <a href="http://y.org"></a>y.org',
+        'x <a href="http://moved.org">elsewhere</a> elsewhere <a href="http://z.org">z.org</a>',
+        'x <a href="http://x.org">x.org</a> <b>not an anchor</b>',
+        '<a href="MAILTO:a@b.org" rel="nofollow">a@b.org</a> <a href="http://nowhere.org">nowhere</a>',
+    ],
+)
+def test_raw_parse_and_place_is_parse_then_place(rendered: str) -> None:
+    """``_parse_and_place_raw`` (one pass) gives what ``_fast_parse`` then ``_place`` give, on pieces put end to end."""
+    from uts58_adapt.backends import _html_spans
+
+    text = re.sub(r"<[^<>]*>", "", rendered)
+    for starts, moves in (((0,), (0,)), ((0, 3, 10), (5, 9, 40))):
+        parsed = _html_spans._fast_parse(rendered, False)
+        expected = None if parsed is None else _html_spans._place(text, parsed, False, starts, moves)
+        assert _html_spans._parse_and_place_raw(text, rendered, starts, moves) == expected
+
+
+def test_raw_parse_and_place_on_the_dense_corpus() -> None:
+    """The same on Django's raw rendering of each dense paragraph."""
+    from uts58_adapt.backends import _html_spans
+
+    placed = 0
+    for text in dense_paragraphs():
+        text = text.replace("<", " ")
+        rendered = str(django_html.urlizer(text))
+        parsed = _html_spans._fast_parse(rendered, False)
+        assert parsed is not None
+        expected = _html_spans._place(text, parsed, False)
+        assert _html_spans._parse_and_place_raw(text, rendered, (0,), (0,)) == expected
+        placed += len(expected)
+    assert placed > 100
