@@ -205,6 +205,8 @@ EDGES = [
     # Text that looks like the libraries' anchors, around their links.
     'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
     '<a href="a@b.com">a@b.com</a> <a href="http://e.com" rel="nofollow">www.e.org</a>www.e.net',
+    # Refined links holding a character that separates Django's words: several words, never one anchor.
+    "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]
 
 
@@ -490,14 +492,15 @@ def test_an_option_that_cannot_be_a_key_is_not_kept() -> None:
 
 
 def test_probe_answers_are_kept_per_configuration() -> None:
-    urlize_module._MEMO.clear()
+    urlize_module.clear_memo()
     urlize("see https://example.com/a and www.example.org", autoescape=True)
     keys = {entry[0] for entry in urlize_module._MEMO}
     assert keys and all(key is not None for key in keys)
     urlize("see https://example.com/a", autoescape=True, nofollow=True)
     assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
+    assert len(urlize_module._TAILS) == 2  # what was read of each rendering's anchors, per rendering
     urlize_module.clear_memo()
-    assert not urlize_module._MEMO
+    assert not urlize_module._MEMO and not urlize_module._TAILS
 
 
 @pytest.mark.parametrize(

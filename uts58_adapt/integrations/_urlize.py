@@ -55,11 +55,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
 _MEMO: dict[tuple[Hashable, str, str], Any] = {}
 _MEMO_SIZE = 4096
+#: Per ``render_key``: the attributes after the href of a library anchor -> whether their names are
+#: among those of its anchor for a plain URL (see ``urlize_refined``), kept across calls.
+_TAILS: dict[Hashable, dict[str, bool]] = {}
 
 
 def clear_memo() -> None:
     """Forget the libraries' answers kept across calls (a benchmark round that must not reuse them)."""
     _MEMO.clear()
+    _TAILS.clear()
 
 
 def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
@@ -213,7 +217,7 @@ def urlize_refined(
     *,
     render_one: Callable[[str], str],
     render_escaped: Callable[[str], str],
-    escape_text: Callable[[str], str],
+    escape_text: Callable[[str], str] | None,
     default_scheme: str,
     strict_hosts: bool = False,
     html_entities: bool = False,
@@ -233,7 +237,7 @@ def urlize_refined(
     ``render_one(word)`` is the library's output for one word with the caller's options;
     ``render_escaped(word)`` its output with escaping on and no other option (to ask
     whether it links an email on a domain); ``escape_text`` escapes text between links
-    as the library does; ``default_scheme`` is what the library puts before a schemeless
+    as the library does (None: the library copies it as it is); ``default_scheme`` is what the library puts before a schemeless
     link (``"http://"`` for Django, ``"https://"`` for Jinja2).  The library decides
     scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule,
     ``reject_risky`` the §8 checks of ``detect()`` (a link with a risk stays text).
@@ -248,7 +252,8 @@ def urlize_refined(
     of a ``render_one`` call: the same string.  ``separators`` (with ``rendered``): a
     character that separates the library's words; a link that is a whole word holding
     nothing escaping changes, that the library did not link, is not linked by
-    ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
+    ``render_one`` either (as one anchor), nor is a link holding a separator and no ``<>``
+    (several words, with text outside the anchors): ``render_one`` is then not called.  ``probe_key`` and
     ``render_key`` name the library's configuration for ``render_escaped`` and for
     ``render_one``: its answers to probes are then kept across calls (None: not kept).
     ``links_url(scheme, host)`` and ``links_email(probe)``: the answers to probes that
@@ -287,6 +292,15 @@ def urlize_refined(
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
+    if render_key is not None:
+        try:
+            tails = _TAILS[render_key]
+        except KeyError:
+            if len(_TAILS) >= 64:
+                _TAILS.clear()
+            _TAILS[render_key] = tails
+        except TypeError:  # a configuration that cannot be a key
+            pass
     # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
     untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
     # Searched in each link only when the text holds one (most texts hold neither).
@@ -302,13 +316,17 @@ def urlize_refined(
         if rendered is not None and not (surrogates and _SURROGATE.search(link_text)):
             found = reusable.get((start, end))
             if found is None:
-                if (
-                    separators is not None
-                    and (start == 0 or separators.match(text, start - 1))
-                    and (end == length or separators.match(text, end))
-                    and _ESCAPED.search(link_text) is None
+                if separators is not None and (
+                    (
+                        (start == 0 or separators.match(text, start - 1))
+                        and (end == length or separators.match(text, end))
+                        and _ESCAPED.search(link_text) is None
+                    )
+                    or (separators.search(link_text) is not None and "<" not in link_text and ">" not in link_text)
                 ):
-                    own = ""  # a word the library did not link: not an anchor alone either
+                    # A word the library did not link: not an anchor alone either.  Several words (without
+                    # "<>", which only its anchors then write): the library writes text outside its anchors.
+                    own = ""
             elif (
                 found.markup is not None
                 and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
@@ -324,7 +342,8 @@ def urlize_refined(
                     if fits is None:
                         fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
                     if fits:
-                        out.append(escape_text(text[pos:start]))
+                        piece = text[pos:start]
+                        out.append(piece if escape_text is None else escape_text(piece))
                         out.append(own)
                         pos = end
                         continue
@@ -333,8 +352,9 @@ def urlize_refined(
         anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
         if anchor is None:
             continue
-        out.append(escape_text(text[pos:start]))
+        piece = text[pos:start]
+        out.append(piece if escape_text is None else escape_text(piece))
         out.append(anchor)
         pos = end
-    out.append(escape_text(text[pos:]))
+    out.append(text[pos:] if escape_text is None else escape_text(text[pos:]))
     return "".join(out)

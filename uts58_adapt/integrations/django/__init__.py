@@ -69,7 +69,7 @@ def urlize(
         return str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
 
     def escape_text(s: str) -> str:
-        return str(django_html.escape(s)) if autoescape and not safe_input else s
+        return str(django_html.escape(s))
 
     config = django_configuration(urlizer)
     probe_key = config.key
@@ -93,7 +93,7 @@ def urlize(
             links_word=config.links_word,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
-            escape_text=escape_text,
+            escape_text=escape_text if autoescape and not safe_input else None,
             default_scheme="http://",
             strict_hosts=strict_hosts,
             html_entities=True,
