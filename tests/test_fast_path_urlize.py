@@ -49,12 +49,15 @@ def plain_path() -> Iterator[None]:
     django_backend._anchor = lambda urlizer: None
     jinja2_backend._anchor = lambda *args: None
     django_backend._CONFIGS, jinja2_backend._ANCHORS = {}, {}
-    urlize_module._MEMO.clear()
+    django_backend._LAST.clear()
+    urlize_module.clear_memo()
+    assert django_backend.django_configuration(django_html.urlizer).anchor is None
     try:
         yield
     finally:
         django_backend._anchor, django_backend._CONFIGS, jinja2_backend._anchor, jinja2_backend._ANCHORS = saved
-        urlize_module._MEMO.clear()
+        django_backend._LAST.clear()
+        urlize_module.clear_memo()
 
 
 def _jinja2(source: str, **policies: object) -> Callable[[str], str]:
@@ -392,6 +395,21 @@ def test_a_changed_urlizer_gets_a_new_anchor(monkeypatch: pytest.MonkeyPatch) ->
     assert after is not None and after.search("ab.de") and new_key != key
     monkeypatch.setattr(urlizer, "wrapping_punctuation", [("(", ")")], raising=False)
     assert django_backend.django_config(urlizer) == (None, None)
+
+
+def test_a_urlizer_changed_in_place_between_calls_gets_a_new_configuration() -> None:
+    """The configuration read last is reused only for the same objects and the same ``wrapping_punctuation``."""
+    urlizer = django_html.Urlizer()
+    urlizer.wrapping_punctuation = list(urlizer.wrapping_punctuation)
+    assert django_backend.django_config(urlizer)[0] is not None
+    assert django_backend.django_config(urlizer)[0] is not None  # the configuration read last
+    urlizer.wrapping_punctuation.append(("<", ">"))  # the same list, changed
+    assert django_backend.django_config(urlizer) == (None, None)
+    urlizer.wrapping_punctuation.pop()
+    assert django_backend.django_config(urlizer)[0] is not None
+    other = django_html.Urlizer()
+    other.url_template = '<a href="{href}"{attrs} class="x">{url}</a>'
+    assert django_backend.django_config(other) == (None, None)  # another urlizer, read again
 
 
 def test_jinja2_anchor_and_extra_schemes() -> None:
