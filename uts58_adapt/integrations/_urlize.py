@@ -154,6 +154,19 @@ def _library_accepts_scheme(
     return HostProbe(accepts)
 
 
+def _probe_anchor(rendered: str) -> tuple[str, str | None, str] | None:
+    """The first anchor in ``rendered`` (the library's HTML for a probe): its start tag before and after its
+    href attribute (None: it has none), and its text unescaped; None when there is no anchor."""
+    m = _PROBE_ANCHOR.search(rendered)
+    if m is None:
+        return None
+    tag = m.group(1)
+    href = _HREF.search(tag)
+    if href is None:
+        return tag, None, html.unescape(m.group(2))
+    return tag[: href.start()], tag[href.end() :], html.unescape(m.group(2))
+
+
 def _render_link(
     link: Link,
     render_one: Callable[[str], str],
@@ -198,11 +211,14 @@ def _render_link(
         probe = "a" * max(1, length - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
         probe = _PROBE_URL + "x" * max(0, length - len(_PROBE_URL))
-    m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
-    if m is None:
+    parts = _remember(render_key, "anchor", probe, lambda: _probe_anchor(render_one(probe)))
+    if parts is None:
         return None
-    start = _HREF.sub(lambda _: f' href="{html.escape(escape_bidi(href), quote=True)}"', m.group(1), count=1)
-    probe_shown = html.unescape(m.group(2))
+    before_href, after_href, probe_shown = parts
+    if after_href is None:  # no href to replace
+        start = before_href
+    else:
+        start = f'{before_href} href="{html.escape(escape_bidi(href), quote=True)}"{after_href}'
     if probe_shown != probe:  # the library shortened it: shorten the link's text the same way
         common = 0
         while common < min(len(probe), len(probe_shown)) and probe[common] == probe_shown[common]:
