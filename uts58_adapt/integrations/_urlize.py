@@ -190,7 +190,7 @@ def _render_link(
     """
     if not safe_scheme(link.text):
         return None
-    if _BIDI.search(link.text) is None:
+    if link.text.isascii() or _BIDI.search(link.text) is None:
         own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
@@ -319,17 +319,14 @@ def urlize_refined(
             pass
     # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
     untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
-    # Searched in each link only when the text holds one (most texts hold neither).
-    ascii_text = text.isascii()
-    surrogates = not ascii_text and _SURROGATE.search(text) is not None
-    bidi = not ascii_text and _BIDI.search(text) is not None
+    # Searched only in a link that is not ASCII (str.isascii() reads a flag).
     length = len(text)
     for link in links:
         if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
         start, end, link_text = link.start, link.end, link.text
         own = None
-        if rendered is not None and not (surrogates and _SURROGATE.search(link_text)):
+        if rendered is not None and (link_text.isascii() or _SURROGATE.search(link_text) is None):
             found = reusable.get((start, end))
             if found is None:
                 if separators is not None and (
@@ -351,7 +348,7 @@ def urlize_refined(
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
                 # text): _render_link keeps it when its attribute names are among names().
-                if not (bidi and _BIDI.search(link_text)) and safe_scheme(link_text):
+                if (link_text.isascii() or _BIDI.search(link_text) is None) and safe_scheme(link_text):
                     href_end = own.index('"', 9)
                     tail = own[href_end + 1 : own.index(">", href_end)]
                     fits = tails.get(tail)
