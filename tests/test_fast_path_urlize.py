@@ -114,9 +114,10 @@ REFERENCE_ANCHORS = [
     (
         lambda: django_backend.django_anchor(django_html.urlizer),
         re.compile(
-            r"""h(?<![^\s<>"'(\[]h)ttps?://|@(?<="""
+            # http(s):// and www. start a word, or follow up to two of the brackets "([" that do.
+            r"""(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])https?://|@(?<="""
             + _USER_END
-            + r"""@)|www\.|\.(?:"""
+            + r"""@)|(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])www\.|\.(?:"""
             + _DJANGO_TLDS
             + r""")(?=[/)\].,:;!\s<>"']|\Z)""",
             re.IGNORECASE,
@@ -208,6 +209,9 @@ EDGES = [
     # Text that looks like the libraries' anchors, around their links.
     'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
     '<a href="a@b.com">a@b.com</a> <a href="http://e.com" rel="nofollow">www.e.org</a>www.e.net',
+    # Brackets before a scheme or "www." (Django trims only "([" from the start of a word).
+    "[x](https://e.com/a) x(https://e.com) ((https://e.org/) [x](www.e.com) foo.www.e.com (((www.e.org x[(www.e.net",
+    "([https://e.com/a]) ]https://e.org (((https://e.net/ a(((https://e.com/ [[[www.e.org/x",
     # Refined links holding a character that separates Django's words: several words, never one anchor.
     "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]

@@ -54,6 +54,10 @@ _SIMPLE_URL = r"^https?://\[?\w"
 _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
+#: After the first character of an anchor (``h`` of ``http``, ``w`` of ``www.``): it starts a word, or follows
+#: one to three of the opening brackets Django trims from the start of a word ("([") that start a word, or
+#: more of them (a necessary condition, as every anchor: ``[x](https://…`` is not a link to Django).
+_WORD_START = "".join(r"""(?<![^\s<>"'(\[]""" + r"[(\[]" * depth + ".)" for depth in range(3))
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
 #: EmailValidator.user_regex as Django ships it, and the class of the last character of its dot-atom.
 _USER_REGEX = (
@@ -185,7 +189,7 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     ``url_template``, gets None), with patterns of the shape Django ships:
     ``simple_url_re`` ``^https?://\\[?\\w`` (``http://`` or ``https://`` at the start
     of a word or after its opening ``(`` and ``[``), ``simple_url_2_re``
-    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.``, and a dot before one of
+    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` placed alike, and a dot before one of
     its TLDs, which are read from it, followed by ``/``, the end of the word or the
     punctuation Django trims from it), and for emails ``@`` (after a character that may
     end the user part of Django's ``EmailValidator``, when it is the one Django ships);
@@ -226,10 +230,11 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     return first_character_pattern(
         [
             # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
-            ("hH", r"""(?<![^\s<>"'(\[].)(?i:ttps?://)"""),
+            ("hH", _WORD_START + r"(?i:ttps?://)"),
             # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
             ("@", "(?<=(?i:" + _USER_END + ")@)" if _stock_email_validator(cls) else ""),
-            ("wW", r"(?i:ww\.)"),
+            # simple_url_2_re's "^www\.": the same.
+            ("wW", _WORD_START + r"(?i:ww\.)"),
             # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
             (r"\.", "(?i:" + tlds + r""")(?=[/)\].,:;!\s<>"']|\Z)"""),
         ]
