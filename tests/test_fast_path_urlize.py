@@ -110,6 +110,9 @@ def _check_all(texts: list[str], names: list[str] | None = None) -> None:
 _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
 _DJANGO_TLDS = django_backend._SIMPLE_URL_2.fullmatch(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
 _JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
+#: No character other than the validator's, ".", a separator or "([" among the four before "@" (after the first).
+_USER_OR_DOT = "(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"
+_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_USER_OR_DOT}{{{n}}}@)""" for n in (1, 2, 3))
 REFERENCE_ANCHORS = [
     (
         lambda: django_backend.django_anchor(django_html.urlizer),
@@ -117,7 +120,9 @@ REFERENCE_ANCHORS = [
             # http(s):// and www. start a word, or follow up to two of the brackets "([" that do.
             r"""(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])https?://|@(?<="""
             + _USER_END
-            + r"""@)|(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])www\.|\.(?:"""
+            + "@)"
+            + _LOCAL_PART
+            + r"""|(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])www\.|\.(?:"""
             + _DJANGO_TLDS
             + r""")(?=[/)\].,:;!\s<>"']|\Z)""",
             re.IGNORECASE,
@@ -212,6 +217,8 @@ EDGES = [
     # Brackets before a scheme or "www." (Django trims only "([" from the start of a word).
     "[x](https://e.com/a) x(https://e.com) ((https://e.org/) [x](www.e.com) foo.www.e.com (((www.e.org x[(www.e.net",
     "([https://e.com/a]) ]https://e.org (((https://e.net/ a(((https://e.com/ [[[www.e.org/x",
+    # Characters before "@" that Django's validator does not take in a user part, or does (case folded).
+    "xyấể.hvcể@e.ru ừj@e.org ([ab@e.org x(a@e.com ébcd@e.net a.b.c@e.com (((a@e.com ſ.k@e.com K@e.org 'a@e.com",
     # Refined links holding a character that separates Django's words: several words, never one anchor.
     "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]

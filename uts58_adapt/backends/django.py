@@ -66,6 +66,15 @@ _USER_REGEX = (
     r'*"\Z)'
 )
 _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+#: The email rule's ``@``: the user part before it is the validator's dot-atom (its characters and "."), from
+#: the start of the word or its opening brackets: none of the four characters before it is another character.
+_LOCAL_PART = "".join(
+    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"""
+    + "{"
+    + str(depth)
+    + "}@)"
+    for depth in range(1, 4)
+)
 _MAILTO_TEMPLATE = "mailto:{local}@{domain}"
 #: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
 _TRIMMED = ".,:;!)]"
@@ -232,7 +241,7 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
             # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
             ("hH", _WORD_START + r"(?i:ttps?://)"),
             # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
-            ("@", "(?<=(?i:" + _USER_END + ")@)" if _stock_email_validator(cls) else ""),
+            ("@", "(?<=(?i:" + _USER_END + ")@)" + _LOCAL_PART if _stock_email_validator(cls) else ""),
             # simple_url_2_re's "^www\.": the same.
             ("wW", _WORD_START + r"(?i:ww\.)"),
             # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
