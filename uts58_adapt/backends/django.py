@@ -201,7 +201,9 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` placed alike, and a dot before one of
     its TLDs, which are read from it, followed by ``/``, the end of the word or the
     punctuation Django trims from it), and for emails ``@`` (after a character that may
-    end the user part of Django's ``EmailValidator``, when it is the one Django ships);
+    end the user part of Django's ``EmailValidator``, when it is the one Django ships, with
+    none of the four characters before it outside that user part's characters and ".",
+    the separators and "([");
     matched without regard to case, as Django matches.
     """
     return django_config(urlizer)[0]
