@@ -60,10 +60,43 @@ _MEMO_SIZE = 4096
 _TAILS: dict[Hashable, dict[str, bool]] = {}
 
 
+#: Per ``probe_key``: ``links_url``, ``links_email`` and the probes made with them (:func:`_probes`).
+_PROBES: dict[Hashable, tuple[Any, Any, Callable[[str], bool], HostProbe]] = {}
+
+
 def clear_memo() -> None:
     """Forget the libraries' answers kept across calls (a benchmark round that must not reuse them)."""
     _MEMO.clear()
     _TAILS.clear()
+    _PROBES.clear()
+
+
+def _probes(
+    render_escaped: Callable[[str], str],
+    key: Hashable | None,
+    links_url: Callable[[str, str], bool] | None,
+    links_email: Callable[[str], bool | None] | None,
+) -> tuple[Any, Any, Callable[[str], bool], HostProbe]:
+    """The email and scheme probes of :func:`urlize_refined`, made once per ``key`` (which names the
+    library's configuration for ``render_escaped``) and the same ``links_url`` and ``links_email``."""
+    if key is not None:
+        try:
+            kept = _PROBES.get(key)
+        except TypeError:  # a configuration that cannot be a key
+            kept = key = None
+        if kept is not None and kept[0] is links_url and kept[1] is links_email:
+            return kept
+    made = (
+        links_url,
+        links_email,
+        _library_accepts_email(render_escaped, key, links_email),
+        _library_accepts_scheme(render_escaped, key, links_url),
+    )
+    if key is not None:
+        if len(_PROBES) >= 64:
+            _PROBES.clear()
+        _PROBES[key] = made
+    return made
 
 
 def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
@@ -297,14 +330,8 @@ def urlize_refined(
         for one in rendered:
             reusable[one.link.start, one.link.end] = one
 
-    links = refine(
-        text,
-        raw,
-        _library_accepts_email(render_escaped, probe_key, links_email),
-        strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped, probe_key, links_url),
-        reject_risky=reject_risky,
-    )
+    probes = _probes(render_escaped, probe_key, links_url, links_email)
+    links = refine(text, raw, probes[2], strict_hosts=strict_hosts, scheme_probe=probes[3], reject_risky=reject_risky)
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
