@@ -528,8 +528,9 @@ def test_probe_answers_are_kept_per_configuration() -> None:
     urlize("see https://example.com/a", autoescape=True, nofollow=True)
     assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
     assert len(urlize_module._TAILS) == 2  # what was read of each rendering's anchors, per rendering
+    assert len(urlize_module._PROBES) == 1  # one configuration of the library: its probes made once
     urlize_module.clear_memo()
-    assert not urlize_module._MEMO and not urlize_module._TAILS
+    assert not urlize_module._MEMO and not urlize_module._TAILS and not urlize_module._PROBES
 
 
 @pytest.mark.parametrize(
