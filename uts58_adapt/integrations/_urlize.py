@@ -50,6 +50,9 @@ _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_OR_BIDI = re.compile("[\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]")
+#: Starts of a link whose scheme is safe (``_common.safe_scheme``).
+_HTTP = ("http://", "https://")
 
 #: The library's answers to probes, across calls: ``(key, question, probe) -> answer``, where
 #: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
@@ -353,7 +356,9 @@ def urlize_refined(
             link = with_entity_end(text, link)
         start, end, link_text = link.start, link.end, link.text
         own = None
-        if rendered is not None and (link_text.isascii() or _SURROGATE.search(link_text) is None):
+        # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
+        odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
+        if rendered is not None and not (odd and _SURROGATE.search(link_text)):
             found = reusable.get((start, end))
             if found is None:
                 if separators is not None and (
@@ -375,7 +380,9 @@ def urlize_refined(
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
                 # text): _render_link keeps it when its attribute names are among names().
-                if (link_text.isascii() or _BIDI.search(link_text) is None) and safe_scheme(link_text):
+                if (not odd or _BIDI.search(link_text) is None) and (
+                    link_text.startswith(_HTTP) or safe_scheme(link_text)
+                ):
                     href_end = own.index('"', 9)
                     tail = own[href_end + 1 : own.index(">", href_end)]
                     fits = tails.get(tail)
