@@ -249,15 +249,9 @@ def windowed_markup(
         length += hi - lo
     joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
     if render_raw is not None:
-        raw = render_raw(joined)
-        if "<" not in joined:
-            placed = _parse_and_place_raw(joined, raw, starts, moves)
-            if placed is not None:
-                return placed
-        else:
-            fast = _fast_parse(raw, False, joined)
-            if fast is not None:
-                return _place(joined, fast, False, starts, moves)
+        fast = _fast_parse(render_raw(joined), False, joined if "<" in joined else None)
+        if fast is not None:
+            return _place(joined, fast, False, starts, moves)
     rendered = render(joined)
     fast = _fast_parse(rendered)
     if fast is not None:
@@ -266,46 +260,6 @@ def windowed_markup(
         one._replace(link=RawLink(*_moved(one.link.start, one.link.end, starts, moves), one.link.kind))
         for one in anchor_markup(joined, rendered)
     ]
-
-
-def _parse_and_place_raw(
-    text: str, rendered: str, starts: Sequence[int], moves: Sequence[int]
-) -> list[LibraryLink] | None:
-    """``_place(text, _fast_parse(rendered, False), False, starts, moves)`` in one pass (None when
-    :func:`_fast_parse` gives None), for ``rendered`` the library's HTML of ``text`` with escaping off,
-    ``text`` holding no ``<``: each anchor's content offset is the text before it in ``rendered``
-    less the markup of the anchors before it.
-    """
-    out: list[LibraryLink] = []
-    count = 0
-    markup = 0  # the length of the markup of the anchors read so far (their text excluded)
-    shift = 0  # text offset minus content offset, after the last anchor placed (as in _place)
-    k = 0
-    last = len(starts) - 1
-    for m in _LIBRARY_ANCHOR.finditer(rendered):
-        count += 1
-        whole, href, shown = m.group(0, 1, 2)
-        start = m.start() - markup
-        size = len(shown)
-        markup += len(whole) - size
-        if size == 0:
-            continue
-        at = start + shift
-        if not text.startswith(shown, at):
-            at = text.find(shown, at)
-            if at == -1:
-                continue
-            shift = at - start
-        while k < last and starts[k + 1] <= at:
-            k += 1
-        at += moves[k]
-        if "&" in href:
-            href = html.unescape(href)
-        kind: Literal["url", "email"] = "email" if href[:7].lower() == "mailto:" else "url"
-        out.append(LibraryLink(RawLink(at, at + size, kind), href, whole, False))
-    if count * 2 != rendered.count("<"):
-        return None
-    return out
 
 
 def _moved(start: int, end: int, starts: Sequence[int], moves: Sequence[int]) -> tuple[int, int]:
