@@ -144,17 +144,18 @@ def _library_accepts_email(
     """Whether the library links the probe ``a@domain`` (or ``mailto:a@domain``) whole, as an email.
 
     ``known(probe)``: the answer the library's configuration decides, or None (then the
-    library is asked).
+    library is asked); either answer is kept under ``(key, probe)``.
     """
 
     def accepts(probe: str) -> bool:
+        # Kept either way: the configuration's answer calls the library's email validator (~5 us).
+        return bool(_remember(key, "email", probe, lambda: ask(probe)))
+
+    def ask(probe: str) -> bool:
         if known is not None:
             answer = known(probe)
             if answer is not None:
                 return answer
-        return bool(_remember(key, "email", probe, lambda: ask(probe)))
-
-    def ask(probe: str) -> bool:
         return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
 
     return accepts
