@@ -88,8 +88,8 @@ _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email
 #: id()s of a configuration's objects -> (the objects, what is read from them).
 _CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], DjangoConfig]] = {}
 _SERIAL = itertools.count()
-#: The objects, the ``wrapping_punctuation`` read and the configuration of the last call of :func:`django_configuration`.
-_LAST: list[Any] = []
+#: ``(objects, wrapping_punctuation read, configuration)`` of the last call of :func:`django_configuration`.
+_LAST: list[tuple[tuple[Any, ...], str, DjangoConfig]] = []
 
 
 _ATTRIBUTES_NAMES = (
@@ -159,11 +159,14 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
     """:func:`django_config` of ``urlizer`` with the probe answers its configuration decides (:func:`_known`)."""
     objects = _objects(urlizer)
     wrapping = repr(objects[-3])
-    last = _LAST
     # The configuration read last: the same objects (held there, so not collected meanwhile).
-    if last and last[1] == wrapping and all(map(operator.is_, objects, last[0])):
-        config: DjangoConfig = last[2]
-        return config
+    try:
+        last = _LAST[0]  # one tuple, read at once (another thread may replace it)
+    except IndexError:
+        pass
+    else:
+        if last[1] == wrapping and all(map(operator.is_, objects, last[0])):
+            return last[2]
     ids = tuple(map(id, objects))
     known = _CONFIGS.get(ids)
     # Equal ids are the same objects: the entry holds them, so none of their ids is reused meanwhile.
@@ -174,7 +177,7 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
         config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
         known = ((*objects, wrapping), config)
         _CONFIGS[ids] = known
-    _LAST[:] = [objects, wrapping, known[1]]
+    _LAST[:] = [(objects, wrapping, known[1])]
     return known[1]
 
 
