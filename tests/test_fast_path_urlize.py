@@ -49,12 +49,15 @@ def plain_path() -> Iterator[None]:
     django_backend._anchor = lambda urlizer: None
     jinja2_backend._anchor = lambda *args: None
     django_backend._CONFIGS, jinja2_backend._ANCHORS = {}, {}
-    urlize_module._MEMO.clear()
+    django_backend._LAST.clear()
+    urlize_module.clear_memo()
+    assert django_backend.django_configuration(django_html.urlizer).anchor is None
     try:
         yield
     finally:
         django_backend._anchor, django_backend._CONFIGS, jinja2_backend._anchor, jinja2_backend._ANCHORS = saved
-        urlize_module._MEMO.clear()
+        django_backend._LAST.clear()
+        urlize_module.clear_memo()
 
 
 def _jinja2(source: str, **policies: object) -> Callable[[str], str]:
@@ -107,13 +110,19 @@ def _check_all(texts: list[str], names: list[str] | None = None) -> None:
 _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
 _DJANGO_TLDS = django_backend._SIMPLE_URL_2.fullmatch(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
 _JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
+#: No character other than the validator's, ".", a separator or "([" among the four before "@" (after the first).
+_USER_OR_DOT = "(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"
+_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_USER_OR_DOT}{{{n}}}@)""" for n in (1, 2, 3))
 REFERENCE_ANCHORS = [
     (
         lambda: django_backend.django_anchor(django_html.urlizer),
         re.compile(
-            r"""h(?<![^\s<>"'(\[]h)ttps?://|@(?<="""
+            # http(s):// and www. start a word, or follow up to two of the brackets "([" that do.
+            r"""(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])https?://|@(?<="""
             + _USER_END
-            + r"""@)|www\.|\.(?:"""
+            + "@)"
+            + _LOCAL_PART
+            + r"""|(?<![^\s<>"'(\[])(?<![^\s<>"'(\[][(\[])(?<![^\s<>"'(\[][(\[][(\[])www\.|\.(?:"""
             + _DJANGO_TLDS
             + r""")(?=[/)\].,:;!\s<>"']|\Z)""",
             re.IGNORECASE,
@@ -205,6 +214,13 @@ EDGES = [
     # Text that looks like the libraries' anchors, around their links.
     'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
     '<a href="a@b.com">a@b.com</a> <a href="http://e.com" rel="nofollow">www.e.org</a>www.e.net',
+    # Brackets before a scheme or "www." (Django trims only "([" from the start of a word).
+    "[x](https://e.com/a) x(https://e.com) ((https://e.org/) [x](www.e.com) foo.www.e.com (((www.e.org x[(www.e.net",
+    "([https://e.com/a]) ]https://e.org (((https://e.net/ a(((https://e.com/ [[[www.e.org/x",
+    # Characters before "@" that Django's validator does not take in a user part, or does (case folded).
+    "xyấể.hvcể@e.ru ừj@e.org ([ab@e.org x(a@e.com ébcd@e.net a.b.c@e.com (((a@e.com ſ.k@e.com K@e.org 'a@e.com",
+    # Refined links holding a character that separates Django's words: several words, never one anchor.
+    "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]
 
 
@@ -392,6 +408,21 @@ def test_a_changed_urlizer_gets_a_new_anchor(monkeypatch: pytest.MonkeyPatch) ->
     assert django_backend.django_config(urlizer) == (None, None)
 
 
+def test_a_urlizer_changed_in_place_between_calls_gets_a_new_configuration() -> None:
+    """The configuration read last is reused only for the same objects and the same ``wrapping_punctuation``."""
+    urlizer = django_html.Urlizer()
+    urlizer.wrapping_punctuation = list(urlizer.wrapping_punctuation)
+    assert django_backend.django_config(urlizer)[0] is not None
+    assert django_backend.django_config(urlizer)[0] is not None  # the configuration read last
+    urlizer.wrapping_punctuation.append(("<", ">"))  # the same list, changed
+    assert django_backend.django_config(urlizer) == (None, None)
+    urlizer.wrapping_punctuation.pop()
+    assert django_backend.django_config(urlizer)[0] is not None
+    other = django_html.Urlizer()
+    other.url_template = '<a href="{href}"{attrs} class="x">{url}</a>'
+    assert django_backend.django_config(other) == (None, None)  # another urlizer, read again
+
+
 def test_jinja2_anchor_and_extra_schemes() -> None:
     anchor = jinja2_backend.jinja2_anchor()
     assert anchor is not None
@@ -490,11 +521,13 @@ def test_an_option_that_cannot_be_a_key_is_not_kept() -> None:
 
 
 def test_probe_answers_are_kept_per_configuration() -> None:
-    urlize_module._MEMO.clear()
+    urlize_module.clear_memo()
     urlize("see https://example.com/a and www.example.org", autoescape=True)
     keys = {entry[0] for entry in urlize_module._MEMO}
     assert keys and all(key is not None for key in keys)
     urlize("see https://example.com/a", autoescape=True, nofollow=True)
     assert len({entry[0] for entry in urlize_module._MEMO}) > len(keys)  # another rendering, another key
+    assert len(urlize_module._TAILS) == 2  # what was read of each rendering's anchors, per rendering
+    assert len(urlize_module._PROBES) == 1  # one configuration of the library: its probes made once
     urlize_module.clear_memo()
-    assert not urlize_module._MEMO
+    assert not urlize_module._MEMO and not urlize_module._TAILS and not urlize_module._PROBES

@@ -54,6 +54,10 @@ _SIMPLE_URL = r"^https?://\[?\w"
 _SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
+#: After the first character of an anchor (``h`` of ``http``, ``w`` of ``www.``): it starts a word, or follows
+#: one to three of the opening brackets Django trims from the start of a word ("([") that start a word, or
+#: more of them (a necessary condition, as every anchor: ``[x](https://…`` is not a link to Django).
+_WORD_START = "".join(r"""(?<![^\s<>"'(\[]""" + r"[(\[]" * depth + ".)" for depth in range(3))
 _URL_TEMPLATE = '<a href="{href}"{attrs}>{url}</a>'
 #: EmailValidator.user_regex as Django ships it, and the class of the last character of its dot-atom.
 _USER_REGEX = (
@@ -62,6 +66,15 @@ _USER_REGEX = (
     r'*"\Z)'
 )
 _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
+#: The email rule's ``@``: the user part before it is the validator's dot-atom (its characters and "."), from
+#: the start of the word or its opening brackets: none of the four characters before it is another character.
+_LOCAL_PART = "".join(
+    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"""
+    + "{"
+    + str(depth)
+    + "}@)"
+    for depth in range(1, 4)
+)
 _MAILTO_TEMPLATE = "mailto:{local}@{domain}"
 #: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
 _TRIMMED = ".,:;!)]"
@@ -75,6 +88,8 @@ _METHODS = ("__call__", "handle_word", "trim_punctuation", "trim_url", "is_email
 #: id()s of a configuration's objects -> (the objects, what is read from them).
 _CONFIGS: dict[tuple[int, ...], tuple[tuple[Any, ...], DjangoConfig]] = {}
 _SERIAL = itertools.count()
+#: ``(objects, wrapping_punctuation read, configuration)`` of the last call of :func:`django_configuration`.
+_LAST: list[tuple[tuple[Any, ...], str, DjangoConfig]] = []
 
 
 _ATTRIBUTES_NAMES = (
@@ -143,8 +158,16 @@ _PLAIN = DjangoConfig(None, None, None, None, None)
 def django_configuration(urlizer: Any) -> DjangoConfig:
     """:func:`django_config` of ``urlizer`` with the probe answers its configuration decides (:func:`_known`)."""
     objects = _objects(urlizer)
-    ids = tuple(map(id, objects))
     wrapping = repr(objects[-3])
+    # The configuration read last: the same objects (held there, so not collected meanwhile).
+    try:
+        last = _LAST[0]  # one tuple, read at once (another thread may replace it)
+    except IndexError:
+        pass
+    else:
+        if last[1] == wrapping and all(map(operator.is_, objects, last[0])):
+            return last[2]
+    ids = tuple(map(id, objects))
     known = _CONFIGS.get(ids)
     # Equal ids are the same objects: the entry holds them, so none of their ids is reused meanwhile.
     if known is None or known[0][-1] != wrapping:
@@ -154,6 +177,7 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
         config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
         known = ((*objects, wrapping), config)
         _CONFIGS[ids] = known
+    _LAST[:] = [(objects, wrapping, known[1])]
     return known[1]
 
 
@@ -177,10 +201,12 @@ def django_anchor(urlizer: Any) -> re.Pattern[str] | None:
     ``url_template``, gets None), with patterns of the shape Django ships:
     ``simple_url_re`` ``^https?://\\[?\\w`` (``http://`` or ``https://`` at the start
     of a word or after its opening ``(`` and ``[``), ``simple_url_2_re``
-    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.``, and a dot before one of
+    ``^www\\.|^(?!http)\\w[^@]+\\.(TLDs)($|/.*)$`` (``www.`` placed alike, and a dot before one of
     its TLDs, which are read from it, followed by ``/``, the end of the word or the
     punctuation Django trims from it), and for emails ``@`` (after a character that may
-    end the user part of Django's ``EmailValidator``, when it is the one Django ships);
+    end the user part of Django's ``EmailValidator``, when it is the one Django ships, with
+    none of the four characters before it outside that user part's characters and ".",
+    the separators and "([");
     matched without regard to case, as Django matches.
     """
     return django_config(urlizer)[0]
@@ -218,10 +244,11 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
     return first_character_pattern(
         [
             # simple_url_re: the word (trimmed of its opening brackets "([") starts with the scheme.
-            ("hH", r"""(?<![^\s<>"'(\[].)(?i:ttps?://)"""),
+            ("hH", _WORD_START + r"(?i:ttps?://)"),
             # The email rule: Django's EmailValidator, whose user part ends with a character of its class.
-            ("@", "(?<=(?i:" + _USER_END + ")@)" if _stock_email_validator(cls) else ""),
-            ("wW", r"(?i:ww\.)"),
+            ("@", "(?<=(?i:" + _USER_END + ")@)" + _LOCAL_PART if _stock_email_validator(cls) else ""),
+            # simple_url_2_re's "^www\.": the same.
+            ("wW", _WORD_START + r"(?i:ww\.)"),
             # simple_url_2_re: the TLD ends the word trimmed of its trailing punctuation, or a "/" follows it.
             (r"\.", "(?i:" + tlds + r""")(?=[/)\].,:;!\s<>"']|\Z)"""),
         ]

@@ -50,16 +50,56 @@ _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_OR_BIDI = re.compile("[\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]")
+#: Starts of a link whose scheme is safe (``_common.safe_scheme``).
+_HTTP = ("http://", "https://")
 
 #: The library's answers to probes, across calls: ``(key, question, probe) -> answer``, where
 #: ``key`` names the library and its configuration (the caller's ``probe_key`` or ``render_key``).
 _MEMO: dict[tuple[Hashable, str, str], Any] = {}
 _MEMO_SIZE = 4096
+#: Per ``render_key``: the attributes after the href of a library anchor -> whether their names are
+#: among those of its anchor for a plain URL (see ``urlize_refined``), kept across calls.
+_TAILS: dict[Hashable, dict[str, bool]] = {}
+
+
+#: Per ``probe_key``: ``links_url``, ``links_email`` and the probes made with them (:func:`_probes`).
+_PROBES: dict[Hashable, tuple[Any, Any, Callable[[str], bool], HostProbe]] = {}
 
 
 def clear_memo() -> None:
     """Forget the libraries' answers kept across calls (a benchmark round that must not reuse them)."""
     _MEMO.clear()
+    _TAILS.clear()
+    _PROBES.clear()
+
+
+def _probes(
+    render_escaped: Callable[[str], str],
+    key: Hashable | None,
+    links_url: Callable[[str, str], bool] | None,
+    links_email: Callable[[str], bool | None] | None,
+) -> tuple[Any, Any, Callable[[str], bool], HostProbe]:
+    """The email and scheme probes of :func:`urlize_refined`, made once per ``key`` (which names the
+    library's configuration for ``render_escaped``) and the same ``links_url`` and ``links_email``."""
+    if key is not None:
+        try:
+            kept = _PROBES.get(key)
+        except TypeError:  # a configuration that cannot be a key
+            kept = key = None
+        if kept is not None and kept[0] is links_url and kept[1] is links_email:
+            return kept
+    made = (
+        links_url,
+        links_email,
+        _library_accepts_email(render_escaped, key, links_email),
+        _library_accepts_scheme(render_escaped, key, links_url),
+    )
+    if key is not None:
+        if len(_PROBES) >= 64:
+            _PROBES.clear()
+        _PROBES[key] = made
+    return made
 
 
 def _remember(key: Hashable | None, question: str, probe: str, compute: Callable[[], Any]) -> Any:
@@ -104,17 +144,18 @@ def _library_accepts_email(
     """Whether the library links the probe ``a@domain`` (or ``mailto:a@domain``) whole, as an email.
 
     ``known(probe)``: the answer the library's configuration decides, or None (then the
-    library is asked).
+    library is asked); either answer is kept under ``(key, probe)``.
     """
 
     def accepts(probe: str) -> bool:
+        # Kept either way: the configuration's answer calls the library's email validator (~5 us).
+        return bool(_remember(key, "email", probe, lambda: ask(probe)))
+
+    def ask(probe: str) -> bool:
         if known is not None:
             answer = known(probe)
             if answer is not None:
                 return answer
-        return bool(_remember(key, "email", probe, lambda: ask(probe)))
-
-    def ask(probe: str) -> bool:
         return anchor_spans(probe, render_escaped(probe)) == [RawLink(0, len(probe), "email")]
 
     return accepts
@@ -150,6 +191,19 @@ def _library_accepts_scheme(
     return HostProbe(accepts)
 
 
+def _probe_anchor(rendered: str) -> tuple[str, str | None, str] | None:
+    """The first anchor in ``rendered`` (the library's HTML for a probe): its start tag before and after its
+    href attribute (None: it has none), and its text unescaped; None when there is no anchor."""
+    m = _PROBE_ANCHOR.search(rendered)
+    if m is None:
+        return None
+    tag = m.group(1)
+    href = _HREF.search(tag)
+    if href is None:
+        return tag, None, html.unescape(m.group(2))
+    return tag[: href.start()], tag[href.end() :], html.unescape(m.group(2))
+
+
 def _render_link(
     link: Link,
     render_one: Callable[[str], str],
@@ -173,7 +227,7 @@ def _render_link(
     """
     if not safe_scheme(link.text):
         return None
-    if _BIDI.search(link.text) is None:
+    if link.text.isascii() or _BIDI.search(link.text) is None:
         own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
@@ -194,11 +248,14 @@ def _render_link(
         probe = "a" * max(1, length - len(_PROBE_EMAIL)) + _PROBE_EMAIL
     else:
         probe = _PROBE_URL + "x" * max(0, length - len(_PROBE_URL))
-    m = _PROBE_ANCHOR.search(_remember(render_key, "render", probe, lambda: render_one(probe)))
-    if m is None:
+    parts = _remember(render_key, "anchor", probe, lambda: _probe_anchor(render_one(probe)))
+    if parts is None:
         return None
-    start = _HREF.sub(lambda _: f' href="{html.escape(escape_bidi(href), quote=True)}"', m.group(1), count=1)
-    probe_shown = html.unescape(m.group(2))
+    before_href, after_href, probe_shown = parts
+    if after_href is None:  # no href to replace
+        start = before_href
+    else:
+        start = f'{before_href} href="{html.escape(escape_bidi(href), quote=True)}"{after_href}'
     if probe_shown != probe:  # the library shortened it: shorten the link's text the same way
         common = 0
         while common < min(len(probe), len(probe_shown)) and probe[common] == probe_shown[common]:
@@ -213,7 +270,7 @@ def urlize_refined(
     *,
     render_one: Callable[[str], str],
     render_escaped: Callable[[str], str],
-    escape_text: Callable[[str], str],
+    escape_text: Callable[[str], str] | None,
     default_scheme: str,
     strict_hosts: bool = False,
     html_entities: bool = False,
@@ -233,7 +290,7 @@ def urlize_refined(
     ``render_one(word)`` is the library's output for one word with the caller's options;
     ``render_escaped(word)`` its output with escaping on and no other option (to ask
     whether it links an email on a domain); ``escape_text`` escapes text between links
-    as the library does; ``default_scheme`` is what the library puts before a schemeless
+    as the library does (None: the library copies it as it is); ``default_scheme`` is what the library puts before a schemeless
     link (``"http://"`` for Django, ``"https://"`` for Jinja2).  The library decides
     scheme and host (``_common.refine``); ``strict_hosts`` adds §1.4's registrable-domain rule,
     ``reject_risky`` the §8 checks of ``detect()`` (a link with a risk stays text).
@@ -248,7 +305,8 @@ def urlize_refined(
     of a ``render_one`` call: the same string.  ``separators`` (with ``rendered``): a
     character that separates the library's words; a link that is a whole word holding
     nothing escaping changes, that the library did not link, is not linked by
-    ``render_one`` either (as one anchor), which is then not called.  ``probe_key`` and
+    ``render_one`` either (as one anchor), nor is a link holding a separator and no ``<>``
+    (several words, with text outside the anchors): ``render_one`` is then not called.  ``probe_key`` and
     ``render_key`` name the library's configuration for ``render_escaped`` and for
     ``render_one``: its answers to probes are then kept across calls (None: not kept).
     ``links_url(scheme, host)`` and ``links_email(probe)``: the answers to probes that
@@ -276,60 +334,75 @@ def urlize_refined(
         for one in rendered:
             reusable[one.link.start, one.link.end] = one
 
-    links = refine(
-        text,
-        raw,
-        _library_accepts_email(render_escaped, probe_key, links_email),
-        strict_hosts=strict_hosts,
-        scheme_probe=_library_accepts_scheme(render_escaped, probe_key, links_url),
-        reject_risky=reject_risky,
-    )
+    probes = _probes(render_escaped, probe_key, links_url, links_email)
+    links = refine(text, raw, probes[2], strict_hosts=strict_hosts, scheme_probe=probes[3], reject_risky=reject_risky)
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
+    if render_key is not None:
+        try:
+            tails = _TAILS[render_key]
+        except KeyError:
+            if len(_TAILS) >= 64:
+                _TAILS.clear()
+            _TAILS[render_key] = tails
+        except TypeError:  # a configuration that cannot be a key
+            pass
     # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
     untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
+    # Searched only in a link that is not ASCII (str.isascii() reads a flag).
+    length = len(text)
     for link in links:
         if html_entities and text.startswith(";", link.end):
             link = with_entity_end(text, link)
+        start, end, link_text = link.start, link.end, link.text
         own = None
-        if rendered is not None and _SURROGATE.search(link.text) is None:
-            found = reusable.get((link.start, link.end))
-            plain = _ESCAPED.search(link.text) is None
+        # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
+        odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
+        if rendered is not None and not (odd and _SURROGATE.search(link_text)):
+            found = reusable.get((start, end))
             if found is None:
-                if (
-                    plain
-                    and separators is not None
-                    and (link.start == 0 or separators.match(text, link.start - 1))
-                    and (link.end == len(text) or separators.match(text, link.end))
+                if separators is not None and (
+                    (
+                        (start == 0 or separators.match(text, start - 1))
+                        and (end == length or separators.match(text, end))
+                        and _ESCAPED.search(link_text) is None
+                    )
+                    or (separators.search(link_text) is not None and "<" not in link_text and ">" not in link_text)
                 ):
-                    own = ""  # a word the library did not link: not an anchor alone either
+                    # A word the library did not link: not an anchor alone either.  Several words (without
+                    # "<>", which only its anchors then write): the library writes text outside its anchors.
+                    own = ""
             elif (
                 found.markup is not None
-                and (found.escaped == escapes or plain)
-                and (trim_url_limit is None or len(link.text) <= trim_url_limit)
+                and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
+                and (trim_url_limit is None or len(link_text) <= trim_url_limit)
             ):
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
                 # text): _render_link keeps it when its attribute names are among names().
-                if safe_scheme(link.text) and _BIDI.search(link.text) is None:
+                if (not odd or _BIDI.search(link_text) is None) and (
+                    link_text.startswith(_HTTP) or safe_scheme(link_text)
+                ):
                     href_end = own.index('"', 9)
                     tail = own[href_end + 1 : own.index(">", href_end)]
                     fits = tails.get(tail)
                     if fits is None:
                         fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
                     if fits:
-                        out.append(escape_text(text[pos : link.start]))
+                        piece = text[pos:start]
+                        out.append(piece if escape_text is None else escape_text(piece))
                         out.append(own)
-                        pos = link.end
+                        pos = end
                         continue
-        if own is None and links_word is not None and links_word(link.text) is False:
+        if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
         anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
         if anchor is None:
             continue
-        out.append(escape_text(text[pos : link.start]))
+        piece = text[pos:start]
+        out.append(piece if escape_text is None else escape_text(piece))
         out.append(anchor)
-        pos = link.end
-    out.append(escape_text(text[pos:]))
+        pos = end
+    out.append(text[pos:] if escape_text is None else escape_text(text[pos:]))
     return "".join(out)

@@ -106,7 +106,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
                 render_key=render_key,
                 render_one=render_one,
                 render_escaped=lambda word: urlize(word, extra_schemes=extra_schemes),
-                escape_text=(lambda s: s) if is_markup else (lambda s: str(escape(s))),
+                escape_text=None if is_markup else (lambda s: str(escape(s))),
                 default_scheme="https://",
                 strict_hosts=strict_hosts,
                 reject_risky=reject_risky,

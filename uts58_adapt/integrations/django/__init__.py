@@ -16,7 +16,24 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ...backends._html_spans import without_surrogates
+from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
+from .._urlize import in_text, urlize_refined
+
 __all__ = ["urlize", "urlizetrunc"]
+
+#: ``django.utils.html``, ``SafeData`` and ``mark_safe``, imported at the first call (importing this module
+#: does not import Django; an import statement per call costs more than a paragraph's refinement).
+_DJANGO: list[Any] = []
+
+
+def _django() -> list[Any]:
+    if not _DJANGO:
+        from django.utils import html as django_html
+        from django.utils.safestring import SafeData, mark_safe
+
+        _DJANGO[:] = [django_html, SafeData, mark_safe]
+    return _DJANGO
 
 
 def urlize(
@@ -39,13 +56,7 @@ def urlize(
     linkified only in what an HTML5 parser reads as text: never inside a tag, an
     attribute value, a comment, an ``a`` or a raw text element such as ``script``.
     """
-    from django.utils import html as django_html
-    from django.utils.safestring import SafeData, mark_safe
-
-    from ...backends._html_spans import without_surrogates
-    from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
-    from .._urlize import in_text, urlize_refined
-
+    django_html, SafeData, mark_safe = _DJANGO or _django()
     urlizer = django_html.urlizer
     safe_input = isinstance(text, SafeData)
     plain = str(text)
@@ -58,7 +69,7 @@ def urlize(
         return str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
 
     def escape_text(s: str) -> str:
-        return str(django_html.escape(s)) if autoescape and not safe_input else s
+        return str(django_html.escape(s))
 
     config = django_configuration(urlizer)
     probe_key = config.key
@@ -82,7 +93,7 @@ def urlize(
             links_word=config.links_word,
             render_one=render_one,
             render_escaped=lambda word: str(urlizer(word, autoescape=True)),
-            escape_text=escape_text,
+            escape_text=escape_text if autoescape and not safe_input else None,
             default_scheme="http://",
             strict_hosts=strict_hosts,
             html_entities=True,
