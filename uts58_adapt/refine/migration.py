@@ -53,7 +53,7 @@ from .acceptance import EmailCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
-from .host_chars import MAX_HOST
+from .host_chars import MAX_HOST, _host_class
 from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
 
@@ -291,45 +291,65 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     if has_at:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
         raw_starts = list(map(_START, raw_sorted))
-        local_run = _LOCAL_RUN.get(text).match
+        local_run = None  # _LOCAL_RUN.get(text).match, for the plain path
+        email_lane = _EMAIL_LANE.get(text).match if lane else _no_match
         domain_check = hosts.domain_unicode if strict_hosts else hosts.lenient_domain
         at = text.find("@")
         while at != -1:
-            # hosts.email_domain_end(text, at, strict_hosts), inlined
-            hs = at + 1
-            he = host_run(text, hs)
+            # _raw_containing, its first probe inlined: a raw span holding the "@" (the lane's hint)
+            i = bisect.bisect_right(raw_starts, at) - 1
+            hint = raw_sorted[i] if i >= 0 and at < raw_sorted[i].end else None
             dom: tuple[int, str] | None = None
-            if he - hs <= MAX_HOST:
-                while he > hs and text[he - 1] in separators:
-                    he -= 1
-                if he > hs:
-                    domain = domain_check(text[hs:he])
+            email_start_at: int | None = None
+            if hint is not None:
+                # The email lane (see the comment before _EMAIL_LANE): the local part starts at
+                # the backend's start, or after a "mailto:" there.
+                h = hint.start
+                m = email_lane(text, h)
+                if m is None and _MAILTO_AT(text, h):
+                    h += _MAILTO_LEN
+                    m = email_lane(text, h)
+                if m is not None and m.start(1) == at + 1 and at - h <= MAX_LOCAL_PART and m.end() - at <= MAX_HOST + 1:
+                    domain = domain_check(m.group(1))
                     if domain is not None:
-                        dom = (he, domain)
-            if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
-                # Without strict_hosts, an address the backend reported may have a one-label domain.
-                dom = hosts.email_domain_end(text, at, False, single_label=True)
-            if dom is not None:
-                email_start_at = _email_start(text, at, local_run)
-                if (
-                    email_start_at is not None
-                    and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
-                    and not (urls and _inside_url_path(urls, at))
-                ):
-                    dom_end, host = dom
-                    local = text[email_start_at:at]
-                    href = local if local[:7].lower() == MAILTO else MAILTO + local
-                    # _raw_containing, its first probe inlined
-                    i = bisect.bisect_right(raw_starts, at) - 1
-                    if i >= 0 and at < raw_sorted[i].end:
-                        original: tuple[int, int] | None = (raw_sorted[i].start, raw_sorted[i].end)
-                    else:
-                        original = _raw_containing(raw_sorted, raw_starts, at)
-                    emails.append(
-                        Link(
-                            email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original
+                        dom = (m.end(), domain)
+                        email_start_at = (
+                            h - _MAILTO_LEN if h >= _MAILTO_LEN and _MAILTO_AT(text, h - _MAILTO_LEN) else h
                         )
-                    )
+            if dom is None:
+                # hosts.email_domain_end(text, at, strict_hosts), inlined
+                hs = at + 1
+                he = host_run(text, hs)
+                if he - hs <= MAX_HOST:
+                    while he > hs and text[he - 1] in separators:
+                        he -= 1
+                    if he > hs:
+                        domain = domain_check(text[hs:he])
+                        if domain is not None:
+                            dom = (he, domain)
+                if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
+                    # Without strict_hosts, an address the backend reported may have a one-label domain.
+                    dom = hosts.email_domain_end(text, at, False, single_label=True)
+                if dom is not None:
+                    if local_run is None:
+                        local_run = _LOCAL_RUN.get(text).match
+                    email_start_at = _email_start(text, at, local_run)
+            if (
+                dom is not None
+                and email_start_at is not None
+                and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
+                and not (urls and _inside_url_path(urls, at))
+            ):
+                dom_end, host = dom
+                local = text[email_start_at:at]
+                href = local if local[:7].lower() == MAILTO else MAILTO + local
+                if hint is not None:
+                    original: tuple[int, int] | None = (hint.start, hint.end)
+                else:
+                    original = _raw_containing(raw_sorted, raw_starts, at)
+                emails.append(
+                    Link(email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original)
+                )
             at = text.find("@", at + 1)
 
     # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
@@ -428,6 +448,48 @@ def _email_start_loop(text: str, at: int) -> int | None:
     if start < _MAILTO_LEN and text[lo + start : lo + start + _MAILTO_LEN].lower() != MAILTO:
         return None  # the local part runs past the window: too long
     return lo + start
+
+
+# --- The email lane: the common shape, with what the plain path would give ---------------------
+#
+# ``_EMAIL_LANE`` matched at ``h`` (the start of a backend span holding the ``@``, or just
+# after a ``mailto:`` there), its ``@`` being the one at ``at``: the plain path's results are
+# ``dom = (m.end(), domain_check(m.group(1)))`` and ``email_start_at`` = ``h``, or ``h - 7``
+# after a ``mailto:`` in any ASCII case.  Why, condition by condition:
+#
+# 1. Local part.  ``text[h:at]`` is ASCII Link_Email characters other than ``.``, and single
+#    ``.`` between them (possessive: no backtracking), so it is not empty, neither starts nor
+#    ends with ``.`` and holds no ``..``.  The character before ``h`` is no Link_Email
+#    character, nor ``.`` (the lookbehind's class holds every Link_Email code point of the
+#    BMP and every astral code point).  So §5.2's backward scan (``email_start``) stops at
+#    ``h`` and accepts it.  With ``at - h <= MAX_LOCAL_PART``, :func:`_email_start` gives
+#    ``email_start``'s result (its window holds the local part and the 7 code points before
+#    it): ``h``, or ``h - 7`` when its group 2 (``mailto:`` in any ASCII case, read backwards)
+#    matches right before ``h``, which ``_MAILTO_AT`` tests forwards.
+# 2. Domain.  ``m.group(1)`` is ASCII letters, digits and ``-`` in labels joined by single
+#    ``.`` (at least two labels), and the character after it is no host character (the class
+#    of ``_HOST_RUN``, separators and every astral code point included).  So with at most
+#    ``MAX_HOST`` characters it is ``host_run_end``'s run from ``at + 1`` (no astral code point
+#    to cut at), with no trailing separator to strip: the plain path validates the same string
+#    with the same ``domain_check``.  When that gives None, the plain path runs (a one-label
+#    domain without ``strict_hosts``).
+# 3. The rest (userinfo, an ``@`` inside a URL's path, ``href``, ``original``) is the plain
+#    path's own code, for both.
+
+
+def _email_lane(below: int) -> str:
+    local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x80), excluded=".")
+    before = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000) + [(0x10000, 0x10FFFF)], below=below)
+    return (
+        rf"(?<![{before}])[{local}]++(?:\.[{local}]++)*+@"
+        rf"([A-Za-z0-9\-]++(?:\.[A-Za-z0-9\-]++)++)(?![{_host_class(below)}])"
+    )
+
+
+#: The common shape of an email (see the comment above); ``_EMAIL_LANE`` is off with ``_LANE``.
+_EMAIL_LANE = FlagPattern(_email_lane)
+#: ``mailto:`` in any ASCII case (as ``_LOCAL_RUN`` reads it; not re.IGNORECASE, which takes "ı").
+_MAILTO_AT = re.compile("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in MAILTO)).match
 
 
 def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
