@@ -143,14 +143,23 @@ def test_email_lane_is_plain_on_examples() -> None:
         "http://user@example.com/ http://example.com/p@x.com https://ex.com/?q=a@b.com ftp://u:p@e.com",
         "𝔞a@example.com 😀a@example.com a@example.com😀 a@example.com𝔞 \U00010a50a@example.com",
         "a@b@example.com a@@example.com @example.com a@ x@y.z",
+        "http://u@example.com a+b@example.com mailto:a+b@example.com mailto:ab@example.com x.y-z@example.com",
+        "http://example.com/a@example.com ftp://x.org/ a@example.com",
     ]
     _check_refinement(texts)
     for text in texts:
         for start in range(len(text)):
-            raw = [RawLink(start, len(text), "email"), RawLink(start, min(len(text), start + 5), "url")]
-            for strict in (True, False):
-                lane, plain = _refine_both(text, raw, strict, SCHEME_CHECKS[0][1])
-                assert lane == plain, (text, start)
+            for end in {start + 1, text.find(" ", start) % (len(text) + 1), len(text)}:
+                both = [RawLink(start, end, "email"), RawLink(start, min(len(text), start + 5), "url")]
+                for raw in [RawLink(start, end, "email")], both:  # one span: migration._lone_email
+                    for strict in (True, False):
+                        lane, plain = _refine_both(text, raw, strict, SCHEME_CHECKS[0][1])
+                        assert lane == plain, (text, raw)
+        for piece in text.split():  # one "@" per text, one span
+            for start in range(len(piece)):
+                if piece.count("@") == 1:
+                    lane, plain = _refine_both(piece, [RawLink(start, len(piece), "email")], True, SCHEME_CHECKS[0][1])
+                    assert lane == plain, (piece, start)
 
 
 def test_email_lane_follows_the_switch() -> None:

@@ -200,6 +200,10 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     has_sep = not text.isascii() and ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if not raw and not has_at and not has_sep:
         return []
+    if has_at and len(raw) == 1 and not has_sep and _LANE and raw[0].kind == "email":
+        lone = _lone_email(text, raw[0], strict_hosts)
+        if lone is not None:
+            return lone
     n = len(text)
     raw_sorted = sorted(raw, key=_START) if len(raw) > 1 else list(raw)
 
@@ -490,6 +494,46 @@ def _email_lane(below: int) -> str:
 _EMAIL_LANE = FlagPattern(_email_lane)
 #: ``mailto:`` in any ASCII case (as ``_LOCAL_RUN`` reads it; not re.IGNORECASE, which takes "ı").
 _MAILTO_AT = re.compile("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in MAILTO)).match
+
+
+def _lone_email(text: str, r: RawLink, strict_hosts: bool) -> list[Link] | None:
+    """:func:`_refine`'s result for a text with one ``@``, no ``。 ． ｡`` and one raw span ``r``,
+    an email holding the ``@`` whose shape the email lane takes; None (unsure) otherwise.
+
+    Step 1: ``r`` is skipped (its host run ends at the ``@``), so there is no URL, and no
+    domain written with ``。``.  Step 2: the one ``@`` is in ``r``, the hint, and the lane
+    decides as in :func:`_refine` (the same tests); an ``@`` that may end a URL's userinfo
+    goes to :func:`_refine`.  The local part holds no ``:`` (no Link_Email character), so
+    the href starts with the ``mailto:`` found before it, or has one added.  Step 3: with no
+    URL and one email, the email is the result.
+    """
+    start = r.start
+    end = r.end
+    at = text.find("@")
+    if not (0 <= start <= at < end <= len(text)) or text.find("@", at + 1) != -1:
+        return None
+    if hosts.host_run_end(text, start) != at:
+        return None  # step 1 may give a URL
+    lane = _EMAIL_LANE.get(text)
+    m = lane.match(text, start)
+    h = start
+    if m is None and _MAILTO_AT(text, start):
+        h += _MAILTO_LEN
+        m = lane.match(text, h)
+    if m is None or m.start(1) != at + 1 or at - h > MAX_LOCAL_PART:
+        return None
+    dom_end = m.end()
+    if dom_end - at > MAX_HOST + 1:
+        return None
+    host = (hosts.domain_unicode if strict_hosts else hosts.lenient_domain)(m.group(1))
+    if host is None or ("://" in text and hosts.has_userinfo_before(text, at)):
+        return None
+    if h >= _MAILTO_LEN and text[h - 1] == ":" and _MAILTO_AT(text, h - _MAILTO_LEN):
+        h -= _MAILTO_LEN
+        href = text[h:at]
+    else:
+        href = MAILTO + text[h:at]
+    return [Link(h, dom_end, text[h:dom_end], "email", href + "@" + host, (start, end))]
 
 
 def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
