@@ -34,7 +34,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 
-from ..link import Link, RawLink
+from ..link import Link, LinkKind, RawLink
 from ..properties import (
     CLOSE,
     EMAIL_BIT,
@@ -61,7 +61,7 @@ from .termination import terminate_unchecked as terminate
 #: the plain path alone, which tests/test_refine_lane.py compares it with.
 _LANE = True
 
-__all__ = ["candidate_text", "refine_links"]
+__all__ = ["candidate_text", "refine_links", "refine_span"]
 
 
 def _safe_run(below: int) -> str:
@@ -185,6 +185,58 @@ def refine_links(
         return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
     links = _refine(text, raw, strict_hosts, scheme_ok)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
+
+
+def refine_span(
+    text: str,
+    start: int,
+    end: int,
+    kind: LinkKind,
+    *,
+    strict_hosts: bool = True,
+    scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
+) -> tuple[int, int, str, str] | None:
+    """The link that the one raw span ``text[start:end]`` becomes, as ``(start, end, text, href)``.
+
+    What ``refine_links(text, [RawLink(start, end, kind)], strict_hosts=..., scheme_ok=...)``
+    gives for that span (the link of ``kind`` whose ``original`` is ``(start, end)``), or
+    None; for the inline integrations, which refine one span at a time.  A URL in a text
+    without ``@`` and ``。 ． ｡`` is the only link there can be: it takes step 1 for one span
+    without :func:`refine_links`' set-up (the same code); so does an email that
+    :func:`_lone_email` decides.  Any other text runs :func:`refine_links`.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    n = len(text)
+    no_sep = text.isascii() or not ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
+    if kind == "url" and no_sep and "@" not in text and 0 <= start < end <= n:
+        # Step 1 of _refine for one span (the loop body): no email, no other URL, so no conflict.
+        m = LANE.get(text).match(text, start) if _LANE else None
+        found = _MISS if m is None else lane_fields(text, m, start, end, strict_hosts, scheme_ok, 0)
+        if found is _MISS:
+            found = host_fields(text, start, end, strict_hosts, scheme_ok, 0, None)
+        if found is None:
+            return None
+        link_start, _hs, host_end, after_host, scheme, host = found
+        if after_host == n or text[after_host] not in "/?#":
+            url_end = after_host
+        else:
+            url_end = _path_end(text, after_host, end, _SAFE_RUN.get(text), _LANE)
+        href = (
+            (scheme if scheme and scheme != "//" else "https://")
+            + host
+            + ("." if text[host_end - 1] in hosts.SEPARATORS else "")
+            + text[host_end:url_end]
+        )
+        return link_start, url_end, text[link_start:url_end], href
+    raw = RawLink(start, end, kind)
+    links = _lone_email(text, raw, strict_hosts) if kind == "email" and no_sep and _LANE else None
+    if links is None:
+        links = refine_links(text, [raw], strict_hosts=strict_hosts, scheme_ok=scheme_ok)
+    for link in links:
+        if link.kind == kind and link.original == (start, end):
+            return link.start, link.end, link.text, link.href
+    return None
 
 
 def _no_match(text: str, pos: int) -> None:
