@@ -544,6 +544,8 @@ def _email_lane(below: int) -> str:
 
 #: The common shape of an email (see the comment above); ``_EMAIL_LANE`` is off with ``_LANE``.
 _EMAIL_LANE = FlagPattern(_email_lane)
+#: The lane for :func:`_lone_email`: the span's host run (ASCII) must end at the ``@`` too.
+_LONE_EMAIL = FlagPattern(lambda below: f"(?=[A-Za-z0-9.\\-]{{1,{MAX_HOST + 1}}}+@)" + _email_lane(below))
 #: ``mailto:`` in any ASCII case (as ``_LOCAL_RUN`` reads it; not re.IGNORECASE, which takes "ı").
 _MAILTO_AT = re.compile("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in MAILTO)).match
 
@@ -552,26 +554,23 @@ def _lone_email(text: str, r: RawLink, strict_hosts: bool) -> list[Link] | None:
     """:func:`_refine`'s result for a text with one ``@``, no ``。 ． ｡`` and one raw span ``r``,
     an email holding the ``@`` whose shape the email lane takes; None (unsure) otherwise.
 
-    Step 1: ``r`` is skipped (its host run ends at the ``@``), so there is no URL, and no
-    domain written with ``。``.  Step 2: the one ``@`` is in ``r``, the hint, and the lane
-    decides as in :func:`_refine` (the same tests); an ``@`` that may end a URL's userinfo
-    goes to :func:`_refine`.  The local part holds no ``:`` (no Link_Email character), so
-    the href starts with the ``mailto:`` found before it, or has one added.  Step 3: with no
-    URL and one email, the email is the result.
+    Step 1: ``r`` is skipped: its host run ends at the ``@`` (``_LONE_EMAIL``'s lookahead:
+    ASCII host characters, at most ``MAX_HOST + 1`` of them as in ``_HOST_RUN``, then the
+    ``@``; the local part after it is ASCII, so ``host_run_end`` has no other code point to
+    read), so there is no URL, and no domain written with ``。``.  Step 2: the one ``@`` is in
+    ``r``, the hint, and the lane decides as in :func:`_refine` (the same tests; a ``mailto:``
+    at the hint stops the host run, so it is not looked for there); an ``@`` that may end a
+    URL's userinfo goes to :func:`_refine`.  The local part holds no ``:`` (no Link_Email
+    character), so the href starts with the ``mailto:`` found before it, or has one added.
+    Step 3: with no URL and one email, the email is the result.
     """
     start = r.start
     end = r.end
     at = text.find("@")
     if not (0 <= start <= at < end <= len(text)) or text.find("@", at + 1) != -1:
         return None
-    if hosts.host_run_end(text, start) != at:
-        return None  # step 1 may give a URL
-    lane = _EMAIL_LANE.get(text)
-    m = lane.match(text, start)
+    m = _LONE_EMAIL.get(text).match(text, start)
     h = start
-    if m is None and _MAILTO_AT(text, start):
-        h += _MAILTO_LEN
-        m = lane.match(text, h)
     if m is None or m.start(1) != at + 1 or at - h > MAX_LOCAL_PART:
         return None
     dom_end = m.end()
