@@ -18,13 +18,21 @@
 2. Emails (§5.2), whatever the backend did with them: every ``@`` followed by a valid
    domain gives an email from :func:`~.email.email_start` to the end of the domain; a
    failed local part gives no link at all, and the domain is not linked on its own.
-   An ``@`` ending the userinfo of a ``scheme://`` URL gives nothing either.
+   An ``@`` ending the userinfo of a ``scheme://`` URL gives nothing either.  The common
+   shape (an ASCII local part where the backend's span starts, an ASCII domain) takes the
+   email lane (``_EMAIL_LANE``: one regex and the cached domain check), and a text with one
+   ``@`` and one such span skips the other stages (``_lone_email``); ``_LANE = False``
+   turns both off.
 3. Conflicts: an ``@`` inside the path, query or fragment of a URL belongs to that URL;
    otherwise, where an email and a URL overlap, the email wins.  The result is sorted
    and non-overlapping (of two overlapping URLs, the one starting first is kept).
 4. Library acceptance (optional, ``accepts_email``): emails the backend did not report
    are kept only when the backend accepts the same address with the local part ``a``
    (:func:`.acceptance.accepted_emails`).
+
+:func:`refine_span` is the entry point for one raw span (the inline integrations refine
+one match at a time): the same link as :func:`refine_links` for that span, a URL in a text
+without ``@`` and ``。 ． ｡`` taking step 1 alone.
 """
 
 from __future__ import annotations
