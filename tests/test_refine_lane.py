@@ -1,7 +1,8 @@
 """The lane of the refinement stage (issue 20) gives exactly what the plain path gives.
 
 ``authority.host_fields`` takes the common shapes in ``_lane_fields`` (``LANE``) and
-``migration._path_end`` resumes §3.5.1 at the backend's end; ``migration._LANE = False``
+``migration._path_end`` resumes §3.5.1 at the backend's end (a text with one URL span and no
+``@`` takes ``migration._one_url``, step 1 alone); ``migration._LANE = False``
 and ``host_fields(..., lane=None)`` run the plain path alone (the code before issue 20).
 Here both run on the official LinkDetectionTest.txt, the sample corpus, the dense
 benchmark corpus and generated text around the lane's boundaries, with every installed

@@ -30,9 +30,10 @@
    are kept only when the backend accepts the same address with the local part ``a``
    (:func:`.acceptance.accepted_emails`).
 
-:func:`refine_span` is the entry point for one raw span (the inline integrations refine
-one match at a time): the same link as :func:`refine_links` for that span, a URL in a text
-without ``@`` and ``。 ． ｡`` taking step 1 alone.
+A text with one URL span and no ``@`` or ``。 ． ｡`` takes step 1 alone (``_one_url``), with
+the lane.  :func:`refine_span` is the entry point for one raw span (the inline integrations
+refine one match at a time): the same link as :func:`refine_links` for that span, without
+its set-up.
 """
 
 from __future__ import annotations
@@ -218,25 +219,9 @@ def refine_span(
     n = len(text)
     no_sep = text.isascii() or not ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if kind == "url" and no_sep and "@" not in text and 0 <= start < end <= n:
-        # Step 1 of _refine for one span (the loop body): no email, no other URL, so no conflict.
-        m = LANE.get(text).match(text, start) if _LANE else None
-        found = _MISS if m is None else lane_fields(text, m, start, end, strict_hosts, scheme_ok, 0)
-        if found is _MISS:
-            found = host_fields(text, start, end, strict_hosts, scheme_ok, 0, None)
-        if found is None:
-            return None
-        link_start, _hs, host_end, after_host, scheme, host = found
-        if after_host == n or text[after_host] not in "/?#":
-            url_end = after_host
-        else:
-            url_end = _path_end(text, after_host, end, _SAFE_RUN.get(text), _LANE)
-        href = (
-            (scheme if scheme and scheme != "//" else "https://")
-            + host
-            + ("." if text[host_end - 1] in hosts.SEPARATORS else "")
-            + text[host_end:url_end]
-        )
-        return link_start, url_end, text[link_start:url_end], href
+        # No email, no domain written with 。, no other span: step 1 alone, no conflict.
+        url = _one_url(text, start, end, 0, strict_hosts, scheme_ok)
+        return None if url is None else (url[0], url[1], text[url[0] : url[1]], url[2])
     raw = RawLink(start, end, kind)
     links = _lone_email(text, raw, strict_hosts) if kind == "email" and no_sep and _LANE else None
     if links is None:
@@ -245,6 +230,32 @@ def refine_span(
         if link.kind == kind and link.original == (start, end):
             return link.start, link.end, link.text, link.href
     return None
+
+
+def _one_url(
+    text: str, start: int, end: int, scheme_length: int, strict_hosts: bool, scheme_ok: hosts.SchemeCheck
+) -> tuple[int, int, str] | None:
+    """Step 1 of :func:`_refine` for one URL span ``0 <= start < end <= len(text)`` (the body of
+    its loop, the same code): the link's start, end and href, or None."""
+    n = len(text)
+    m = LANE.get(text).match(text, start) if _LANE else None
+    found = _MISS if m is None else lane_fields(text, m, start, end, strict_hosts, scheme_ok, scheme_length)
+    if found is _MISS:
+        found = host_fields(text, start, end, strict_hosts, scheme_ok, scheme_length, None)
+    if found is None:
+        return None
+    link_start, _hs, host_end, after_host, scheme, host = found
+    if after_host == n or text[after_host] not in "/?#":
+        url_end = after_host
+    else:
+        url_end = _path_end(text, after_host, end, _SAFE_RUN.get(text), _LANE)
+    href = (
+        (scheme if scheme and scheme != "//" else "https://")
+        + host
+        + ("." if text[host_end - 1] in hosts.SEPARATORS else "")
+        + text[host_end:url_end]
+    )
+    return link_start, url_end, href
 
 
 def _no_match(text: str, pos: int) -> None:
@@ -260,10 +271,18 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     has_sep = not text.isascii() and ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if not raw and not has_at and not has_sep:
         return []
-    if has_at and len(raw) == 1 and not has_sep and _LANE and raw[0].kind == "email":
-        lone = _lone_email(text, raw[0], strict_hosts)
-        if lone is not None:
-            return lone
+    if len(raw) == 1 and not has_sep:
+        r = raw[0]
+        if not has_at and _LANE and r.kind == "url" and 0 <= r.start < r.end <= len(text):
+            # One URL span, no "@", no domain written with 。: step 1 alone (no conflict).
+            url = _one_url(text, r.start, r.end, r.scheme_length, strict_hosts, scheme_ok)
+            if url is None:
+                return []
+            return [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
+        if has_at and _LANE and r.kind == "email":
+            lone = _lone_email(text, r, strict_hosts)
+            if lone is not None:
+                return lone
     n = len(text)
     raw_sorted = sorted(raw, key=_START) if len(raw) > 1 else list(raw)
 
