@@ -24,9 +24,9 @@ from uts58_adapt.backends import BACKENDS, BackendUnavailable, get_backend
 from uts58_adapt.link import Link, RawLink
 from uts58_adapt.properties import FLAGS
 from uts58_adapt.refine import authority, migration
-from uts58_adapt.refine.authority import LANE, SCHEME_AT, default_scheme_ok, host_fields
+from uts58_adapt.refine.authority import LANE, default_scheme_ok, host_fields
 from uts58_adapt.refine.termination import terminate
-from uts58_adapt.refine.whatwg import USERINFO_END, _ends_userinfo
+from uts58_adapt.refine.whatwg import SCHEME_AT, USERINFO_END, _ends_userinfo
 
 from conftest import dense_paragraphs, detection_cases, plain_text, require_data, sample_lines
 
