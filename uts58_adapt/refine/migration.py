@@ -192,7 +192,22 @@ def refine_links(
     """
     if not raw and type(text) is str and text.isascii() and "@" not in text:
         return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
-    links = _refine(text, raw, strict_hosts, scheme_ok)
+    links = None
+    if len(raw) == 1 and _LANE and type(text) is str:
+        # One span in a text without 。 ． ｡: _refine's first steps, without its set-up.
+        r = raw[0]
+        if text.isascii() or not ("\u3002" in text or "\uff0e" in text or "\uff61" in text):
+            if r.kind == "email":
+                links = _lone_email(text, r, strict_hosts)
+            elif r.kind == "url" and "@" not in text and 0 <= r.start < r.end <= len(text):
+                url = _one_url(text, r.start, r.end, r.scheme_length, strict_hosts, scheme_ok)
+                links = (
+                    []
+                    if url is None
+                    else [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
+                )
+    if links is None:
+        links = _refine(text, raw, strict_hosts, scheme_ok)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 
 
@@ -271,18 +286,6 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     has_sep = not text.isascii() and ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
     if not raw and not has_at and not has_sep:
         return []
-    if len(raw) == 1 and not has_sep:
-        r = raw[0]
-        if not has_at and _LANE and r.kind == "url" and 0 <= r.start < r.end <= len(text):
-            # One URL span, no "@", no domain written with 。: step 1 alone (no conflict).
-            url = _one_url(text, r.start, r.end, r.scheme_length, strict_hosts, scheme_ok)
-            if url is None:
-                return []
-            return [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
-        if has_at and _LANE and r.kind == "email":
-            lone = _lone_email(text, r, strict_hosts)
-            if lone is not None:
-                return lone
     n = len(text)
     raw_sorted = sorted(raw, key=_START) if len(raw) > 1 else list(raw)
 
