@@ -226,8 +226,8 @@ def refine_span(
     gives for that span (the link of ``kind`` whose ``original`` is ``(start, end)``), or
     None; for the inline integrations, which refine one span at a time.  A URL in a text
     without ``@`` and ``。 ． ｡`` is the only link there can be: it takes step 1 for one span
-    without :func:`refine_links`' set-up (the same code); so does an email that
-    :func:`_lone_email` decides.  Any other text runs :func:`refine_links`.
+    (``_one_url``, as :func:`refine_links` does) and no Link is built; any other span runs
+    :func:`refine_links` (where an email may take ``_lone_email``).
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -237,10 +237,7 @@ def refine_span(
         # No email, no domain written with 。, no other span: step 1 alone, no conflict.
         url = _one_url(text, start, end, 0, strict_hosts, scheme_ok)
         return None if url is None else (url[0], url[1], text[url[0] : url[1]], url[2])
-    raw = RawLink(start, end, kind)
-    links = _lone_email(text, raw, strict_hosts) if kind == "email" and no_sep and _LANE else None
-    if links is None:
-        links = refine_links(text, [raw], strict_hosts=strict_hosts, scheme_ok=scheme_ok)
+    links = refine_links(text, [RawLink(start, end, kind)], strict_hosts=strict_hosts, scheme_ok=scheme_ok)
     for link in links:
         if link.kind == kind and link.original == (start, end):
             return link.start, link.end, link.text, link.href
