@@ -1,7 +1,8 @@
 """The lane of the refinement stage (issue 20) gives exactly what the plain path gives.
 
 ``authority.host_fields`` takes the common shapes in ``_lane_fields`` (``LANE``) and
-``migration._path_end`` resumes §3.5.1 at the backend's end; ``migration._LANE = False``
+``migration._path_end`` resumes §3.5.1 at the backend's end (a text with one URL span and no
+``@`` takes ``migration._one_url``, step 1 alone); ``migration._LANE = False``
 and ``host_fields(..., lane=None)`` run the plain path alone (the code before issue 20).
 Here both run on the official LinkDetectionTest.txt, the sample corpus, the dense
 benchmark corpus and generated text around the lane's boundaries, with every installed
@@ -23,9 +24,9 @@ from uts58_adapt.backends import BACKENDS, BackendUnavailable, get_backend
 from uts58_adapt.link import Link, RawLink
 from uts58_adapt.properties import FLAGS
 from uts58_adapt.refine import authority, migration
-from uts58_adapt.refine.authority import LANE, SCHEME_AT, default_scheme_ok, host_fields
+from uts58_adapt.refine.authority import LANE, default_scheme_ok, host_fields
 from uts58_adapt.refine.termination import terminate
-from uts58_adapt.refine.whatwg import USERINFO_END, _ends_userinfo
+from uts58_adapt.refine.whatwg import SCHEME_AT, USERINFO_END, _ends_userinfo
 
 from conftest import dense_paragraphs, detection_cases, plain_text, require_data, sample_lines
 

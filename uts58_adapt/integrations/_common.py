@@ -13,7 +13,7 @@ from ..html import FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
 from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
-from ..refine.migration import refine_links
+from ..refine.migration import refine_links, refine_span
 
 __all__ = [
     "WINDOW",
@@ -179,10 +179,12 @@ def refine_window(
 ) -> tuple[int, int, str, str] | None:
     """:func:`refine_at` without its memo, in ``window`` (the library's span is ``window[:length]``):
     the refined link's ``(start, end, text, href)`` in the window, or None."""
+    if not reject_risky:
+        return refine_span(window, 0, length, kind, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)  # type: ignore[arg-type]
     raw = [RawLink(0, length, kind)]  # type: ignore[arg-type]
-    links = refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)
-    if reject_risky:
-        links = risk_filter(window, links, strict_hosts=strict_hosts)
+    links = risk_filter(
+        window, refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK), strict_hosts=strict_hosts
+    )
     for link in links:
         if link.kind == kind and link.original == (0, length):
             return link.start, link.end, link.text, link.href

@@ -18,13 +18,22 @@
 2. Emails (§5.2), whatever the backend did with them: every ``@`` followed by a valid
    domain gives an email from :func:`~.email.email_start` to the end of the domain; a
    failed local part gives no link at all, and the domain is not linked on its own.
-   An ``@`` ending the userinfo of a ``scheme://`` URL gives nothing either.
+   An ``@`` ending the userinfo of a ``scheme://`` URL gives nothing either.  The common
+   shape (an ASCII local part where the backend's span starts, an ASCII domain) takes the
+   email lane (``_EMAIL_LANE``: one regex and the cached domain check), and a text with one
+   ``@`` and one such span skips the other stages (``_lone_email``); ``_LANE = False``
+   turns both off.
 3. Conflicts: an ``@`` inside the path, query or fragment of a URL belongs to that URL;
    otherwise, where an email and a URL overlap, the email wins.  The result is sorted
    and non-overlapping (of two overlapping URLs, the one starting first is kept).
 4. Library acceptance (optional, ``accepts_email``): emails the backend did not report
    are kept only when the backend accepts the same address with the local part ``a``
    (:func:`.acceptance.accepted_emails`).
+
+A text with one URL span and no ``@`` or ``。 ． ｡`` takes step 1 alone (``_one_url``), with
+the lane.  :func:`refine_span` is the entry point for one raw span (the inline integrations
+refine one match at a time): the same link as :func:`refine_links` for that span, without
+its set-up.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 
-from ..link import Link, RawLink
+from ..link import Link, LinkKind, RawLink
 from ..properties import (
     CLOSE,
     EMAIL_BIT,
@@ -53,7 +62,7 @@ from .acceptance import EmailCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
-from .host_chars import MAX_HOST
+from .host_chars import MAX_HOST, _host_class
 from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
 
@@ -61,7 +70,7 @@ from .termination import terminate_unchecked as terminate
 #: the plain path alone, which tests/test_refine_lane.py compares it with.
 _LANE = True
 
-__all__ = ["candidate_text", "refine_links"]
+__all__ = ["candidate_text", "refine_links", "refine_span"]
 
 
 def _safe_run(below: int) -> str:
@@ -79,6 +88,10 @@ def _safe_run(below: int) -> str:
 #: an Include one before a Hard one) ends where the termination algorithm would end it.
 _SAFE_RUN = FlagPattern(_safe_run)
 
+
+#: The label separators other than ``.`` that :func:`_refine` looks for on its own (its ``in``
+#: tests); ``detection``'s early return must look for the same (tests/test_detection_early_return.py).
+_ANY_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
 
 _START = operator.attrgetter("start")
 _FIRST = operator.itemgetter(0)
@@ -183,8 +196,82 @@ def refine_links(
     """
     if not raw and type(text) is str and text.isascii() and "@" not in text:
         return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
-    links = _refine(text, raw, strict_hosts, scheme_ok)
+    links = None
+    if len(raw) == 1 and _LANE and type(text) is str:
+        # One span in a text without 。 ． ｡: _refine's first steps, without its set-up.
+        r = raw[0]
+        if text.isascii() or not ("\u3002" in text or "\uff0e" in text or "\uff61" in text):
+            if r.kind == "email":
+                links = _lone_email(text, r, strict_hosts)
+            elif r.kind == "url" and "@" not in text and 0 <= r.start < r.end <= len(text):
+                url = _one_url(text, r.start, r.end, r.scheme_length, strict_hosts, scheme_ok)
+                links = (
+                    []
+                    if url is None
+                    else [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
+                )
+    if links is None:
+        links = _refine(text, raw, strict_hosts, scheme_ok)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
+
+
+def refine_span(
+    text: str,
+    start: int,
+    end: int,
+    kind: LinkKind,
+    *,
+    strict_hosts: bool = True,
+    scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
+) -> tuple[int, int, str, str] | None:
+    """The link that the one raw span ``text[start:end]`` becomes, as ``(start, end, text, href)``.
+
+    What ``refine_links(text, [RawLink(start, end, kind)], strict_hosts=..., scheme_ok=...)``
+    gives for that span (the link of ``kind`` whose ``original`` is ``(start, end)``), or
+    None; for the inline integrations, which refine one span at a time.  A URL in a text
+    without ``@`` and ``。 ． ｡`` is the only link there can be: it takes step 1 for one span
+    (``_one_url``, as :func:`refine_links` does) and no Link is built; any other span runs
+    :func:`refine_links` (where an email may take ``_lone_email``).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    n = len(text)
+    no_sep = text.isascii() or not ("\u3002" in text or "\uff0e" in text or "\uff61" in text)
+    if kind == "url" and no_sep and "@" not in text and 0 <= start < end <= n:
+        # No email, no domain written with 。, no other span: step 1 alone, no conflict.
+        url = _one_url(text, start, end, 0, strict_hosts, scheme_ok)
+        return None if url is None else (url[0], url[1], text[url[0] : url[1]], url[2])
+    links = refine_links(text, [RawLink(start, end, kind)], strict_hosts=strict_hosts, scheme_ok=scheme_ok)
+    for link in links:
+        if link.kind == kind and link.original == (start, end):
+            return link.start, link.end, link.text, link.href
+    return None
+
+
+def _one_url(
+    text: str, start: int, end: int, scheme_length: int, strict_hosts: bool, scheme_ok: hosts.SchemeCheck
+) -> tuple[int, int, str] | None:
+    """Step 1 of :func:`_refine` for one URL span ``0 <= start < end <= len(text)`` (the body of
+    its loop, the same code): the link's start, end and href, or None."""
+    n = len(text)
+    m = LANE.get(text).match(text, start) if _LANE else None
+    found = _MISS if m is None else lane_fields(text, m, start, end, strict_hosts, scheme_ok, scheme_length)
+    if found is _MISS:
+        found = host_fields(text, start, end, strict_hosts, scheme_ok, scheme_length, None)
+    if found is None:
+        return None
+    link_start, _hs, host_end, after_host, scheme, host = found
+    if after_host == n or text[after_host] not in "/?#":
+        url_end = after_host
+    else:
+        url_end = _path_end(text, after_host, end, _SAFE_RUN.get(text), _LANE)
+    href = (
+        (scheme if scheme and scheme != "//" else "https://")
+        + host
+        + ("." if text[host_end - 1] in hosts.SEPARATORS else "")
+        + text[host_end:url_end]
+    )
+    return link_start, url_end, href
 
 
 def _no_match(text: str, pos: int) -> None:
@@ -291,45 +378,65 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
     if has_at:
         maybe_userinfo = "://" in text  # else no "@" can end a userinfo
         raw_starts = list(map(_START, raw_sorted))
-        local_run = _LOCAL_RUN.get(text).match
+        local_run = None  # _LOCAL_RUN.get(text).match, for the plain path
+        email_lane = _EMAIL_LANE.get(text).match if lane else _no_match
         domain_check = hosts.domain_unicode if strict_hosts else hosts.lenient_domain
         at = text.find("@")
         while at != -1:
-            # hosts.email_domain_end(text, at, strict_hosts), inlined
-            hs = at + 1
-            he = host_run(text, hs)
+            # _raw_containing, its first probe inlined: a raw span holding the "@" (the lane's hint)
+            i = bisect.bisect_right(raw_starts, at) - 1
+            hint = raw_sorted[i] if i >= 0 and at < raw_sorted[i].end else None
             dom: tuple[int, str] | None = None
-            if he - hs <= MAX_HOST:
-                while he > hs and text[he - 1] in separators:
-                    he -= 1
-                if he > hs:
-                    domain = domain_check(text[hs:he])
+            email_start_at: int | None = None
+            if hint is not None:
+                # The email lane (see the comment before _EMAIL_LANE): the local part starts at
+                # the backend's start, or after a "mailto:" there.
+                h = hint.start
+                m = email_lane(text, h)
+                if m is None and _MAILTO_AT(text, h):
+                    h += _MAILTO_LEN
+                    m = email_lane(text, h)
+                if m is not None and m.start(1) == at + 1 and at - h <= MAX_LOCAL_PART and m.end() - at <= MAX_HOST + 1:
+                    domain = domain_check(m.group(1))
                     if domain is not None:
-                        dom = (he, domain)
-            if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
-                # Without strict_hosts, an address the backend reported may have a one-label domain.
-                dom = hosts.email_domain_end(text, at, False, single_label=True)
-            if dom is not None:
-                email_start_at = _email_start(text, at, local_run)
-                if (
-                    email_start_at is not None
-                    and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
-                    and not (urls and _inside_url_path(urls, at))
-                ):
-                    dom_end, host = dom
-                    local = text[email_start_at:at]
-                    href = local if local[:7].lower() == MAILTO else MAILTO + local
-                    # _raw_containing, its first probe inlined
-                    i = bisect.bisect_right(raw_starts, at) - 1
-                    if i >= 0 and at < raw_sorted[i].end:
-                        original: tuple[int, int] | None = (raw_sorted[i].start, raw_sorted[i].end)
-                    else:
-                        original = _raw_containing(raw_sorted, raw_starts, at)
-                    emails.append(
-                        Link(
-                            email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original
+                        dom = (m.end(), domain)
+                        email_start_at = (
+                            h - _MAILTO_LEN if h >= _MAILTO_LEN and _MAILTO_AT(text, h - _MAILTO_LEN) else h
                         )
-                    )
+            if dom is None:
+                # hosts.email_domain_end(text, at, strict_hosts), inlined
+                hs = at + 1
+                he = host_run(text, hs)
+                if he - hs <= MAX_HOST:
+                    while he > hs and text[he - 1] in separators:
+                        he -= 1
+                    if he > hs:
+                        domain = domain_check(text[hs:he])
+                        if domain is not None:
+                            dom = (he, domain)
+                if dom is None and not strict_hosts and _raw_containing(raw_sorted, raw_starts, at) is not None:
+                    # Without strict_hosts, an address the backend reported may have a one-label domain.
+                    dom = hosts.email_domain_end(text, at, False, single_label=True)
+                if dom is not None:
+                    if local_run is None:
+                        local_run = _LOCAL_RUN.get(text).match
+                    email_start_at = _email_start(text, at, local_run)
+            if (
+                dom is not None
+                and email_start_at is not None
+                and not (maybe_userinfo and hosts.has_userinfo_before(text, at))
+                and not (urls and _inside_url_path(urls, at))
+            ):
+                dom_end, host = dom
+                local = text[email_start_at:at]
+                href = local if local[:7].lower() == MAILTO else MAILTO + local
+                if hint is not None:
+                    original: tuple[int, int] | None = (hint.start, hint.end)
+                else:
+                    original = _raw_containing(raw_sorted, raw_starts, at)
+                emails.append(
+                    Link(email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original)
+                )
             at = text.find("@", at + 1)
 
     # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
@@ -428,6 +535,87 @@ def _email_start_loop(text: str, at: int) -> int | None:
     if start < _MAILTO_LEN and text[lo + start : lo + start + _MAILTO_LEN].lower() != MAILTO:
         return None  # the local part runs past the window: too long
     return lo + start
+
+
+# --- The email lane: the common shape, with what the plain path would give ---------------------
+#
+# ``_EMAIL_LANE`` matched at ``h`` (the start of a backend span holding the ``@``, or just
+# after a ``mailto:`` there), its ``@`` being the one at ``at``: the plain path's results are
+# ``dom = (m.end(), domain_check(m.group(1)))`` and ``email_start_at`` = ``h``, or ``h - 7``
+# after a ``mailto:`` in any ASCII case.  Why, condition by condition:
+#
+# 1. Local part.  ``text[h:at]`` is ASCII Link_Email characters other than ``.``, and single
+#    ``.`` between them (possessive: no backtracking), so it is not empty, neither starts nor
+#    ends with ``.`` and holds no ``..``.  The character before ``h`` is no Link_Email
+#    character, nor ``.`` (the lookbehind's class holds every Link_Email code point of the
+#    BMP and every astral code point).  So §5.2's backward scan (``email_start``) stops at
+#    ``h`` and accepts it.  With ``at - h <= MAX_LOCAL_PART``, :func:`_email_start` gives
+#    ``email_start``'s result (its window holds the local part and the 7 code points before
+#    it): ``h``, or ``h - 7`` when its group 2 (``mailto:`` in any ASCII case, read backwards)
+#    matches right before ``h``, which ``_MAILTO_AT`` tests forwards.
+# 2. Domain.  ``m.group(1)`` is ASCII letters, digits and ``-`` in labels joined by single
+#    ``.`` (at least two labels), and the character after it is no host character (the class
+#    of ``_HOST_RUN``, separators and every astral code point included).  So with at most
+#    ``MAX_HOST`` characters it is ``host_run_end``'s run from ``at + 1`` (no astral code point
+#    to cut at), with no trailing separator to strip: the plain path validates the same string
+#    with the same ``domain_check``.  When that gives None, the plain path runs (a one-label
+#    domain without ``strict_hosts``).
+# 3. The rest (userinfo, an ``@`` inside a URL's path, ``href``, ``original``) is the plain
+#    path's own code, for both.
+
+
+def _email_lane(below: int) -> str:
+    local = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x80), excluded=".")
+    before = class_body(flag_runs(lambda b: b & EMAIL_BIT != 0, 0x10000) + [(0x10000, 0x10FFFF)], below=below)
+    return (
+        rf"(?<![{before}])[{local}]++(?:\.[{local}]++)*+@"
+        rf"([A-Za-z0-9\-]++(?:\.[A-Za-z0-9\-]++)++)(?![{_host_class(below)}])"
+    )
+
+
+#: The common shape of an email (see the comment above); ``_EMAIL_LANE`` is off with ``_LANE``.
+_EMAIL_LANE = FlagPattern(_email_lane)
+#: The lane for :func:`_lone_email`: the span's host run (ASCII) must end at the ``@`` too.
+_LONE_EMAIL = FlagPattern(lambda below: f"(?=[A-Za-z0-9.\\-]{{1,{MAX_HOST + 1}}}+@)" + _email_lane(below))
+#: ``mailto:`` in any ASCII case (as ``_LOCAL_RUN`` reads it; not re.IGNORECASE, which takes "ı").
+_MAILTO_AT = re.compile("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in MAILTO)).match
+
+
+def _lone_email(text: str, r: RawLink, strict_hosts: bool) -> list[Link] | None:
+    """:func:`_refine`'s result for a text with one ``@``, no ``。 ． ｡`` and one raw span ``r``,
+    an email holding the ``@`` whose shape the email lane takes; None (unsure) otherwise.
+
+    Step 1: ``r`` is skipped: its host run ends at the ``@`` (``_LONE_EMAIL``'s lookahead:
+    ASCII host characters, at most ``MAX_HOST + 1`` of them as in ``_HOST_RUN``, then the
+    ``@``; the local part after it is ASCII, so ``host_run_end`` has no other code point to
+    read), so there is no URL, and no domain written with ``。``.  Step 2: the one ``@`` is in
+    ``r``, the hint, and the lane decides as in :func:`_refine` (the same tests; a ``mailto:``
+    at the hint stops the host run, so it is not looked for there); an ``@`` that may end a
+    URL's userinfo goes to :func:`_refine`.  The local part holds no ``:`` (no Link_Email
+    character), so the href starts with the ``mailto:`` found before it, or has one added.
+    Step 3: with no URL and one email, the email is the result.
+    """
+    start = r.start
+    end = r.end
+    at = text.find("@")
+    if not (0 <= start <= at < end <= len(text)) or text.find("@", at + 1) != -1:
+        return None
+    m = _LONE_EMAIL.get(text).match(text, start)
+    h = start
+    if m is None or m.start(1) != at + 1 or at - h > MAX_LOCAL_PART:
+        return None
+    dom_end = m.end()
+    if dom_end - at > MAX_HOST + 1:
+        return None
+    host = (hosts.domain_unicode if strict_hosts else hosts.lenient_domain)(m.group(1))
+    if host is None or ("://" in text and hosts.has_userinfo_before(text, at)):
+        return None
+    if h >= _MAILTO_LEN and text[h - 1] == ":" and _MAILTO_AT(text, h - _MAILTO_LEN):
+        h -= _MAILTO_LEN
+        href = text[h:at]
+    else:
+        href = MAILTO + text[h:at]
+    return [Link(h, dom_end, text[h:dom_end], "email", href + "@" + host, (start, end))]
 
 
 def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:
