@@ -224,7 +224,28 @@ def host_fields(
     port = port_end(text, he) if after == ":" else he
     if port is None:
         return None  # WHATWG URL: a port above 65535 makes the URL invalid (no shorter link)
-    # Trailing separators: kept (one) only when a path, query, fragment or port follows.
+    return _domain_fields(text, link_start, hs, he, after, port, scheme, explicit, strict, scheme_ok, reported)
+
+
+def _domain_fields(
+    text: str,
+    link_start: int,
+    hs: int,
+    he: int,
+    after: str,
+    port: int,
+    scheme: str,
+    explicit: bool,
+    strict: bool,
+    scheme_ok: SchemeCheck,
+    reported: bool,
+) -> HostFields | None:
+    """The host stage's last steps for the host run ``text[hs:he]`` (the full path's and the lane's).
+
+    Trailing separators are kept (one) only when a path, query, fragment or port follows;
+    the domain is validated (:func:`domain_unicode` with ``strict``, else
+    :func:`lenient_domain`), then the scheme is checked.
+    """
     domain_end = he
     while domain_end > hs and text[domain_end - 1] in SEPARATORS:
         domain_end -= 1
@@ -393,25 +414,8 @@ def _lane_fields(
             and has_userinfo_after(text, hs)
         ):
             return None  # rule 5 (_ends_authority, inlined)
-    explicit = bool(scheme)
-    # Rule 7: the plain path's code from here on.
-    domain_end = he
-    while domain_end > hs and text[domain_end - 1] in SEPARATORS:
-        domain_end -= 1
-    host_end = domain_end
-    if domain_end == he - 1 and after and (after in _INITIATORS or port > he):
-        host_end = he
-    if strict:
-        host = domain_unicode(text[hs:domain_end], explicit)
-    else:
-        host = lenient_domain(text[hs:domain_end], explicit)
-    if host is None:
-        return None
-    if explicit:
-        name = scheme[:-2].lower()
-        if not (name in DEFAULT_SCHEMES if scheme_ok is default_scheme_ok else scheme_ok(name, host, reported)):
-            return None
-    return (link_start, hs, host_end, port if host_end == he else host_end, scheme, host)
+    # Rule 7: the plain path's code from here on (a lane scheme is never "//": explicit is bool(scheme)).
+    return _domain_fields(text, link_start, hs, he, after, port, scheme, bool(scheme), strict, scheme_ok, reported)
 
 
 def _ipv6_host(
