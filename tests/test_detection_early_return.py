@@ -10,6 +10,8 @@ non-ASCII letter fails here.
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +22,7 @@ from uts58_adapt.backends.base import RawLink
 from uts58_adapt.detection import _OTHER_FULL_STOPS, _scheme_after_non_ascii, detect_pair, with_schemes_after_letters
 from uts58_adapt.link import Link
 from uts58_adapt.refine import migration
+from uts58_adapt.refine.host_chars import SEPARATORS
 from uts58_adapt.refine.initiation import schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
@@ -155,7 +158,11 @@ def test_scheme_prefilter_every_scheme(prefix: str, scheme: str) -> None:
 
 def test_other_full_stops_are_the_refinements() -> None:
     """The early return's separators are those the refinement looks for on its own."""
-    assert _OTHER_FULL_STOPS.pattern == migration._ANY_SEPARATOR.pattern
+    others = set(SEPARATORS) - {"."}
+    assert {ch for ch in map(chr, range(0x110000)) if _OTHER_FULL_STOPS.fullmatch(ch)} == others
+    # The refinement's own tests for them (refine_links, refine_span, _refine) name the same three.
+    source = inspect.getsource(migration)
+    assert all(f'"\\u{ord(ch):04x}" in text' in source for ch in others)
 
 
 @pytest.mark.parametrize("name", list(BACKENDS))

@@ -76,6 +76,16 @@ def test_pair_max_length_and_empty() -> None:
     assert detect_pair("", "urlextract") == ([], [])
     with pytest.raises(TypeError):
         detect_pair(b"x", "linkify-it")  # type: ignore[arg-type]
+    # The checks of detect(), on the fast path (three type() tests) and off it.
+    for bad in ({"max_length": True}, {"max_length": 1.5}):
+        with pytest.raises(TypeError, match="max_length"):
+            detect_pair("x", "linkify-it", **bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="backend"):
+        detect_pair("x", 3)  # type: ignore[arg-type]
+    assert detect_pair("see example.com", "linkify-it", max_length=None) == (
+        detect("see example.com", "linkify-it", refine=False, max_length=None),
+        detect("see example.com", "linkify-it", refine=True, max_length=None),
+    )
     with pytest.raises(ValueError, match="linkify-it"):
         detect_pair("x", "no-such-backend")
 

@@ -115,7 +115,10 @@ def detect_pair(
     follows what the library itself would do; tests/test_report_pair.py checks the equality).
     ``reject_risky`` applies to both lists, as in ``detect``.
     """
-    impl = _checked(text, backend, max_length)
+    if type(text) is str and type(backend) is str and (max_length is None or type(max_length) is int):
+        impl = get_backend(backend)  # the common call, checked in three type() tests (as in detect)
+    else:
+        impl = _checked(text, backend, max_length)
     if not text:
         return [], []
     both: Callable[[str], tuple[list[RawLink], list[RawLink]]] | None = getattr(impl, "find_and_candidates", None)
@@ -125,7 +128,7 @@ def detect_pair(
         raw = impl.find(text)
         candidates = getattr(impl, "candidates", None)
         refine_from = candidates(text) if candidates else raw
-    if not raw and not refine_from and _nothing_to_refine(impl, text):
+    if not raw and not refine_from and (("@" not in text and text.isascii()) or _nothing_to_refine(impl, text)):
         return [], []  # as in detect: nothing to refine
     after = _refined(impl, text, refine_from, strict_hosts)
     before = _within(_unrefined(text, raw), max_length)

@@ -478,10 +478,12 @@ _LEFT_CONTEXT = frozenset(" ") | {left for left, _ in URLExtract._enclosure}
 _GAP = 32
 
 
-#: A run without ASCII white space longer than half a window (see ``UrlExtractBackend.find``).
+#: A run without ASCII white space longer than half a window, ``_LONG`` (only a longer text holds one;
+#: see ``UrlExtractBackend.find``).
 #: Tried only where a run starts (the lookbehind): from every position, the search cost up
 #: to half a window of steps per character of a long run without white space (CJK text).
-_LONG_RUN = re.compile(rf"(?<![^ \t\n\r\x0b\x0c])[^ \t\n\r\x0b\x0c]{{{_WINDOW // 2 + 1}}}")
+_LONG = _WINDOW // 2
+_LONG_RUN = re.compile(rf"(?<![^ \t\n\r\x0b\x0c])[^ \t\n\r\x0b\x0c]{{{_LONG + 1}}}")
 
 
 class UrlExtractBackend:
@@ -514,7 +516,7 @@ class UrlExtractBackend:
         first = _anchor(text, False).search(text)
         if first is None:
             return []  # no anchor: no link (see _fast)
-        if _LONG_RUN.search(text):
+        if len(text) > _LONG and _LONG_RUN.search(text):
             return self._windowed_plain(text)
         try:
             with self._lock:
@@ -578,7 +580,9 @@ class UrlExtractBackend:
         if fast is None:
             return self.find(text), self._windowed_candidates(text)
         candidates, own = fast
-        return (own if own is not None and not _LONG_RUN.search(text) else self.find(text)), candidates
+        return (
+            own if own is not None and not (len(text) > _LONG and _LONG_RUN.search(text)) else self.find(text)
+        ), candidates
 
     def clear_memo(self) -> None:
         """Forget the windows' runs and the email verdicts this backend keeps (the same

@@ -89,10 +89,6 @@ def _safe_run(below: int) -> str:
 _SAFE_RUN = FlagPattern(_safe_run)
 
 
-#: The label separators other than ``.`` that :func:`_refine` looks for on its own (its ``in``
-#: tests); ``detection``'s early return must look for the same (tests/test_detection_early_return.py).
-_ANY_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
-
 _START = operator.attrgetter("start")
 _FIRST = operator.itemgetter(0)
 
