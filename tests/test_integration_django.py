@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from typing import cast
 
 import pytest
 
@@ -86,6 +87,69 @@ def test_installed_app_template_filters() -> None:
     assert out["trunc"] == f'see <a href="{href}" rel="nofollow">https://exa…</a>)ρς. &lt;b&gt;'
     assert out["off"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. <b>'
     assert "αβ(γ/δ)ρς</a>" in out["builtin"]  # the built-in filter, for contrast
+
+
+_OPTIONS_SCRIPT = textwrap.dedent(
+    """
+    import json, sys
+    import django
+    from django.conf import settings
+    extra = json.loads(sys.argv[1])
+    settings.configure(
+        INSTALLED_APPS=["uts58_adapt.integrations.django"],
+        TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": False}],
+        **extra,
+    )
+    django.setup()
+    from django.core.exceptions import ImproperlyConfigured
+    from django.template import engines
+    engine = engines["django"]
+    value = "see http://localhost:8000/x and p\u0430ypal.com and https://example.com/αβ"
+    try:
+        out = {
+            "urlize": engine.from_string("{% load uts58 %}{{ v|urlize }}").render({"v": value}),
+            "trunc": engine.from_string("{% load uts58 %}{{ v|urlizetrunc:40 }}").render({"v": value}),
+        }
+    except ImproperlyConfigured as exc:
+        out = {"error": str(exc)}
+    print(json.dumps(out))
+    """
+)
+
+
+def _render_with(**extra: object) -> dict[str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _OPTIONS_SCRIPT, json.dumps(extra)], capture_output=True, text=True, check=True
+    )
+    return cast(dict[str, str], json.loads(done.stdout))
+
+
+def test_template_filters_take_their_options_from_settings() -> None:
+    example = '<a href="https://example.com/%CE%B1%CE%B2" rel="nofollow">https://example.com/αβ</a>'
+    localhost = '<a href="http://localhost:8000/x" rel="nofollow">http://localhost:8000/x</a>'
+    paypal = '<a href="http://p%D0%B0ypal.com" rel="nofollow">p\u0430ypal.com</a>'  # Django's own href
+    # No setting: Django decides the hosts (localhost stays linked), no §8 check.
+    for out in _render_with().values():
+        assert out == f"see {localhost} and {paypal} and {example}", out
+    # strict_hosts: §1.4's registrable-domain rule; reject_risky: a link with a §8 risk stays text.
+    for out in _render_with(UTS58_ADAPT={"strict_hosts": True}).values():
+        assert out == f"see http://localhost:8000/x and {paypal} and {example}", out
+    for out in _render_with(UTS58_ADAPT={"reject_risky": True}).values():
+        assert out == f"see {localhost} and p\u0430ypal.com and {example}", out
+    both = _render_with(UTS58_ADAPT={"strict_hosts": True, "reject_risky": False})
+    assert both["urlize"] == f"see http://localhost:8000/x and {paypal} and {example}"
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (["strict_hosts"], "UTS58_ADAPT must be a dict such as {'strict_hosts': True}, not list"),
+        ({"strict": True}, "UTS58_ADAPT: unknown option 'strict'; the options are strict_hosts, reject_risky"),
+        ({"strict_hosts": 1}, "UTS58_ADAPT['strict_hosts'] must be True or False, not 1"),
+    ],
+)
+def test_a_wrong_setting_is_named(setting: object, message: str) -> None:
+    assert _render_with(UTS58_ADAPT=setting) == {"error": message}
 
 
 def test_settings_are_left_to_the_project() -> None:
