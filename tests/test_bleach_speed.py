@@ -193,3 +193,49 @@ def test_names_anchor_skips_tokens_without_a_listed_tld() -> None:
     assert anchors.url.search("x.com") and anchors.url.search("x.COM:80") and anchors.url.search("x.de/y")
     for text in ["shop.nuge.app/a.html", "x.dev", "x.comx", "x.de_"]:
         assert anchors.url.search(text) is None, text
+
+
+def _linked_with(url_re: re.Pattern[str], scheme: str, url: str) -> bool:
+    m = url_re.match(url)
+    return m is not None and m.group(0).lower().startswith(scheme)
+
+
+def _label_forms(host: str) -> tuple[str, str]:
+    """The host with its non-ASCII labels as ``xn--`` labels, and with its ``xn--`` labels decoded
+    (a label that is no Punycode kept), written out here as the probe's reference."""
+    ascii_labels, unicode_labels = [], []
+    for label in host.split("."):
+        ascii_labels.append(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii"))
+        try:
+            decoded = label[4:].encode("ascii").decode("punycode") if label[:4].lower() == "xn--" else label
+        except (UnicodeError, ValueError):
+            decoded = label
+        unicode_labels.append(decoded)
+    return ".".join(ascii_labels), ".".join(unicode_labels)
+
+
+@pytest.mark.parametrize(
+    "url_re",
+    [
+        build_url_re(),
+        _URL_RE,
+        build_url_re(tlds=["xn--p1ai", "com"]),
+        build_url_re(tlds=["рф"], protocols=["https"]),
+        build_url_re(tlds=["com", "xn--90ae"], protocols=["http", "git"]),
+    ],
+    ids=["default", "custom", "xn--p1ai", "рф-https", "git"],
+)
+def test_scheme_probe_asks_both_forms_of_the_host(url_re: re.Pattern[str]) -> None:
+    """``_accepts_scheme`` (the Unicode form first, Punycode only when needed) answers what
+    asking bleach with both forms of the host answers: linked when either is."""
+    hosts = [
+        "example.com", "пример.рф", "пример.com", "example.рф", "xn--e1afmkfd.xn--p1ai", "xn--e1afmkfd.com",
+        "xn--zz.com", "пример.xn--p1ai", "例え.jp", "bücher.de", "a-b.bg", "xn--90ae",
+    ]  # fmt: skip
+    flt = UTS58LinkifyFilter(source=[], url_re=url_re)
+    for scheme in ("http:", "https:", "ftp:", "git:"):
+        for host in hosts:
+            ascii_form, unicode_form = _label_forms(host)
+            expected = any(_linked_with(url_re, scheme, f"{scheme}//{h}/") for h in (ascii_form, unicode_form))
+            uts58_adapt.integrations.bleach.clear_memo()
+            assert flt._accepts_scheme(scheme, host) is expected, (scheme, host)

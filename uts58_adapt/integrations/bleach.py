@@ -102,13 +102,16 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         known = _PROBES.get(key)
         if known is not None and known[0] is url_re:
             return known[1]
-        probe = f"{scheme}//{ascii_host(host)}/"
-        ok = False
-        for url in (probe, _unicode_labels(probe)) if "xn--" in probe else (probe,):
-            m = url_re.match(url)
+        # Either form of the host, as in text (_unicode_labels): the Unicode one first, which
+        # needs no Punycode; the ASCII one only when it differs and the first is not linked.
+        probe = f"{scheme}//{host}/"
+        unicode_form = _unicode_labels(probe) if "xn--" in host else probe
+        m = url_re.match(unicode_form)
+        ok = m is not None and m.group(0).lower().startswith(scheme)
+        if not ok and (unicode_form != probe or not host.isascii()):
+            ascii_form = f"{scheme}//{ascii_host(host)}/"
+            m = url_re.match(ascii_form)
             ok = m is not None and m.group(0).lower().startswith(scheme)
-            if ok:
-                break
         if len(_PROBES) >= 4096:
             _PROBES.clear()
         _PROBES[key] = (url_re, ok)
