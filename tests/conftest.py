@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import pytest
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parent.parent
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
@@ -253,6 +254,89 @@ LINK_WORDS = [
     "?q=1&b=(2)",
     "#:~:text=a,b",
 ]
+
+# --- Shared by the fast-path tests: the corpora, pieces of generated text --------------------------
+
+# Runs of pieces that several piece lists (``PIECES`` of the fast-path tests) hold, in this order.
+#: ASCII brackets, in pairs.
+BRACKETS = ["(", ")", "[", "]", "{", "}", "<", ">"]
+#: Quotes, a query's and a fragment's start, and punctuation a link may end before.
+LINK_PUNCTUATION = ["'", '"', "?", "#", "!", ",", ";", "%"]
+#: ASCII punctuation urlextract stops at or takes into a link (after :data:`BRACKETS`).
+URLEXTRACT_PUNCTUATION = ["|", "'", '"', "`", "\\", "=", ";", ",", "?", "#", "!"]
+#: What urlextract's anchors look for: a TLD (both forms, any case), a host's dot, an email's
+#: ``@``, a scheme's separators, ``localhost``.
+URLEXTRACT_ANCHOR_PIECES = ["рф", "COM", ".", "@", "a@b", "//", "/", ":", "http://", "localhost"]
+
+
+def piece_texts(pieces: list[str], separators: list[str], max_size: int) -> st.SearchStrategy[str]:
+    """Texts of up to ``max_size`` pieces and separators, drawn at random."""
+    return st.lists(st.sampled_from(pieces + separators), max_size=max_size).map("".join)
+
+
+def long_texts(
+    texts: st.SearchStrategy[str], separators: list[str], max_parts: int, max_filler: int
+) -> st.SearchStrategy[str]:
+    """Tokens far apart and close together (joined windows), over several windows: up to
+    ``max_parts`` texts joined by a separator, a run of up to ``max_filler`` ``w`` and the
+    separator again."""
+    return st.builds(
+        lambda parts, sep, filler: (sep + "w" * filler + sep).join(parts),
+        st.lists(texts, min_size=1, max_size=max_parts),
+        st.sampled_from(separators),
+        st.integers(0, max_filler),
+    )
+
+
+class CorpusChecks:
+    """A fast path against its plain pass on every corpus: the official test lines (one by one,
+    and as one text), the bundled sample corpus (line by line, and as one text) and the
+    benchmark's dense multilingual corpus (benchmarks/corpus_dense.py, generated and
+    deterministic: links in brackets, quotes and before CJK punctuation, IDN hosts, non-ASCII
+    emails, text without spaces), paragraph by paragraph and as one text.
+
+    Usage: ``class TestCorpora(CorpusChecks): check = staticmethod(_check)``, where
+    ``_check(text)`` asserts that the fast path gives exactly what the plain pass gives.
+    """
+
+    @staticmethod
+    def check(text: str) -> None:
+        raise NotImplementedError("a subclass sets check")
+
+    @pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
+    def test_official_lines(self, lineno: int, detection_test_file: object) -> None:
+        line = dict(detection_cases())[lineno]
+        self.check(plain_text(line))
+
+    def test_official_file_as_one_text(self, detection_test_file: object) -> None:
+        lines = [plain_text(line) for _, line in detection_cases()]
+        self.check("\n".join(lines))
+
+    def test_sample_corpus_lines(self) -> None:
+        lines = sample_lines()
+        assert len(lines) >= 50
+        for line in lines:
+            self.check(line)
+
+    def test_sample_corpus_as_one_text(self) -> None:
+        from uts58_adapt.backends._windows import WINDOW
+
+        text = "\n".join(sample_lines())
+        assert len(text) > 2 * WINDOW
+        self.check(text)
+
+    def test_dense_corpus_paragraphs(self) -> None:
+        paragraphs = dense_paragraphs()
+        assert len(paragraphs) > 40
+        for paragraph in paragraphs:
+            self.check(paragraph)
+
+    def test_dense_corpus_as_one_text(self) -> None:
+        from uts58_adapt.backends._windows import WINDOW
+
+        text = "\n\n".join(dense_paragraphs())
+        assert len(text) > 20 * WINDOW
+        self.check(text)
 
 
 # --- Markers: the fast subset, and a reversed order ----------------------------------------------
