@@ -12,11 +12,18 @@ Browser: see :func:`find_chromium` and the ``chromium_executable`` fixture.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import NoReturn
 
 import pytest
@@ -112,18 +119,37 @@ def sample_lines() -> list[str]:
     ]
 
 
+def load_module(name: str, path: Path) -> ModuleType:
+    """The module of the file ``path`` (tools/ and benchmarks/ are no packages), loaded once
+    and kept in ``sys.modules`` as ``name``."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def dense_paragraphs(size: int = 40_000, seed: int = 58) -> list[str]:
     """The paragraphs of the benchmark's generated dense multilingual corpus
     (benchmarks/corpus_dense.py: deterministic, 18 scripts, a link per ~110 characters)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("corpus_dense", module)
-    spec.loader.exec_module(module)
+    module = load_module("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
     lines, _links = module.dense_lines(size, seed)
     return [p for p in "\n".join(lines).split("\n\n") if p]
+
+
+def ucd_data_lines(path: Path) -> Iterator[tuple[int, int, int, list[str]]]:
+    """(line number, first, last, fields) for each data line of a UCD-style file, parsed here,
+    independently of the generator and of ``uts58_adapt.conformance``."""
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            data = line.split("#", 1)[0].strip()
+            if data:
+                fields = [f.strip() for f in data.split(";")]
+                first, _, last = fields[0].partition("..")
+                yield lineno, int(first, 16), int(last or first, 16), fields[1:]
 
 
 def detection_cases() -> list[tuple[int, str]]:
@@ -337,6 +363,150 @@ class CorpusChecks:
         text = "\n\n".join(dense_paragraphs())
         assert len(text) > 20 * WINDOW
         self.check(text)
+
+
+# --- Subprocesses: the report command of this checkout, Dask clusters, process trees ------------
+
+#: The bundled sample corpus.
+SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
+
+
+def repo_env() -> dict[str, str]:
+    """This process's environment with the repository first on ``PYTHONPATH``: a subprocess
+    (a Dask worker too) imports this checkout even where it is not installed."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def run_report(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m uts58_adapt.cli report ARGS`` run from the repository, its output captured
+    (``env``: :func:`repo_env` unless given)."""
+    return subprocess.run(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", *args],
+        capture_output=True,
+        env=repo_env() if env is None else env,
+        cwd=REPO,
+        timeout=timeout,
+    )
+
+
+def stop_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Stop a process started with ``start_new_session=True``, and its group: ``sig``, then
+    SIGKILL after 20 seconds."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(20)
+
+
+@contextlib.contextmanager
+def dask_cli_cluster(
+    root: Path, workers: int, *worker_args: str, env: dict[str, str], logs: bool = False, timeout: float = 120
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``dask scheduler`` and ``dask worker`` (``workers`` processes of one thread, then
+    ``worker_args``) on 127.0.0.1 without a dashboard, started in ``root`` (the scheduler
+    file, and with ``logs`` ``scheduler.log`` and ``worker.log``): ``(address, the dask
+    worker process)``.  Each start is bounded by ``timeout``; both are stopped at the end."""
+    info = root / "scheduler.json"
+    common = ["--host", "127.0.0.1", "--no-dashboard"]
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dask", *args],
+            env=env,
+            cwd=root,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=(root / f"{args[0]}.log").open("wb") if logs else subprocess.DEVNULL,
+        )
+        procs.append(proc)
+        return proc
+
+    try:
+        start("scheduler", *common, "--port", "0", "--scheduler-file", str(info))
+        deadline = time.monotonic() + timeout
+        while not info.exists() or not info.read_text():
+            assert time.monotonic() < deadline, (root / "scheduler.log").read_text() if logs else "no scheduler file"
+            time.sleep(0.2)
+        time.sleep(0.2)  # the file is written whole, but give a partial write a moment
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:"), address
+        worker = start(
+            "worker",
+            "--scheduler-file",
+            str(info),
+            *common,
+            "--nworkers",
+            str(workers),
+            "--nthreads",
+            "1",
+            *worker_args,
+        )
+        from distributed import Client
+
+        with Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(workers, timeout=timeout)
+        yield address, worker
+    finally:
+        for proc in reversed(procs):
+            stop_group(proc)
+
+
+def _parents() -> dict[int, list[int]]:
+    """Every process's children (read from /proc), by parent."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def child_processes(pid: int) -> list[int]:
+    """The processes ``pid`` started (read from /proc)."""
+    return _parents().get(pid, [])
+
+
+def descendant_processes(pid: int) -> set[int]:
+    """The processes started, directly or not, by ``pid`` (read from /proc)."""
+    children = _parents()
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` runs (exists and is no zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def processes_left(pids: set[int], timeout: float, step: float) -> list[int]:
+    """The processes of ``pids`` still alive after waiting up to ``timeout`` seconds (looking
+    every ``step``) for all of them to exit."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(process_alive(pid) for pid in pids):
+        time.sleep(step)
+    return [pid for pid in pids if process_alive(pid)]
 
 
 # --- Markers: the fast subset, and a reversed order ----------------------------------------------
