@@ -7,7 +7,13 @@ the reason, unless ``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in whic
 they fail.  The run then starts with one line saying so, with the number of official
 cases that are not tested, and ends with the number of tests skipped because of it.
 
-Browser: see :func:`find_chromium` and the ``chromium_executable`` fixture.
+Browser: see :func:`find_chromium` and the ``chromium_browser`` fixture.
+
+Helpers the test files share (imported with ``from conftest import ...``), each written once:
+the corpora (:func:`sample_lines`, :func:`dense_paragraphs`, :func:`detection_cases`, the
+UCD-style parser :func:`ucd_data_lines`), the fast-path tests' :class:`CorpusChecks`, piece runs
+and text strategies, and subprocesses (:func:`run_report`, :func:`dask_cli_cluster`, the
+process tree read from /proc).
 """
 
 from __future__ import annotations
