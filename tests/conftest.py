@@ -30,10 +30,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
-from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 REPO = Path(__file__).resolve().parent.parent
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
@@ -301,17 +303,21 @@ URLEXTRACT_PUNCTUATION = ["|", "'", '"', "`", "\\", "=", ";", ",", "?", "#", "!"
 URLEXTRACT_ANCHOR_PIECES = ["рф", "COM", ".", "@", "a@b", "//", "/", ":", "http://", "localhost"]
 
 
-def piece_texts(pieces: list[str], separators: list[str], max_size: int) -> st.SearchStrategy[str]:
+def piece_texts(pieces: list[str], separators: list[str], max_size: int) -> SearchStrategy[str]:
     """Texts of up to ``max_size`` pieces and separators, drawn at random."""
+    from hypothesis import strategies as st
+
     return st.lists(st.sampled_from(pieces + separators), max_size=max_size).map("".join)
 
 
 def long_texts(
-    texts: st.SearchStrategy[str], separators: list[str], max_parts: int, max_filler: int
-) -> st.SearchStrategy[str]:
+    texts: SearchStrategy[str], separators: list[str], max_parts: int, max_filler: int
+) -> SearchStrategy[str]:
     """Tokens far apart and close together (joined windows), over several windows: up to
     ``max_parts`` texts joined by a separator, a run of up to ``max_filler`` ``w`` and the
     separator again."""
+    from hypothesis import strategies as st
+
     return st.builds(
         lambda parts, sep, filler: (sep + "w" * filler + sep).join(parts),
         st.lists(texts, min_size=1, max_size=max_parts),
