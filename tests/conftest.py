@@ -7,19 +7,35 @@ the reason, unless ``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in whic
 they fail.  The run then starts with one line saying so, with the number of official
 cases that are not tested, and ends with the number of tests skipped because of it.
 
-Browser: see :func:`find_chromium` and the ``chromium_executable`` fixture.
+Browser: see :func:`find_chromium` and the ``chromium_browser`` fixture.
+
+Helpers the test files share (imported with ``from conftest import ...``), each written once:
+the corpora (:func:`sample_lines`, :func:`dense_paragraphs`, :func:`detection_cases`, the
+UCD-style parser :func:`ucd_data_lines`), the fast-path tests' :class:`CorpusChecks`, piece runs
+and text strategies, and subprocesses (:func:`run_report`, :func:`dask_cli_cluster`, the
+process tree read from /proc).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
 
 REPO = Path(__file__).resolve().parent.parent
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
@@ -111,18 +127,37 @@ def sample_lines() -> list[str]:
     ]
 
 
+def load_module(name: str, path: Path) -> ModuleType:
+    """The module of the file ``path`` (tools/ and benchmarks/ are no packages), loaded once
+    and kept in ``sys.modules`` as ``name``."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def dense_paragraphs(size: int = 40_000, seed: int = 58) -> list[str]:
     """The paragraphs of the benchmark's generated dense multilingual corpus
     (benchmarks/corpus_dense.py: deterministic, 18 scripts, a link per ~110 characters)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("corpus_dense", module)
-    spec.loader.exec_module(module)
+    module = load_module("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
     lines, _links = module.dense_lines(size, seed)
     return [p for p in "\n".join(lines).split("\n\n") if p]
+
+
+def ucd_data_lines(path: Path) -> Iterator[tuple[int, int, int, list[str]]]:
+    """(line number, first, last, fields) for each data line of a UCD-style file, parsed here,
+    independently of the generator and of ``uts58_adapt.conformance``."""
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            data = line.split("#", 1)[0].strip()
+            if data:
+                fields = [f.strip() for f in data.split(";")]
+                first, _, last = fields[0].partition("..")
+                yield lineno, int(first, 16), int(last or first, 16), fields[1:]
 
 
 def detection_cases() -> list[tuple[int, str]]:
@@ -253,6 +288,237 @@ LINK_WORDS = [
     "?q=1&b=(2)",
     "#:~:text=a,b",
 ]
+
+# --- Shared by the fast-path tests: the corpora, pieces of generated text --------------------------
+
+# Runs of pieces that several piece lists (``PIECES`` of the fast-path tests) hold, in this order.
+#: ASCII brackets, in pairs.
+BRACKETS = ["(", ")", "[", "]", "{", "}", "<", ">"]
+#: Quotes, a query's and a fragment's start, and punctuation a link may end before.
+LINK_PUNCTUATION = ["'", '"', "?", "#", "!", ",", ";", "%"]
+#: ASCII punctuation urlextract stops at or takes into a link (after :data:`BRACKETS`).
+URLEXTRACT_PUNCTUATION = ["|", "'", '"', "`", "\\", "=", ";", ",", "?", "#", "!"]
+#: What urlextract's anchors look for: a TLD (both forms, any case), a host's dot, an email's
+#: ``@``, a scheme's separators, ``localhost``.
+URLEXTRACT_ANCHOR_PIECES = ["рф", "COM", ".", "@", "a@b", "//", "/", ":", "http://", "localhost"]
+
+
+def piece_texts(pieces: list[str], separators: list[str], max_size: int) -> SearchStrategy[str]:
+    """Texts of up to ``max_size`` pieces and separators, drawn at random."""
+    from hypothesis import strategies as st
+
+    return st.lists(st.sampled_from(pieces + separators), max_size=max_size).map("".join)
+
+
+def long_texts(
+    texts: SearchStrategy[str], separators: list[str], max_parts: int, max_filler: int
+) -> SearchStrategy[str]:
+    """Tokens far apart and close together (joined windows), over several windows: up to
+    ``max_parts`` texts joined by a separator, a run of up to ``max_filler`` ``w`` and the
+    separator again."""
+    from hypothesis import strategies as st
+
+    return st.builds(
+        lambda parts, sep, filler: (sep + "w" * filler + sep).join(parts),
+        st.lists(texts, min_size=1, max_size=max_parts),
+        st.sampled_from(separators),
+        st.integers(0, max_filler),
+    )
+
+
+class CorpusChecks:
+    """A fast path against its plain pass on every corpus: the official test lines (one by one,
+    and as one text), the bundled sample corpus (line by line, and as one text) and the
+    benchmark's dense multilingual corpus (benchmarks/corpus_dense.py, generated and
+    deterministic: links in brackets, quotes and before CJK punctuation, IDN hosts, non-ASCII
+    emails, text without spaces), paragraph by paragraph and as one text.
+
+    Usage: ``class TestCorpora(CorpusChecks): check = staticmethod(_check)``, where
+    ``_check(text)`` asserts that the fast path gives exactly what the plain pass gives.
+    """
+
+    @staticmethod
+    def check(text: str) -> None:
+        raise NotImplementedError("a subclass sets check")
+
+    @pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
+    def test_official_lines(self, lineno: int, detection_test_file: object) -> None:
+        line = dict(detection_cases())[lineno]
+        self.check(plain_text(line))
+
+    def test_official_file_as_one_text(self, detection_test_file: object) -> None:
+        lines = [plain_text(line) for _, line in detection_cases()]
+        self.check("\n".join(lines))
+
+    def test_sample_corpus_lines(self) -> None:
+        lines = sample_lines()
+        assert len(lines) >= 50
+        for line in lines:
+            self.check(line)
+
+    def test_sample_corpus_as_one_text(self) -> None:
+        from uts58_adapt.backends._windows import WINDOW
+
+        text = "\n".join(sample_lines())
+        assert len(text) > 2 * WINDOW
+        self.check(text)
+
+    def test_dense_corpus_paragraphs(self) -> None:
+        paragraphs = dense_paragraphs()
+        assert len(paragraphs) > 40
+        for paragraph in paragraphs:
+            self.check(paragraph)
+
+    def test_dense_corpus_as_one_text(self) -> None:
+        from uts58_adapt.backends._windows import WINDOW
+
+        text = "\n\n".join(dense_paragraphs())
+        assert len(text) > 20 * WINDOW
+        self.check(text)
+
+
+# --- Subprocesses: the report command of this checkout, Dask clusters, process trees ------------
+
+#: The bundled sample corpus.
+SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
+
+
+def repo_env() -> dict[str, str]:
+    """This process's environment with the repository first on ``PYTHONPATH``: a subprocess
+    (a Dask worker too) imports this checkout even where it is not installed."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def run_report(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m uts58_adapt.cli report ARGS`` run from the repository, its output captured
+    (``env``: :func:`repo_env` unless given)."""
+    return subprocess.run(
+        [sys.executable, "-m", "uts58_adapt.cli", "report", *args],
+        capture_output=True,
+        env=repo_env() if env is None else env,
+        cwd=REPO,
+        timeout=timeout,
+    )
+
+
+def stop_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Stop a process started with ``start_new_session=True``, and its group: ``sig``, then
+    SIGKILL after 20 seconds."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(20)
+
+
+@contextlib.contextmanager
+def dask_cli_cluster(
+    root: Path, workers: int, *worker_args: str, env: dict[str, str], logs: bool = False, timeout: float = 120
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``dask scheduler`` and ``dask worker`` (``workers`` processes of one thread, then
+    ``worker_args``) on 127.0.0.1 without a dashboard, started in ``root`` (the scheduler
+    file, and with ``logs`` ``scheduler.log`` and ``worker.log``): ``(address, the dask
+    worker process)``.  Each start is bounded by ``timeout``; both are stopped at the end."""
+    info = root / "scheduler.json"
+    common = ["--host", "127.0.0.1", "--no-dashboard"]
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dask", *args],
+            env=env,
+            cwd=root,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=(root / f"{args[0]}.log").open("wb") if logs else subprocess.DEVNULL,
+        )
+        procs.append(proc)
+        return proc
+
+    try:
+        start("scheduler", *common, "--port", "0", "--scheduler-file", str(info))
+        deadline = time.monotonic() + timeout
+        while not info.exists() or not info.read_text():
+            assert time.monotonic() < deadline, (root / "scheduler.log").read_text() if logs else "no scheduler file"
+            time.sleep(0.2)
+        time.sleep(0.2)  # the file is written whole, but give a partial write a moment
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:"), address
+        worker = start(
+            "worker",
+            "--scheduler-file",
+            str(info),
+            *common,
+            "--nworkers",
+            str(workers),
+            "--nthreads",
+            "1",
+            *worker_args,
+        )
+        from distributed import Client
+
+        with Client(address, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(workers, timeout=timeout)
+        yield address, worker
+    finally:
+        for proc in reversed(procs):
+            stop_group(proc)
+
+
+def _parents() -> dict[int, list[int]]:
+    """Every process's children (read from /proc), by parent."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def child_processes(pid: int) -> list[int]:
+    """The processes ``pid`` started (read from /proc)."""
+    return _parents().get(pid, [])
+
+
+def descendant_processes(pid: int) -> set[int]:
+    """The processes started, directly or not, by ``pid`` (read from /proc)."""
+    children = _parents()
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` runs (exists and is no zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def processes_left(pids: set[int], timeout: float, step: float) -> list[int]:
+    """The processes of ``pids`` still alive after waiting up to ``timeout`` seconds (looking
+    every ``step``) for all of them to exit."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(process_alive(pid) for pid in pids):
+        time.sleep(step)
+    return [pid for pid in pids if process_alive(pid)]
 
 
 # --- Markers: the fast subset, and a reversed order ----------------------------------------------

@@ -20,14 +20,7 @@ pytest.importorskip("distributed", reason="the dask extra is not installed: pip 
 from uts58_adapt.report.core import ChunkTask
 from uts58_adapt.report.runner import CHUNK_LINES
 
-REPO = Path(__file__).resolve().parent.parent
-SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    return env
+from conftest import REPO, SAMPLE, repo_env, run_report
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +29,7 @@ def scheduler_address() -> Iterator[str]:
 
     # Worker processes must import uts58_adapt even from a checkout that is not installed.
     saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = _env()["PYTHONPATH"]
+    os.environ["PYTHONPATH"] = repo_env()["PYTHONPATH"]
     try:
         with LocalCluster(
             n_workers=2,
@@ -54,13 +47,7 @@ def scheduler_address() -> Iterator[str]:
 
 
 def report(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "uts58_adapt.cli", "report", "--format", "json", "-q", *args],
-        capture_output=True,
-        env=_env(),
-        cwd=REPO,
-        timeout=300,
-    )
+    return run_report("--format", "json", "-q", *args)
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +235,7 @@ def test_scheduler_that_is_no_scheduler_fails_in_time(fake_server: int, message:
         ],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=repo_env(),
         cwd=REPO,
         timeout=90,
     )
@@ -272,5 +259,5 @@ def test_connect_timeout_must_be_positive(capsys: pytest.CaptureFixture[str]) ->
 
 def test_uts58_adapt_does_not_import_dask() -> None:
     code = "import sys, uts58_adapt, uts58_adapt.detection, uts58_adapt.report.runner; print('dask' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=_env(), cwd=REPO, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=repo_env(), cwd=REPO, timeout=120)
     assert out.stdout.strip() == b"False", out.stderr.decode()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
@@ -18,26 +17,13 @@ import pytest
 from uts58_adapt.cli import main
 from uts58_adapt.report.runner import max_workers
 
+from conftest import REPO, SAMPLE, child_processes, dask_cli_cluster, repo_env, run_report, stop_group
+
 pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'uts58_adapt[dask]'")
 
-REPO = Path(__file__).resolve().parent.parent
-SAMPLE = REPO / "uts58_adapt" / "corpora" / "sample.txt"
 
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    return env
-
-
-def _report(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", *args],
-        capture_output=True,
-        env=_env(),
-        cwd=REPO,
-        timeout=timeout,
-    )
+def _report(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return run_report("-q", *args)
 
 
 def _closed_port() -> int:
@@ -79,54 +65,12 @@ def test_jobs_are_capped_for_the_local_cluster_as_for_the_local_engine(
     assert seen == [max_workers(), 1]
 
 
-def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, sig)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(20)
-
-
 @pytest.fixture(params=[1])
 def cluster(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """``dask scheduler`` and ``dask worker`` (``request.param`` worker processes, default 1) on
     127.0.0.1: ``(address, the dask worker process)``."""
-    workers = str(request.param)
-    info = tmp_path / "scheduler.json"
-    common = ["--host", "127.0.0.1", "--no-dashboard"]
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(*args: str) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "dask", *args],
-            env=_env(),
-            cwd=tmp_path,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        procs.append(proc)
-        return proc
-
-    try:
-        start("scheduler", *common, "--port", "0", "--scheduler-file", str(info))
-        deadline = time.monotonic() + 120
-        while not info.exists() or not info.read_text():
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
-        time.sleep(0.2)
-        address = json.loads(info.read_text())["address"]
-        worker = start("worker", "--scheduler-file", str(info), *common, "--nworkers", workers, "--nthreads", "1")
-        from distributed import Client
-
-        with Client(address, timeout=60, set_as_default=False) as client:
-            client.wait_for_workers(int(workers), timeout=120)
-        yield address, worker
-    finally:
-        for proc in reversed(procs):
-            _stop(proc)
+    with dask_cli_cluster(tmp_path, request.param, env=repo_env()) as cluster:
+        yield cluster
 
 
 def test_a_cluster_whose_workers_all_die_fails_after_the_stall_timeout(
@@ -140,7 +84,7 @@ def test_a_cluster_whose_workers_all_die_fails_after_the_stall_timeout(
     args = [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", str(corpus), "-o", str(out)]
     proc = subprocess.Popen(
         [*args, "--engine", "dask", "--scheduler", address, "--stall-timeout", "4"],
-        env=_env(),
+        env=repo_env(),
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -148,7 +92,7 @@ def test_a_cluster_whose_workers_all_die_fails_after_the_stall_timeout(
     try:
         time.sleep(6)  # connected, tasks running
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        _stop(worker, signal.SIGKILL)  # every worker of the cluster
+        stop_group(worker, signal.SIGKILL)  # every worker of the cluster
         t0 = time.monotonic()
         _, err = proc.communicate(timeout=120)
         elapsed = time.monotonic() - t0
@@ -162,19 +106,6 @@ def test_a_cluster_whose_workers_all_die_fails_after_the_stall_timeout(
     assert elapsed < 60
     assert out.read_text(encoding="utf-8") == "previous\n"  # the previous output is kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "r.json", "scheduler.json"]
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.append(int(entry))
-            except (OSError, ValueError, IndexError):
-                continue
-    return out
 
 
 def _cmdline(pid: int) -> bytes:
@@ -198,14 +129,14 @@ def test_one_of_two_workers_killed_gives_the_same_report(
     proc = subprocess.Popen(
         [sys.executable, "-m", "uts58_adapt.cli", "report", "-q", str(corpus), "-o", str(remote)]
         + ["--engine", "dask", "--scheduler", address],
-        env=_env(),
+        env=repo_env(),
         cwd=REPO,
         stderr=subprocess.PIPE,
     )
     try:
         time.sleep(4)
         # the dask worker command holds the nannies; each starts its worker process (spawn_main)
-        workers = [child for child in _children(worker.pid) if b"spawn_main" in _cmdline(child)]
+        workers = [child for child in child_processes(worker.pid) if b"spawn_main" in _cmdline(child)]
         assert len(workers) == 2, workers
         assert proc.poll() is None  # still at work
         os.kill(workers[0], signal.SIGKILL)

@@ -11,28 +11,13 @@ campaign is ``python tools/fuzz.py``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
-from conftest import REPO
+from conftest import REPO, load_module
 
 pytest.importorskip("html5lib")
 
-
-def _fuzz_module():  # tools/ is not a package
-    if "uts58_fuzz" in sys.modules:
-        return sys.modules["uts58_fuzz"]
-    spec = importlib.util.spec_from_file_location("uts58_fuzz", REPO / "tools" / "fuzz.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["uts58_fuzz"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FUZZ = _fuzz_module()
+FUZZ = load_module("uts58_fuzz", REPO / "tools" / "fuzz.py")
 _LIBRARY = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "pymdownx"}
 
 #: Examples per integration in the default suite.

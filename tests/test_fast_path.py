@@ -19,7 +19,6 @@ import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from linkify_it import LinkifyIt
 
 from uts58_adapt import detect
@@ -29,7 +28,7 @@ from uts58_adapt.backends.linkify_it import anchored_matches, instance_anchor
 from uts58_adapt.detection import with_schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
+from conftest import BRACKETS, LINK_PUNCTUATION, CorpusChecks, dense_paragraphs, long_texts, piece_texts, sample_lines
 
 
 def _check(text: str) -> None:
@@ -39,28 +38,8 @@ def _check(text: str) -> None:
     assert detect(text, max_length=None) == refine_links(text, with_schemes_after_letters(text, plain)), text
 
 
-@pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
-def test_official_lines(lineno: int, detection_test_file: object) -> None:
-    line = dict(detection_cases())[lineno]
-    _check(plain_text(line))
-
-
-def test_official_file_as_one_text(detection_test_file: object) -> None:
-    lines = [plain_text(line) for _, line in detection_cases()]
-    _check("\n".join(lines))
-
-
-def test_sample_corpus_lines() -> None:
-    lines = sample_lines()
-    assert len(lines) >= 50
-    for line in lines:
-        _check(line)
-
-
-def test_sample_corpus_as_one_text() -> None:
-    text = "\n".join(sample_lines())
-    assert len(text) > 2 * WINDOW
-    _check(text)
+class TestCorpora(CorpusChecks):
+    check = staticmethod(_check)
 
 
 # Pieces the backend and the anchors care about, and separators of every kind.
@@ -87,24 +66,10 @@ PIECES = [
     "localhost",
     "-",
     "_",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
-    "<",
-    ">",
+    *BRACKETS,
     "|",
     "｜",
-    "'",
-    '"',
-    "?",
-    "#",
-    "!",
-    ",",
-    ";",
-    "%",
+    *LINK_PUNCTUATION,
     "&",
     "=",
     "+",
@@ -132,7 +97,7 @@ PIECES = [
 ]
 SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\u2029", "\x1c", "\x85", "\u200a", "\x0b"]
 
-_texts = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=60).map("".join)
+_texts = piece_texts(PIECES, SEPARATORS, max_size=60)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -142,10 +107,8 @@ def test_generated_text(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_texts, min_size=1, max_size=40), st.sampled_from(SEPARATORS), st.integers(0, 2 * GAP))
-def test_generated_long_text(parts: list[str], sep: str, filler: int) -> None:
-    """Tokens far apart and close together (joined windows), over several windows."""
-    text = (sep + "w" * filler + sep).join(parts)
+@given(long_texts(_texts, SEPARATORS, max_parts=40, max_filler=2 * GAP))
+def test_generated_long_text(text: str) -> None:
     _check(text)
 
 
@@ -154,21 +117,6 @@ def test_tokens_joined_across_windows() -> None:
     words = ["see", "x.com/a(b)", "a@b.org", "http://h.net/p?q#f", "e.g.", "foo.c", "word", "-", "(x.co)", "10.0.0.1"]
     text = " ".join(rng.choice(words) for _ in range(3000))
     assert len(text) > 10 * WINDOW
-    _check(text)
-
-
-# The benchmark's dense multilingual corpus (generated, deterministic): links in brackets,
-# quotes and before CJK punctuation, IDN hosts, non-ASCII emails, text without spaces.
-def test_dense_corpus_paragraphs() -> None:
-    paragraphs = dense_paragraphs()
-    assert len(paragraphs) > 40
-    for paragraph in paragraphs:
-        _check(paragraph)
-
-
-def test_dense_corpus_as_one_text() -> None:
-    text = "\n\n".join(dense_paragraphs())
-    assert len(text) > 20 * WINDOW
     _check(text)
 
 

@@ -35,7 +35,7 @@ from uts58_adapt.link import Link
 from uts58_adapt.refine.initiation import schemes_after_letters
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
+from conftest import dense_paragraphs, detection_cases, long_texts, piece_texts, plain_text, sample_lines
 
 markdown = pytest.importorskip("markdown")
 pytest.importorskip("pymdownx")
@@ -156,7 +156,7 @@ PIECES = [
     "mailto:",
 ]
 SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85", "\x0b", "\u200b"]
-_texts_st = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=50).map("".join)
+_texts_st = piece_texts(PIECES, SEPARATORS, max_size=50)
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -167,10 +167,8 @@ def test_magiclink_generated_text(text: str) -> None:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_texts_st, min_size=1, max_size=30), st.sampled_from(SEPARATORS), st.integers(0, 70))
-def test_magiclink_generated_long_text(parts: list[str], sep: str, filler: int) -> None:
-    """Tokens far apart and close together (joined windows)."""
-    text = (sep + "w" * filler + sep).join(parts)
+@given(long_texts(_texts_st, SEPARATORS, max_parts=30, max_filler=70))
+def test_magiclink_generated_long_text(text: str) -> None:
     backend = get_backend("magiclink")
     assert backend.find(text) == backend.plain(text)  # type: ignore[attr-defined]
 

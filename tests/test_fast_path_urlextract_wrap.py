@@ -26,7 +26,17 @@ import uts58_adapt.wrapping as wrapping
 from uts58_adapt.backends import urlextract as ux
 from uts58_adapt.backends._windows import WINDOW
 
-from conftest import LINK_WORDS, dense_paragraphs, detection_cases, plain_text, sample_lines
+from conftest import (
+    BRACKETS,
+    LINK_WORDS,
+    URLEXTRACT_ANCHOR_PIECES,
+    URLEXTRACT_PUNCTUATION,
+    dense_paragraphs,
+    detection_cases,
+    piece_texts,
+    plain_text,
+    sample_lines,
+)
 
 # One stock instance for all tests (loading urlextract's TLD file takes a while).
 _STOCK = URLExtract()
@@ -131,40 +141,14 @@ PIECES = [
     "comx",
     "org",
     "co",
-    "рф",
-    "COM",
-    ".",
-    "@",
-    "a@b",
-    "//",
-    "/",
-    ":",
-    "http://",
-    "localhost",
+    *URLEXTRACT_ANCHOR_PIECES,
     "1.2.3.4",
     "3.9.0.0.",
     "255",
     ".1",
     "-",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
-    "<",
-    ">",
-    "|",
-    "'",
-    '"',
-    "`",
-    "\\",
-    "=",
-    ";",
-    ",",
-    "?",
-    "#",
-    "!",
+    *BRACKETS,
+    *URLEXTRACT_PUNCTUATION,
     "x",
     "x.org/a)",
     "](",
@@ -172,7 +156,7 @@ PIECES = [
     "。",
 ]
 SEPARATORS = [" ", "  ", "\n", "\t", "\r", "\x0b", "\x0c", "\u00a0", "\u3000"]
-_generated = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=40).map("".join)
+_generated = piece_texts(PIECES, SEPARATORS, max_size=40)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

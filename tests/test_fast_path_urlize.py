@@ -39,7 +39,7 @@ from uts58_adapt.backends.base import RawLink
 from uts58_adapt.integrations.django import urlize, urlizetrunc
 from uts58_adapt.integrations.jinja2 import install
 
-from conftest import dense_paragraphs, detection_cases, plain_text, sample_lines
+from conftest import LINK_PUNCTUATION, dense_paragraphs, detection_cases, plain_text, sample_lines
 
 
 @contextlib.contextmanager
@@ -276,14 +276,7 @@ PIECES = [
     "&lt;",
     "&gt;",
     "&#39;",
-    "'",
-    '"',
-    "?",
-    "#",
-    "!",
-    ",",
-    ";",
-    "%",
+    *LINK_PUNCTUATION,
     "=",
     "-",
     "_",

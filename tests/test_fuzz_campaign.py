@@ -6,24 +6,11 @@ the campaign itself working and finds regressions on a few hundred inputs per ta
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
-from conftest import REPO
+from conftest import REPO, load_module
 
-
-def _fuzz_module():  # tools/ is not a package
-    spec = importlib.util.spec_from_file_location("uts58_fuzz", REPO / "tools" / "fuzz.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["uts58_fuzz"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-FUZZ = _fuzz_module()
+FUZZ = load_module("uts58_fuzz", REPO / "tools" / "fuzz.py")
 
 
 @pytest.mark.parametrize("target", list(FUZZ.TARGETS))

@@ -10,21 +10,15 @@ among them.
 from __future__ import annotations
 
 import pytest
-from test_linear_time import DETECT_SHAPES, Builder, check_linear
+from test_linear_time import DETECT_SHAPES, Builder, check_linear, repeated
 
 from uts58_adapt import detect
 
 SHAPES: dict[str, Builder] = {
     **DETECT_SHAPES,
-    "例:// * n": lambda n: "例://" * n,
-    "例https://a.jp/ * n": lambda n: "例https://a.jp/" * n,
-    "'例 https://a.jp ' * n": lambda n: "例 https://a.jp " * n,
-    "'a@ ' * n": lambda n: "a@ " * n,
-    "'a@b.com x@y ' * n": lambda n: "a@b.com x@y " * n,
-    "http://_ * n": lambda n: "http://_" * n,
+    **repeated("例://", "例https://a.jp/", "例 https://a.jp ", "a@ ", "a@b.com x@y ", "http://_"),
     "www.www. * n": lambda n: "www." * n,
-    "'http://a_b.c_d ' * n": lambda n: "http://a_b.c_d " * n,
-    "'see https://a.com/x a@b.de ' * n": lambda n: "see https://a.com/x a@b.de " * n,
+    **repeated("http://a_b.c_d ", "see https://a.com/x a@b.de "),
 }
 
 

@@ -45,6 +45,15 @@ FLOOR = 1e-4  # seconds; see _ratios
 Builder = Callable[[int], str]
 
 
+def _times(unit: str) -> Builder:
+    return lambda n: unit * n
+
+
+def repeated(*units: str) -> dict[str, Builder]:
+    """The shapes ``unit * n``, each named after its unit (quoted where it holds a space)."""
+    return {(f"'{unit}'" if " " in unit else unit) + " * n": _times(unit) for unit in units}
+
+
 def _time(fn: Callable[[str], object], text: str) -> float:
     """CPU time of one call: other processes competing for the cores do not count."""
     gc.collect()
@@ -105,8 +114,7 @@ def check_linear(fn: Callable[[str], object], build: Builder, min_chars: int = 0
 # Shapes (the brief's list, plus shapes aimed at each function's loops)
 # ---------------------------------------------------------------------------
 DETECT_SHAPES: dict[str, Builder] = {
-    "a@ * n": lambda n: "a@" * n,
-    "'see a.co ' * n": lambda n: "see a.co " * n,
+    **repeated("a@", "see a.co "),
     "x.com/ + ( * n": lambda n: "x.com/" + "(" * n,
     "x.com/a + . * n + b": lambda n: "x.com/a" + "." * n + "b",
     "mixed brackets": lambda n: "x.com/" + "([{<a" * n + ">}])" * n + " " + "(]a[)" * n,
@@ -130,10 +138,7 @@ DETECT_SHAPES: dict[str, Builder] = {
 BACKEND_QUADRATIC_SHAPES: dict[str, Builder] = {
     "a@b.co.x.com@ * n (no space)": lambda n: "a@b.co.x.com@" * n,
     "a.com, * n (comma list, no space)": lambda n: "a.com," * n,
-    "x.co/( * n": lambda n: "x.co/(" * n,
-    "x.co/[ * n": lambda n: "x.co/[" * n,
-    "x.co/{ * n": lambda n: "x.co/{" * n,
-    "x.com/αβ(γ * n": lambda n: "x.com/αβ(γ" * n,
+    **repeated("x.co/(", "x.co/[", "x.co/{", "x.com/αβ(γ"),
 }
 
 
@@ -170,12 +175,7 @@ def test_detect_unrefined_linear_with_linkify_it(shape: str) -> None:
 # The HTML and markdown-it entry points on the same shapes, plus the one the wrapper's
 # ``match_at_start`` met: markdown-it calls it with the rest of the paragraph at every
 # ``://``, and ``_window_end`` used to walk to the next Hard character (none here).
-RENDER_SHAPES: dict[str, Builder] = {
-    "http://a.co/x> * n": lambda n: "http://a.co/x>" * n,
-    "x.co/( * n": lambda n: "x.co/(" * n,
-    "x.com/αβ(γ * n": lambda n: "x.com/αβ(γ" * n,
-    "'see a.co ' * n": lambda n: "see a.co " * n,
-}
+RENDER_SHAPES: dict[str, Builder] = repeated("http://a.co/x>", "x.co/(", "x.com/αβ(γ", "see a.co ")
 
 
 @pytest.mark.parametrize("shape", list(RENDER_SHAPES))
@@ -224,7 +224,7 @@ def test_terminate_linear(shape: str) -> None:
 
 
 EMAIL_SHAPES: dict[str, Builder] = {
-    "a@ * n": lambda n: "a@" * n,
+    **repeated("a@"),
     "a. * n + @x.com": lambda n: "a." * n + "@x.com",
     "emails and domains": lambda n: "a.b@c.com x.co " * n,
     "no space": lambda n: "a@b.co.x.com@" * n,
@@ -399,13 +399,7 @@ INTEGRATIONS: dict[str, Callable[[], Pair]] = {
 #: The shapes of issue 21 and the render shapes, for every integration.
 INTEGRATION_SHAPES: dict[str, Builder] = {
     "a + @ * n + b.com": lambda n: "a" + "@" * n + "b.com",
-    "x@ * n": lambda n: "x@" * n,
-    "a@b.com, * n": lambda n: "a@b.com," * n,
-    "http:// * n": lambda n: "http://" * n,
-    "a.com, * n": lambda n: "a.com," * n,
-    "'see a.co ' * n": lambda n: "see a.co " * n,
-    "http://a.co/x> * n": lambda n: "http://a.co/x>" * n,
-    "x.co/( * n": lambda n: "x.co/(" * n,
+    **repeated("x@", "a@b.com,", "http://", "a.com,", "see a.co ", "http://a.co/x>", "x.co/("),
     "markup around links": lambda n: '<b title="a.com">see https://a.com/x&amp;</b> ' * n,
     "unclosed markup": lambda n: '<p title=">' + "see http://a.com/ <!-- " * n,
 }

@@ -16,19 +16,9 @@ import pytest
 from uts58_adapt import UNICODE_VERSION, LinkTerm, is_link_email, link_bracket, link_term
 from uts58_adapt.properties import is_letter
 
-from conftest import REPO, require_data
+from conftest import REPO, require_data, ucd_data_lines
 
 MAX = 0x110000
-
-
-def _data_lines(path: Path):
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            data = line.split("#", 1)[0].strip()
-            if data:
-                fields = [f.strip() for f in data.split(";")]
-                first, _, last = fields[0].partition("..")
-                yield lineno, int(first, 16), int(last or first, 16), fields[1:]
 
 
 def _official(name: str) -> Path:
@@ -46,7 +36,7 @@ def _mismatches(expected, actual_fn) -> list[str]:
 
 def test_link_term_all_code_points():
     expected = ["Hard"] * MAX
-    for _lineno, first, last, fields in _data_lines(_official("LinkTerm.txt")):
+    for _lineno, first, last, fields in ucd_data_lines(_official("LinkTerm.txt")):
         expected[first : last + 1] = [fields[0]] * (last - first + 1)
     bad = _mismatches(expected, lambda ch: link_term(ch).value)
     assert not bad, f"{len(bad)} code points differ, first: {bad[:20]}"
@@ -55,7 +45,7 @@ def test_link_term_all_code_points():
 def test_link_bracket_all_code_points():
     expected: list[str | None] = [None] * MAX
     count = 0
-    for _lineno, first, last, fields in _data_lines(_official("LinkBracket.txt")):
+    for _lineno, first, last, fields in ucd_data_lines(_official("LinkBracket.txt")):
         for cp in range(first, last + 1):
             expected[cp] = chr(int(fields[0], 16))
             count += 1
@@ -66,7 +56,7 @@ def test_link_bracket_all_code_points():
 
 def test_link_email_all_code_points():
     expected = [False] * MAX
-    for _lineno, first, last, _fields in _data_lines(_official("LinkEmail.txt")):
+    for _lineno, first, last, _fields in ucd_data_lines(_official("LinkEmail.txt")):
         expected[first : last + 1] = [True] * (last - first + 1)
     bad = _mismatches(expected, is_link_email)
     assert not bad, f"{len(bad)} code points differ, first: {bad[:20]}"
@@ -76,7 +66,7 @@ def test_letters_all_code_points():
     """``is_letter`` (scheme initiation after a word) against DerivedGeneralCategory.txt: gc=L*, unlisted are Cn."""
     path = require_data("17.0.0", "ucd", "extracted", "DerivedGeneralCategory.txt")
     expected = [False] * MAX
-    for _lineno, first, last, fields in _data_lines(path):
+    for _lineno, first, last, fields in ucd_data_lines(path):
         expected[first : last + 1] = [fields[0].startswith("L")] * (last - first + 1)
     bad = _mismatches(expected, is_letter)
     assert not bad, f"{len(bad)} code points differ, first: {bad[:20]}"

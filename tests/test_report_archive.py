@@ -15,6 +15,8 @@ import pytest
 
 from uts58_adapt.cli import main
 
+from conftest import descendant_processes, processes_left
+
 REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
@@ -62,35 +64,6 @@ def test_a_file_named_twice_is_audited_once(big: Path, again: str) -> None:
     assert sources == ({"big/f0.txt", "big/f1.txt"} if again == "big" else {name, "big/f1.txt"})
 
 
-def _descendants(pid: int) -> set[int]:
-    """The processes started, directly or not, by ``pid`` (read from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_exit_when_the_cli_is_killed(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
@@ -119,14 +92,11 @@ def test_workers_exit_when_the_cli_is_killed(tmp_path: Path) -> None:
         family: set[int] = set()
         while time.monotonic() < deadline and len(family) < 4:  # fork server, 2 workers, resource tracker
             time.sleep(0.2)
-            family |= _descendants(proc.pid)
+            family |= descendant_processes(proc.pid)
         assert len(family) >= 3, family
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and any(_alive(pid) for pid in family):
-            time.sleep(0.2)
-        left = [pid for pid in family if _alive(pid)]
+        left = processes_left(family, timeout=15, step=0.2)
         for pid in left:
             os.kill(pid, signal.SIGKILL)
         assert not left, "still running after the CLI was killed"

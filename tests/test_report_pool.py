@@ -26,6 +26,8 @@ from uts58_adapt.cli import main
 from uts58_adapt.report import runner
 from uts58_adapt.report.core import ChunkResult, ChunkTask, audit_chunk
 
+from conftest import descendant_processes, process_alive, processes_left
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -107,36 +109,6 @@ def test_absurd_jobs_is_a_usage_error(value: str, capsys: pytest.CaptureFixture[
     assert "--jobs" in err and "Traceback" not in err
 
 
-def _descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
-    out: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the workers")
 def test_sigterm_leaves_no_worker_alive(tmp_path: Path) -> None:
     corpus = tmp_path / "docs"
@@ -153,25 +125,22 @@ def test_sigterm_leaves_no_worker_alive(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:
             # The workers (and, with forkserver, the fork server) are descendants of the CLI.
-            workers = _descendants(proc.pid)
+            workers = descendant_processes(proc.pid)
             if len(workers) >= 3:
                 break
             time.sleep(0.1)
         assert proc.poll() is None and len(workers) >= 2, "the run ended before its workers were seen"
         time.sleep(0.5)
-        workers |= _descendants(proc.pid)
+        workers |= descendant_processes(proc.pid)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
-            time.sleep(0.1)
-        left = [pid for pid in workers if _alive(pid)]
+        left = processes_left(workers, timeout=15, step=0.1)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         for pid in workers:  # never leave our own strays behind, even when the test fails
-            if _alive(pid):
+            if process_alive(pid):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
     assert proc.returncode == 143, proc.stderr.read() if proc.stderr else ""

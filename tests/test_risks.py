@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,20 +20,9 @@ from uts58_adapt import Link, detect, link_risks, linkify
 from uts58_adapt import _security_tables as tables
 from uts58_adapt.refine import risks
 
-from conftest import REPO, require_data
+from conftest import REPO, require_data, ucd_data_lines
 
 MAX = 0x110000
-
-
-def _lines(path: Path) -> Iterator[tuple[int, int, int, list[str]]]:
-    """(line number, first, last, fields) for each data line of a UCD-style file."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            data = line.split("#", 1)[0].strip()
-            if data:
-                fields = [f.strip() for f in data.split(";")]
-                first, _, last = fields[0].partition("..")
-                yield lineno, int(first, 16), int(last or first, 16), fields[1:]
 
 
 def _expand(runs: tuple[tuple[int, int], ...]) -> set[int]:
@@ -53,7 +41,7 @@ def test_identifier_status_line_by_line() -> None:
     allowed = _expand(tables.ALLOWED)
     listed: set[int] = set()
     bad = []
-    for lineno, first, last, fields in _lines(path):
+    for lineno, first, last, fields in ucd_data_lines(path):
         for cp in range(first, last + 1):
             listed.add(cp)
             restricted = risks._RESTRICTED.match(chr(cp)) is not None
@@ -69,7 +57,7 @@ def test_scripts_line_by_line() -> None:
     path = _official("ucd", "Scripts.txt")
     listed = [False] * MAX
     bad = []
-    for lineno, first, last, fields in _lines(path):
+    for lineno, first, last, fields in ucd_data_lines(path):
         for cp in range(first, last + 1):
             listed[cp] = True
             if risks._script(cp) != fields[0]:
@@ -89,7 +77,7 @@ def test_script_extensions_line_by_line() -> None:
     path = _official("ucd", "ScriptExtensions.txt")
     bad = []
     listed = set()
-    for lineno, first, last, fields in _lines(path):
+    for lineno, first, last, fields in ucd_data_lines(path):
         expected = sorted(SCRIPT_CODES[code] for code in fields[0].split())
         for cp in range(first, last + 1):
             listed.add(cp)
@@ -106,7 +94,7 @@ def test_line_break_classes_line_by_line() -> None:
     path = _official("ucd", "LineBreak.txt")
     listed = [False] * MAX
     bad = []
-    for lineno, first, last, fields in _lines(path):
+    for lineno, first, last, fields in ucd_data_lines(path):
         for cp in range(first, last + 1):
             listed[cp] = True
             ideographic = cp in risks._IDEOGRAPHIC
@@ -123,7 +111,7 @@ def test_line_break_classes_line_by_line() -> None:
 
 def test_bidi_control_line_by_line() -> None:
     expected = set()
-    for _lineno, first, last, fields in _lines(_official("ucd", "PropList.txt")):
+    for _lineno, first, last, fields in ucd_data_lines(_official("ucd", "PropList.txt")):
         if fields[0] == "Bidi_Control":
             expected.update(range(first, last + 1))
     got = {cp for cp in range(MAX) if risks._BIDI.match(chr(cp))}
@@ -132,10 +120,10 @@ def test_bidi_control_line_by_line() -> None:
 
 def test_tld_exclusions_line_by_line() -> None:
     expected = {ord("-")}
-    for _lineno, first, last, fields in _lines(_official("ucd", "extracted", "DerivedGeneralCategory.txt")):
+    for _lineno, first, last, fields in ucd_data_lines(_official("ucd", "extracted", "DerivedGeneralCategory.txt")):
         if fields[0] == "Nd":
             expected.update(range(first, last + 1))
-    for _lineno, first, last, fields in _lines(_official("idna", "Idna2008.txt")):
+    for _lineno, first, last, fields in ucd_data_lines(_official("idna", "Idna2008.txt")):
         if fields[0] in ("CONTEXTJ", "CONTEXTO"):
             expected.update(range(first, last + 1))
     got = {cp for cp in range(MAX) if risks._NOT_TLD.match(chr(cp))}
@@ -146,7 +134,7 @@ def test_tld_exclusions_line_by_line() -> None:
 def test_confusables_line_by_line() -> None:
     bad = []
     seen = 0
-    for lineno, first, _last, fields in _lines(_official("security", "confusables.txt")):
+    for lineno, first, _last, fields in ucd_data_lines(_official("security", "confusables.txt")):
         target = "".join(chr(int(cp, 16)) for cp in fields[0].split())
         got = tables.CONFUSABLE_ASCII.get(first)
         if target.isascii():

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from uts58_adapt.backends.urlextract import UrlExtractBackend, _CandidateURLExtract, _EmailCandidate
 from uts58_adapt.refine.migration import refine_links
 
-from conftest import detection_cases, sample_lines
+from conftest import BRACKETS, detection_cases, sample_lines
 
 
 class _CompletingExtract(_CandidateURLExtract):
@@ -106,14 +106,7 @@ PIECES = [
     "普遍",
     "。",
     "．",
-    "<",
-    ">",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
+    *BRACKETS,
     "`",
     "|",
     ",",

@@ -37,7 +37,17 @@ from uts58_adapt.backends.urlextract import (
     _EmailCandidate,
 )
 
-from conftest import LINK_WORDS, dense_paragraphs, detection_cases, plain_text, sample_lines
+from conftest import (
+    BRACKETS,
+    LINK_WORDS,
+    URLEXTRACT_ANCHOR_PIECES,
+    URLEXTRACT_PUNCTUATION,
+    CorpusChecks,
+    dense_paragraphs,
+    long_texts,
+    piece_texts,
+    sample_lines,
+)
 
 
 def _backend() -> UrlExtractBackend:
@@ -57,42 +67,8 @@ def _check(text: str) -> None:
     assert backend.find_and_candidates(text) == (plain, windowed), text
 
 
-@pytest.mark.parametrize("lineno", [n for n, _ in detection_cases()] or [0])
-def test_official_lines(lineno: int, detection_test_file: object) -> None:
-    line = dict(detection_cases())[lineno]
-    _check(plain_text(line))
-
-
-def test_official_file_as_one_text(detection_test_file: object) -> None:
-    lines = [plain_text(line) for _, line in detection_cases()]
-    _check("\n".join(lines))
-
-
-def test_sample_corpus_lines() -> None:
-    lines = sample_lines()
-    assert len(lines) >= 50
-    for line in lines:
-        _check(line)
-
-
-def test_sample_corpus_as_one_text() -> None:
-    text = "\n".join(sample_lines())
-    assert len(text) > 2 * WINDOW
-    _check(text)
-
-
-def test_dense_corpus_paragraphs() -> None:
-    """The benchmark's dense multilingual corpus (benchmarks/corpus_dense.py), paragraph by paragraph."""
-    paragraphs = dense_paragraphs()
-    assert len(paragraphs) > 40
-    for paragraph in paragraphs:
-        _check(paragraph)
-
-
-def test_dense_corpus_as_one_text() -> None:
-    text = "\n\n".join(dense_paragraphs())
-    assert len(text) > 20 * WINDOW
-    _check(text)
+class TestCorpora(CorpusChecks):
+    check = staticmethod(_check)
 
 
 PIECES = [
@@ -107,16 +83,7 @@ PIECES = [
     "co",
     "py",
     "xn--p1ai",
-    "рф",
-    "COM",
-    ".",
-    "@",
-    "a@b",
-    "//",
-    "/",
-    ":",
-    "http://",
-    "localhost",
+    *URLEXTRACT_ANCHOR_PIECES,
     "LOCALHOST",
     "localhoſt",
     "1.2.3.4",
@@ -132,25 +99,8 @@ PIECES = [
     "-",
     "_",
     "~",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
-    "<",
-    ">",
-    "|",
-    "'",
-    '"',
-    "`",
-    "\\",
-    "=",
-    ";",
-    ",",
-    "?",
-    "#",
-    "!",
+    *BRACKETS,
+    *URLEXTRACT_PUNCTUATION,
     "%",
     "](",
     "é",
@@ -159,7 +109,7 @@ PIECES = [
 ]
 SEPARATORS = [" ", " ", "  ", "\n", "\t", "\r", "\x0b", "\x0c", "\u00a0", "\u3000", "\x85"]
 
-_texts = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=60).map("".join)
+_texts = piece_texts(PIECES, SEPARATORS, max_size=60)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,10 +119,9 @@ def test_generated_text(text: str) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_texts, min_size=1, max_size=40), st.sampled_from(SEPARATORS), st.integers(0, 2 * GAP))
-def test_generated_long_text(parts: list[str], sep: str, filler: int) -> None:
-    """Tokens far apart and close together (joined windows), over several windows."""
-    _check((sep + "w" * filler + sep).join(parts))
+@given(long_texts(_texts, SEPARATORS, max_parts=40, max_filler=2 * GAP))
+def test_generated_long_text(text: str) -> None:
+    _check(text)
 
 
 def test_words_over_many_windows() -> None:
