@@ -53,62 +53,25 @@ def test_escaping() -> None:
     assert 'href="http://example.com/%E2%80%AEx"' in out and "\u202e" not in out
 
 
-_TEMPLATE_SCRIPT = textwrap.dedent(
-    """
-    import json
-    import django
-    from django.conf import settings
-    settings.configure(
-        INSTALLED_APPS=["uts58_adapt.integrations.django"],
-        TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": False}],
-    )
-    django.setup()
-    from django.template import engines
-    engine = engines["django"]
-    value = "see https://example.com/αβ(γ/δ)ρς. <b>"
-    out = {
-        "urlize": engine.from_string("{% load uts58 %}{{ v|urlize }}").render({"v": value}),
-        "trunc": engine.from_string("{% load uts58 %}{{ v|urlizetrunc:12 }}").render({"v": value}),
-        "off": engine.from_string("{% load uts58 %}{% autoescape off %}{{ v|urlize }}{% endautoescape %}").render(
-            {"v": value}
-        ),
-        "builtin": engine.from_string("{{ v|urlize }}").render({"v": value}),
-    }
-    print(json.dumps(out))
-    """
-)
-
-
-def test_installed_app_template_filters() -> None:
-    done = subprocess.run([sys.executable, "-c", _TEMPLATE_SCRIPT], capture_output=True, text=True, check=True)
-    out = json.loads(done.stdout)
-    href = "https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4"
-    assert out["urlize"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. &lt;b&gt;'
-    assert out["trunc"] == f'see <a href="{href}" rel="nofollow">https://exa…</a>)ρς. &lt;b&gt;'
-    assert out["off"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. <b>'
-    assert "αβ(γ/δ)ρς</a>" in out["builtin"]  # the built-in filter, for contrast
-
-
-_OPTIONS_SCRIPT = textwrap.dedent(
+_RENDER_SCRIPT = textwrap.dedent(
     """
     import json, sys
     import django
     from django.conf import settings
-    extra = json.loads(sys.argv[1])
+    job = json.loads(sys.argv[1])
     settings.configure(
         INSTALLED_APPS=["uts58_adapt.integrations.django"],
         TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": False}],
-        **extra,
+        **job["settings"],
     )
     django.setup()
     from django.core.exceptions import ImproperlyConfigured
     from django.template import engines
     engine = engines["django"]
-    value = "see http://localhost:8000/x and p\u0430ypal.com and https://example.com/αβ"
     try:
         out = {
-            "urlize": engine.from_string("{% load uts58 %}{{ v|urlize }}").render({"v": value}),
-            "trunc": engine.from_string("{% load uts58 %}{{ v|urlizetrunc:40 }}").render({"v": value}),
+            name: engine.from_string(source).render({"v": job["value"]})
+            for name, source in job["templates"].items()
         }
     except ImproperlyConfigured as exc:
         out = {"error": str(exc)}
@@ -117,11 +80,34 @@ _OPTIONS_SCRIPT = textwrap.dedent(
 )
 
 
-def _render_with(**extra: object) -> dict[str, str]:
-    done = subprocess.run(
-        [sys.executable, "-c", _OPTIONS_SCRIPT, json.dumps(extra)], capture_output=True, text=True, check=True
-    )
+def _render(value: str, templates: dict[str, str], **settings: object) -> dict[str, str]:
+    """``templates`` rendered with ``{{ v }}`` = ``value`` in a fresh Django process configured with ``settings``."""
+    job = json.dumps({"settings": settings, "value": value, "templates": templates})
+    done = subprocess.run([sys.executable, "-c", _RENDER_SCRIPT, job], capture_output=True, text=True, check=True)
     return cast(dict[str, str], json.loads(done.stdout))
+
+
+def test_installed_app_template_filters() -> None:
+    out = _render(
+        "see https://example.com/αβ(γ/δ)ρς. <b>",
+        {
+            "urlize": "{% load uts58 %}{{ v|urlize }}",
+            "trunc": "{% load uts58 %}{{ v|urlizetrunc:12 }}",
+            "off": "{% load uts58 %}{% autoescape off %}{{ v|urlize }}{% endautoescape %}",
+            "builtin": "{{ v|urlize }}",
+        },
+    )
+    href = "https://example.com/%CE%B1%CE%B2(%CE%B3/%CE%B4"
+    assert out["urlize"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. &lt;b&gt;'
+    assert out["trunc"] == f'see <a href="{href}" rel="nofollow">https://exa…</a>)ρς. &lt;b&gt;'
+    assert out["off"] == f'see <a href="{href}" rel="nofollow">https://example.com/αβ(γ/δ</a>)ρς. <b>'
+    assert "αβ(γ/δ)ρς</a>" in out["builtin"]  # the built-in filter, for contrast
+
+
+def _render_with(**settings: object) -> dict[str, str]:
+    value = "see http://localhost:8000/x and p\u0430ypal.com and https://example.com/αβ"
+    filters = {"urlize": "{% load uts58 %}{{ v|urlize }}", "trunc": "{% load uts58 %}{{ v|urlizetrunc:40 }}"}
+    return _render(value, filters, **settings)
 
 
 def test_template_filters_take_their_options_from_settings() -> None:
