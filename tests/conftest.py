@@ -68,6 +68,22 @@ def _data_missing_line() -> str | None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Django 6's urlize reads ``URLIZE_ASSUME_HTTPS``, so in-process Django needs settings: the
+    test session is the program, and configures them as a Django project would (``False``:
+    Django 5's ``http://`` for a bare domain, which the expected outputs have).  Django 5 runs
+    without settings, and the tests of the backend's own configuration run in fresh processes."""
+    if importlib.util.find_spec("django") is None:
+        return
+    import django
+
+    if django.VERSION >= (6,) and not os.environ.get("DJANGO_SETTINGS_MODULE"):
+        from django.conf import settings
+
+        if not settings.configured:
+            settings.configure(URLIZE_ASSUME_HTTPS=False)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     line = _data_missing_line()

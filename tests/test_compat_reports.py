@@ -23,9 +23,23 @@ def _tool():
 TOOL = _tool()
 
 
+def _major(module: str) -> int:
+    """The major version of an installed library (0 when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return int(version(module).split(".")[0])
+    except (PackageNotFoundError, ValueError):
+        return 0
+
+
 @pytest.mark.parametrize("backend, fmt, path", TOOL.report_files(), ids=lambda v: getattr(v, "name", None) or str(v))
 def test_report_is_current(backend: str, fmt: str, path: Path) -> None:
     assert path.is_file(), f"{path.relative_to(REPO)} is missing; run: {REGENERATE}"
+    if backend == "django" and _major("django") >= 6:
+        # The reports are regenerated in the first CI environment (Python 3.11, Django 5.2):
+        # Django 6 reads bare hosts with another pattern, so its "before" links differ.
+        pytest.skip("compat_reports/django.* are made with Django 5; Django 6 links other bare hosts")
     fresh = TOOL.build(backend, fmt)
     assert path.read_bytes() == fresh, f"{path.relative_to(REPO)} is stale; run: {REGENERATE}"
 

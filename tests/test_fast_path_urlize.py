@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 pytest.importorskip("django")
 pytest.importorskip("jinja2")
 
+import django
 import jinja2.utils
 from django.utils import html as django_html
 from django.utils.safestring import mark_safe
@@ -108,7 +109,7 @@ def _check_all(texts: list[str], names: list[str] | None = None) -> None:
 
 #: The anchors as plain alternations matched without regard to case (what first_character_pattern speeds up).
 _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
-_DJANGO_TLDS = django_backend._SIMPLE_URL_2.fullmatch(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
+_DJANGO_TLDS = django_backend._simple_url_2_tlds(django_html.Urlizer.simple_url_2_re.pattern).group(1)  # type: ignore[union-attr]
 _JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
 #: No character other than the validator's, ".", a separator or "([" among the four before "@" (after the first).
 _USER_OR_DOT = "(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"
@@ -359,6 +360,43 @@ def test_djangos_anchor_is_read_from_its_patterns() -> None:
     ]
 
 
+def _django6_url_2(tlds: str) -> re.Pattern[str]:
+    """``simple_url_2_re`` as Django 6 builds it (django/utils/html.py), from this Django's ``DomainNameValidator``."""
+    from django.core.validators import DomainNameValidator
+
+    return re.compile(
+        rf"^www\.|^(?!http)(?:{DomainNameValidator.hostname_re})"
+        rf"(?:{DomainNameValidator.domain_re})"
+        rf"\.({tlds})($|/.*)$",
+        re.IGNORECASE,
+    )
+
+
+def test_djangos_6_simple_url_2_re_gets_the_anchor() -> None:
+    """Django 6 writes the host part of ``simple_url_2_re`` with ``DomainNameValidator``'s patterns:
+    the anchor is read from it too, and the fast path gives the plain path's spans."""
+
+    class Django6(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = _django6_url_2("com|edu|gov|int|mil|net|org")
+
+    class Django6MoreTLDs(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = _django6_url_2("com|de|io")
+
+    for urlizer, linked, unlinked in ((Django6(), "x.com", "x.de"), (Django6MoreTLDs(), "x.de", "x.org")):
+        anchor = django_backend.django_anchor(urlizer)
+        assert anchor is not None and anchor.search(linked) and anchor.search(unlinked) is None
+        texts = [*sample_lines(), *dense_paragraphs()[:150], "see x.com/a, www.y.de and -bad-.com or é.com. ab.io!"]
+        for text in texts:
+            assert django_backend.django_spans(urlizer, text) == django_backend.django_plain_spans(urlizer, text), text
+    # A host part of another shape is not read: the plain path.
+    other = re.compile(r"^www\.|^(?!http)(?:[a-z0-9]+)(?:(?:\.[a-z0-9]+)*)\.(com)($|/.*)$", re.IGNORECASE)
+
+    class Other(django_html.Urlizer):  # type: ignore[misc]
+        simple_url_2_re = other
+
+    assert django_backend.django_anchor(Other()) is None
+
+
 def test_a_urlizer_that_changes_how_words_are_linked_takes_the_plain_path() -> None:
     class Shouting(django_html.Urlizer):  # type: ignore[misc]
         def handle_word(self, word: str, **kwargs: object) -> str:  # links "LINK" too
@@ -381,9 +419,11 @@ def test_a_urlizer_that_changes_how_words_are_linked_takes_the_plain_path() -> N
         assert django_backend.django_anchor(urlizer) is None, urlizer
         assert django_backend.django_config(urlizer) == (None, None)
     text = "a LINK to x.com,y.com and http://e.com/p"
+    # Django 5 links "x.com,y.com" as one bare domain; Django 6's host pattern takes no ",".
+    bare = [] if django.VERSION >= (6,) else ["x.com,y.com"]
     assert [text[s.start : s.end] for s in django_backend.django_spans(Shouting(), text)] == [
         "LINK",
-        "x.com,y.com",
+        *bare,
         "http://e.com/p",
     ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from typing import cast
 import pytest
 
 pytest.importorskip("django")
+
+import django
 
 from uts58_adapt.integrations.django import urlize, urlizetrunc
 
@@ -140,14 +143,60 @@ def test_a_wrong_setting_is_named(setting: object, message: str) -> None:
 
 def test_settings_are_left_to_the_project() -> None:
     code = (
-        "from uts58_adapt import detect\nfrom uts58_adapt.integrations.django import urlize\n"
+        "import django\nfrom uts58_adapt import detect\nfrom uts58_adapt.integrations.django import urlize\n"
         "from django.conf import settings\n"
+        "if django.VERSION < (6,):\n"
+        "    assert urlize('see ab.com') == 'see <a href=\"http://ab.com\">ab.com</a>'\n"
+        "    print(settings.configured)\n"
         "assert detect('see ab.com', 'django')[0].text == 'ab.com'\n"
-        "assert urlize('see ab.com') == 'see <a href=\"http://ab.com\">ab.com</a>'\n"
         "print(settings.configured)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    # Django 5 runs urlize without settings; Django 6 cannot (it reads URLIZE_ASSUME_HTTPS), and the
+    # django backend configures that one setting in a process that has none (test below).
+    assert done.stdout.split() == (["True"] if django.VERSION >= (6,) else ["False", "False"])
+
+
+_SETTINGS_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+    from django.utils.html import Urlizer
+    from uts58_adapt.backends.django import DjangoBackend
+
+    class Django6(Urlizer):
+        # What Django 6's urlize does for a bare domain: read URLIZE_ASSUME_HTTPS.
+        def __call__(self, text, **options):
+            if not isinstance(getattr(settings, "URLIZE_ASSUME_HTTPS", None), bool):
+                raise ImproperlyConfigured("Requested setting URLIZE_ASSUME_HTTPS")
+            return super().__call__(text, **options)
+
+    class Broken(Urlizer):
+        def __call__(self, text, **options):
+            raise ImproperlyConfigured("something else")
+
+    if sys.argv[1] == "project":
+        settings.configure(URLIZE_ASSUME_HTTPS=False)
+    spans = DjangoBackend(Django6()).find("see ab.com and x")
+    print(spans[0].start, spans[0].end, settings.configured, settings.URLIZE_ASSUME_HTTPS)
+    try:
+        DjangoBackend(Broken()).find("see ab.com")
+    except ImproperlyConfigured as exc:
+        print("raised:", exc)
+    """
+)
+
+
+@pytest.mark.parametrize(("case", "setting"), [("none", "True"), ("project", "False")])
+def test_the_backend_configures_django_only_in_a_process_without_settings(case: str, setting: str) -> None:
+    """Django 6's urlize needs settings: the backend configures ``URLIZE_ASSUME_HTTPS=True`` only where
+    there are none (a project's own settings are kept), and any other ``ImproperlyConfigured`` is raised."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SETTINGS_SCRIPT, case], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.splitlines() == [f"4 10 True {setting}", "raised: something else"]
 
 
 def test_djangos_own_hosts_stay_linked() -> None:

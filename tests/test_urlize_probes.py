@@ -18,12 +18,16 @@ from hypothesis import strategies as st
 
 pytest.importorskip("django")
 
+import django
 from django.utils import html as django_html
 
 import uts58_adapt.backends.django as django_backend
 import uts58_adapt.integrations._urlize as urlize_module
 from uts58_adapt.integrations.django import urlize
 from uts58_adapt.refine.acceptance import HostProbe, ascii_host, email_probe, scheme_check
+
+#: Django 6 reads hosts with DomainNameValidator's patterns: some answers differ from Django 5's.
+DJANGO_6 = django.VERSION >= (6,)
 
 
 def _render(word: str) -> str:
@@ -253,9 +257,12 @@ def test_hosts_are_written_as_probes_only_when_django_is_asked(monkeypatch: pyte
     monkeypatch.setattr(urlize_module, "ascii_host", counting)
     urlize_module.clear_memo()
     urlize("see https://bücher.de/a http://example.com ftp://bücher.com/x ftp://bücher.com/y")
-    assert written == ["bücher.com"]  # ftp: asked once (Django links it as a .com word); http(s): derived
+    # ftp: asked once where Django 5 links the word as a .com domain (Django 6's host pattern
+    # takes no ":", so the configuration says that Django links nothing there); http(s): derived.
+    asked = [] if DJANGO_6 else ["bücher.com"]
+    assert written == asked
     urlize("ftp://bücher.com/z")
-    assert written == ["bücher.com"]  # kept across calls
+    assert written == asked  # kept across calls
 
 
 def test_a_host_probe_is_also_a_scheme_probe() -> None:
@@ -293,6 +300,8 @@ def test_derived_word_answers_on_emails() -> None:
     config = django_backend.django_configuration(django_html.urlizer)
     assert config.links_word is not None
     assert config.links_word("σωκράτης@example.com") is False
-    assert config.links_word("里@docs.e.edu") is False and config.links_word("σ.com/x@e.de") is False
+    assert config.links_word("里@docs.e.edu") is False
+    # Django 6's simple_url_2_re links "σ.com" + a path; Django 5's needs two characters before the dot.
+    assert config.links_word("σ.com/x@e.de") is (None if DJANGO_6 else False)
     for linked in ("a@example.com", "www.σ@e.com", "σσ.com/x@e.de", "ſ@e.de", "(σ@e.com", "σ@e.com."):
         assert config.links_word(linked) is None, linked

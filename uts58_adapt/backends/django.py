@@ -17,8 +17,10 @@ spans of one call.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
+import os
 import re
 import sys
 from collections.abc import Callable, Hashable
@@ -51,7 +53,11 @@ _WORD_SPLIT = r"""([\s<>"']+)"""
 #: A character that separates Django's words (its ``word_split_re``, when :func:`django_anchor` is not None).
 DJANGO_SEPARATORS = re.compile(r"""[\s<>"']""")
 _SIMPLE_URL = r"^https?://\[?\w"
-_SIMPLE_URL_2 = re.compile(r"\^www\\\.\|\^\(\?!http\)\\w\[\^@\]\+\\\.\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
+#: The TLDs and the end of ``simple_url_2_re``: ``\.(com|edu|…)($|/.*)$`` after the host part.
+_SIMPLE_URL_2_TLDS = re.compile(r"\(((?:[a-z]+\|)*[a-z]+)\)\(\$\|/\.\*\)\$")
+#: ``simple_url_2_re`` up to its TLDs, as Django 5 ships it (``\w[^@]+`` before the dot).
+_SIMPLE_URL_2_HEAD = r"^www\.|^(?!http)\w[^@]+\."
+_SIMPLE_URL_2 = re.compile(re.escape(_SIMPLE_URL_2_HEAD) + _SIMPLE_URL_2_TLDS.pattern)
 _TRAILING = ".,:;!"
 _WRAPPING = [("(", ")"), ("[", "]")]
 #: After the first character of an anchor (``h`` of ``http``, ``w`` of ``www.``): it starts a word, or follows
@@ -237,7 +243,7 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
         or url != _SIMPLE_URL
     ):
         return None
-    m = _SIMPLE_URL_2.fullmatch(url_2)
+    m = _simple_url_2_tlds(url_2)
     if m is None:
         return None
     tlds = m.group(1)
@@ -253,6 +259,25 @@ def _anchor(urlizer: Any) -> re.Pattern[str] | None:
             (r"\.", "(?i:" + tlds + r""")(?=[/)\].,:;!\s<>"']|\Z)"""),
         ]
     )
+
+
+def _simple_url_2_tlds(url_2: str) -> re.Match[str] | None:
+    r"""``simple_url_2_re``'s TLDs (group 1), when the pattern has a shape Django ships, else None.
+
+    Django 5: ``^www\.|^(?!http)\w[^@]+\.(TLDs)($|/.*)$``; Django 6 writes the host part
+    with ``DomainNameValidator``'s ``hostname_re`` and ``domain_re``.  Either way the word
+    starts with ``www.`` or a ``.`` and one of the TLDs ends it, or a ``/`` follows them,
+    which is what the anchor asks.
+    """
+    m = _SIMPLE_URL_2.fullmatch(url_2)
+    if m is not None:
+        return m
+    validator = getattr(sys.modules.get("django.core.validators"), "DomainNameValidator", None)
+    try:
+        head = rf"^www\.|^(?!http)(?:{validator.hostname_re})(?:{validator.domain_re})\."  # type: ignore[union-attr]
+    except AttributeError:  # Django before 5.1
+        return None
+    return _SIMPLE_URL_2_TLDS.fullmatch(url_2, len(head)) if url_2.startswith(head) else None
 
 
 def _stock_email_validator(cls: Any) -> bool:
@@ -397,5 +422,33 @@ class DjangoBackend:
         self._urlizer = urlizer
 
     def find(self, text: str) -> list[RawLink]:
-        """The links Django's urlize finds in ``text``, sorted by start."""
+        """The links Django's urlize finds in ``text``, sorted by start.
+
+        Django 6's urlize reads the setting ``URLIZE_ASSUME_HTTPS`` (for the href of a bare
+        domain, which the spans do not depend on), so it raises ``ImproperlyConfigured`` in a
+        process without Django settings.  There, and only there (no ``DJANGO_SETTINGS_MODULE``,
+        ``settings.configure()`` not called), the backend configures Django with that one
+        setting, ``True`` (Django's coming default), and asks again: ``detect(backend="django")``
+        works in any program, as with Django 5.  A program that configures Django itself
+        does so before its first ``detect()`` with this backend.
+        """
+        try:
+            return django_spans(self._urlizer, text)
+        except Exception as exc:
+            from django.core.exceptions import ImproperlyConfigured
+
+            if not isinstance(exc, ImproperlyConfigured) or not standalone_settings():
+                raise
         return django_spans(self._urlizer, text)
+
+
+def standalone_settings() -> bool:
+    """Configure Django with ``URLIZE_ASSUME_HTTPS=True`` when the process has no settings
+    (see :meth:`DjangoBackend.find`); whether the settings may now be read."""
+    from django.conf import settings
+
+    if settings.configured or os.environ.get("DJANGO_SETTINGS_MODULE"):
+        return False
+    with contextlib.suppress(RuntimeError):  # another thread configured them first
+        settings.configure(URLIZE_ASSUME_HTTPS=True)
+    return True
