@@ -277,5 +277,15 @@ def _iter_distributed(
         client = Client(address, timeout=connect_timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise DaskUnavailable(f"cannot connect to the Dask scheduler at {address}: {exc}") from exc
-    with client:
-        yield from _iter_client(client, tasks, work, stall_timeout)
+    # As a local cluster's (silence_logs): the client's warnings about workers that died
+    # ("Couldn't gather 1 keys, rescheduling") are not the CLI's; --stall-timeout reports them.
+    import logging
+
+    client_log = logging.getLogger("distributed.client")
+    level = client_log.level
+    client_log.setLevel(max(level, logging.ERROR))
+    try:
+        with client:
+            yield from _iter_client(client, tasks, work, stall_timeout)
+    finally:
+        client_log.setLevel(level)
