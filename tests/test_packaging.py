@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
-import sys
+import tomllib
 
 import uts58_adapt
 
 from conftest import REPO
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 

@@ -7,13 +7,7 @@ Sections follow the public modules; ``wrap()`` has its own section, for its over
 
 from __future__ import annotations
 
-import sys
-from typing import Literal
-
-if sys.version_info >= (3, 11):
-    from typing import assert_type
-else:  # pragma: no cover - Python 3.10
-    from typing_extensions import assert_type
+from typing import Literal, assert_type
 
 import uts58_adapt
 from uts58_adapt import Link, LinkTerm, RawLink

@@ -199,13 +199,8 @@ class LibraryResult:
 
 def load_rules(path: Path) -> list[Rule]:
     """Parse the TOML table: ``[[change]]`` rows with ``library``, ``rule``, ``tests`` (and ``direction``)."""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ModuleNotFoundError:
-            raise ToolError("reading the table needs Python >= 3.11 or the 'tomli' package") from None
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

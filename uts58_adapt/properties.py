@@ -146,7 +146,7 @@ class FlagPattern:
         return self._full
 
 
-class LinkTerm(str, Enum):
+class LinkTerm(str, Enum):  # noqa: UP042 (StrEnum would change str() of a value, a public API)
     """Values of the Link_Term property (UTS #58 §3.4.1, Table 3-2)."""
 
     INCLUDE = "Include"
