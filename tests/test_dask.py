@@ -261,3 +261,21 @@ def test_uts58_adapt_does_not_import_dask() -> None:
     code = "import sys, uts58_adapt, uts58_adapt.detection, uts58_adapt.report.runner; print('dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=repo_env(), cwd=REPO, timeout=120)
     assert out.stdout.strip() == b"False", out.stderr.decode()
+
+
+def test_asyncio_reports_of_allexit_are_filtered() -> None:
+    """A result awaited when the client closes ends in ``AllExit``; asyncio's "Task exception was never
+    retrieved" for it (a traceback after the one-line --stall-timeout error) is dropped, nothing else."""
+    import logging
+
+    from distributed.client import AllExit
+
+    from uts58_adapt.report.dask_engine import _not_all_exit
+
+    def record(exc: BaseException | None) -> logging.LogRecord:
+        info = (type(exc), exc, None) if exc is not None else None
+        return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "Task exception was never retrieved", (), info)
+
+    assert _not_all_exit(record(AllExit())) is False
+    assert _not_all_exit(record(ValueError("x"))) is True
+    assert _not_all_exit(record(None)) is True

@@ -267,6 +267,15 @@ def _probe(address: str, timeout: float) -> None:
         raise DaskUnavailable(f"cannot connect to {where}: it does not answer as a Dask scheduler{detail}")
 
 
+def _not_all_exit(record: Any) -> bool:
+    """A logging filter: False for a record of ``distributed``'s ``AllExit`` (see ``_iter_distributed``)."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return type(exc).__name__ != "AllExit"
+
+
+_NO_ALL_EXIT = _not_all_exit
+
+
 def _iter_distributed(
     tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float, stall_timeout: float
 ) -> Iterator[R]:
@@ -284,6 +293,12 @@ def _iter_distributed(
     client_log = logging.getLogger("distributed.client")
     level = client_log.level
     client_log.setLevel(max(level, logging.ERROR))
+    # A result still awaited when the client closes (the workers died) ends in AllExit, which
+    # asyncio reports as "Task exception was never retrieved", with a traceback, when the
+    # task is collected: that is the stall above, already reported.
+    asyncio_log = logging.getLogger("asyncio")
+    if _NO_ALL_EXIT not in asyncio_log.filters:
+        asyncio_log.addFilter(_NO_ALL_EXIT)
     try:
         with client:
             yield from _iter_client(client, tasks, work, stall_timeout)
