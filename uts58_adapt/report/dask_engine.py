@@ -273,9 +273,6 @@ def _not_all_exit(record: Any) -> bool:
     return type(exc).__name__ != "AllExit"
 
 
-_NO_ALL_EXIT = _not_all_exit
-
-
 def _iter_distributed(
     tasks: Iterator[T], work: Callable[[T], R], address: str, connect_timeout: float, stall_timeout: float
 ) -> Iterator[R]:
@@ -297,8 +294,8 @@ def _iter_distributed(
     # asyncio reports as "Task exception was never retrieved", with a traceback, when the
     # task is collected: that is the stall above, already reported.
     asyncio_log = logging.getLogger("asyncio")
-    if _NO_ALL_EXIT not in asyncio_log.filters:
-        asyncio_log.addFilter(_NO_ALL_EXIT)
+    if _not_all_exit not in asyncio_log.filters:
+        asyncio_log.addFilter(_not_all_exit)
     try:
         with client:
             yield from _iter_client(client, tasks, work, stall_timeout)
