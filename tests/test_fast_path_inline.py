@@ -8,6 +8,9 @@
 - ``detect(backend="mistune")``: ``MistuneBackend.find`` against the url plugin's pattern.
 - ``detect()`` with both backends: its early return for a text with no span and its look
   for schemes after a letter, against the refinement of the plain spans.
+- The magiclink integration: Python-Markdown searches its link pattern only from the
+  anchors (``link_matches``); the reference is the pattern's own ``finditer``, and the
+  HTML of the integration with the pattern searched everywhere.
 - The integrations (mistune's url plugin, magiclink): ``refine_at`` memoizes each span's
   refinement by its window; the HTML with the memo cold, warm and switched off must be
   the same, for every configuration that shares the memo.
@@ -23,6 +26,7 @@ import gzip
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -45,7 +49,12 @@ from mistune.plugins.url import URL_LINK_PATTERN  # noqa: E402
 
 from uts58_adapt.backends import get_backend  # noqa: E402
 from uts58_adapt.backends.base import RawLink  # noqa: E402
-from uts58_adapt.backends.magiclink import anchored_spans, magiclink_anchor, magiclink_spans  # noqa: E402
+from uts58_adapt.backends.magiclink import (  # noqa: E402
+    anchored_spans,
+    link_matches,
+    magiclink_anchor,
+    magiclink_spans,
+)
 from uts58_adapt.integrations.mistune import url, url_plugin  # noqa: E402
 
 _URL_RE = re.compile(URL_LINK_PATTERN)
@@ -225,6 +234,57 @@ def test_magiclink_foreign_processor_takes_the_plain_pass() -> None:
     assert magiclink_anchor(md) is None
 
 
+# --- the magiclink integration's link pattern, searched from its anchors ------------------------
+
+
+def _link_re() -> re.Pattern[str]:
+    from pymdownx.magiclink import RE_LINK
+
+    return re.compile(RE_LINK, re.DOTALL | re.UNICODE)  # as Python-Markdown compiles it
+
+
+def _matches(found: Iterator[re.Match[str]]) -> list[tuple[tuple[int, int], str | None]]:
+    return [(m.span(), m.group("www")) for m in found]
+
+
+def _check_link_matches(regex: re.Pattern[str], text: str) -> None:
+    for pos in {0, 1, 5, len(text) // 2, len(text) - 1, len(text), len(text) + 3}:
+        if pos >= 0:
+            assert _matches(link_matches(regex, text, pos)) == _matches(regex.finditer(text, pos)), (text, pos)
+
+
+def test_link_matches_is_finditer_on_the_corpora() -> None:
+    regex = _link_re()
+    n = 0
+    for text in _texts():
+        _check_link_matches(regex, text)
+        n += 1
+    assert n > 300
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_texts_st)
+def test_link_matches_is_finditer_on_generated_text(text: str) -> None:
+    _check_link_matches(_link_re(), text)
+
+
+def test_magiclink_integration_searches_from_the_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The integration's HTML with the anchored search is its HTML with the pattern searched
+    everywhere (as Python-Markdown does alone), for each configuration, on the corpora and on
+    texts dense in the patterns' pieces."""
+    texts = [plain_text(line) for _, line in detection_cases()] + sample_lines() + dense_paragraphs(20_000)
+    texts += _debian_texts(15_000)
+    texts += ["".join(PIECES), " ".join(PIECES), "(www.a.com)*https://b.org*\x03ftp://c.de 'WWW.D.EU'"]
+    anchored = _magiclink_mds()
+    assert all(type(md.inlinePatterns["magic-link"].getCompiledRegExp()) is not re.Pattern for md in anchored)
+    want = _render_all([_converter(md) for md in anchored], texts)
+    plain = _magiclink_mds()
+    for md in plain:
+        pattern = md.inlinePatterns["magic-link"]
+        monkeypatch.setattr(pattern, "getCompiledRegExp", lambda p=pattern: p.compiled_re)
+    assert _render_all([_converter(md) for md in plain], texts) == want
+
+
 # --- detect(backend="mistune") ----------------------------------------------------------------
 
 
@@ -270,15 +330,19 @@ def _mistune_renderers() -> list[Render]:
     ]
 
 
-def _magiclink_renderers() -> list[Render]:
-    out: list[Render] = []
-    for config in [{}, {"hide_protocol": True}, {"strict_hosts": True}, {"reject_risky": True}]:
-        md = markdown.Markdown(
+def _magiclink_mds() -> list[Any]:
+    """The magiclink integration, with each of its configurations (``markdown.Markdown`` instances)."""
+    return [
+        markdown.Markdown(
             extensions=["uts58_adapt.integrations.magiclink"],
             extension_configs={"uts58_adapt.integrations.magiclink": config},
         )
-        out.append(_converter(md))
-    return out
+        for config in [{}, {"hide_protocol": True}, {"strict_hosts": True}, {"reject_risky": True}]
+    ]
+
+
+def _magiclink_renderers() -> list[Render]:
+    return [_converter(md) for md in _magiclink_mds()]
 
 
 def _converter(md: object) -> Render:

@@ -13,12 +13,13 @@ and run over the plain text the way Python-Markdown runs them: the link pattern 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ._windows import ANY_SPACE
 from .base import RawLink
 
-__all__ = ["MagiclinkBackend", "anchored_spans", "magiclink_anchor", "magiclink_spans"]
+__all__ = ["MagiclinkBackend", "anchored_spans", "link_matches", "magiclink_anchor", "magiclink_spans"]
 
 
 def _pattern_spans(pattern: Any, text: str, lo: int, hi: int, kind: str, out: list[RawLink]) -> list[tuple[int, int]]:
@@ -156,9 +157,32 @@ _SCHEME_MAX = 5
 _SPACE = ANY_SPACE
 
 
+def link_matches(regex: re.Pattern[str], text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+    """``regex.finditer(text, pos)`` for the link processor's ``RE_LINK``, searched only from its anchors.
+
+    Each match holds an anchor (``://`` or ``www.``, :data:`_LINK_ONLY`) and starts at most
+    :data:`_SCHEME_MAX` characters before it: the pattern is searched from there to the
+    anchor's end, a few characters, instead of at every position of the text.  The matches
+    are finditer's, in its order (the next search starts where a match ends).
+    """
+    a = _LINK_ONLY.search(text, pos)
+    while a is not None:
+        at = a.start()
+        # The leftmost match from pos that ends by this anchor's end (one that starts further
+        # on holds a later anchor; none starting before at - _SCHEME_MAX can end here).
+        m = regex.search(text, at - _SCHEME_MAX if at - _SCHEME_MAX > pos else pos, a.end())
+        if m is not None:
+            yield m
+            pos = m.end()
+        a = _LINK_ONLY.search(text, pos if pos > at + 1 else at + 1)
+
+
 def _anchored_links(pattern: Any, text: str, out: list[RawLink]) -> list[tuple[int, int]]:
     """:func:`_pattern_spans` of the link processor over the whole text, its pattern searched
-    only from each anchor (see :func:`anchored_spans`): same matches, same ``handleMatch`` calls."""
+    only from each anchor (see :func:`anchored_spans`): same matches, same ``handleMatch`` calls.
+
+    :func:`link_matches`' search, inlined: after a link the search goes on where the link
+    ends, and a generator costs about 4% of ``find`` on the dense corpus."""
     regex = pattern.getCompiledRegExp()
     gaps = []
     pos = last = 0  # where the next match may start; the end of the last link

@@ -8,6 +8,8 @@ included) with its bare-link and email patterns upgraded:
 - URLs: magiclink's ``handleMatch`` finds the span and builds the element (its href
   rules, ``hide_protocol``, the repository shortener); the span is then refined
   (``integrations._common.refined_span``) and the element's text and href follow it.
+  Python-Markdown searches the pattern (``RE_LINK``) only from its anchors, ``://`` and
+  ``www.`` (``backends.magiclink.link_matches``): the same matches, from less text.
 - Emails: found from each ``@`` by the refinement (§5.2), so non-ASCII local parts link
   too; an address is kept when magiclink's own email pattern accepts it with the local
   part ``a``, and magiclink's ``handleMatch`` builds the (entity-encoded) element.
@@ -21,12 +23,14 @@ included) and only invalid hosts are dropped; the extension's own option
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from markdown import Markdown
 from markdown.util import AtomicString
 from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMailPattern, MagiclinkPattern
 
+from ..backends.magiclink import link_matches
 from ..html import BIDI_CONTROLS
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
@@ -42,8 +46,33 @@ _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 _LOCAL_MAX = 256
 
 
+class _AnchoredLinkRE:
+    """magiclink's compiled ``RE_LINK`` whose ``finditer`` (the one call Python-Markdown makes)
+    searches only from the pattern's anchors (:func:`~uts58_adapt.backends.magiclink.link_matches`)."""
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self._regex = regex
+
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match[str]]:
+        if endpos is not None:
+            return self._regex.finditer(string, pos, endpos)
+        return link_matches(self._regex, string, pos)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._regex, name)
+
+
 class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
     """magiclink's bare-link pattern, its spans refined to UTS #58."""
+
+    def __init__(self, pattern: str, md: Markdown | None = None) -> None:
+        super().__init__(pattern, md)
+        regex = self.compiled_re
+        self._searched = _AnchoredLinkRE(regex) if pattern == RE_LINK else regex
+
+    def getCompiledRegExp(self) -> Any:
+        """The pattern Python-Markdown searches: ``RE_LINK`` searched only from its anchors."""
+        return self._searched
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         el, start, end = super().handleMatch(m, data)
