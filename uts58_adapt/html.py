@@ -112,8 +112,30 @@ def render(
     return _render(text, links, _scheme_set(schemes), escape_bidi)
 
 
-def _render(text: str, links: Iterable[Link], allowed: frozenset[str], escape_bidi: bool = True) -> str:
-    """:func:`render` with the schemes already checked (``_scheme_set``)."""
+#: Characters written as numeric references in markup text by ``_render(..., references=True)``: CR
+#: (a literal one reads as LF), the other C0 controls but tab, LF and FF, DEL, and the noncharacters.
+#: A C1 control stays literal: ``&#x80;`` reads as U+20AC (§13.2.5.80), a literal U+0080 as itself.
+_REFERENCES = re.compile(
+    "[\x01-\x08\x0b\x0d-\x1f\x7f\ufdd0-\ufdef"
+    + "".join(chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
+    + "]"
+)
+
+
+def _references(s: str) -> str:
+    """``s`` (escaped markup text) with the characters of ``_REFERENCES`` written as numeric references."""
+    return _REFERENCES.sub(lambda m: f"&#x{ord(m.group()):X};", s)
+
+
+def _render(
+    text: str, links: Iterable[Link], allowed: frozenset[str], escape_bidi: bool = True, references: bool = False
+) -> str:
+    """:func:`render` with the schemes already checked (``_scheme_set``).
+
+    ``references``: the text was decoded from markup (``linkify_html``); the characters a
+    parser would not read back as themselves when written literally are written as
+    numeric references (``_REFERENCES``), so the text reads back as it was.
+    """
 
     def plain(s: str) -> str:
         return html.escape(_visible_bidi(s) if escape_bidi else s, quote=True)
@@ -132,4 +154,4 @@ def _render(text: str, links: Iterable[Link], allowed: frozenset[str], escape_bi
         out.append(f'<a href="{href}" dir="ltr">{shown}</a>')
         pos = link.end
     out.append(plain(text[pos:]))
-    return "".join(out)
+    return _references("".join(out)) if references else "".join(out)

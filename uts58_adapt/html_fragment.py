@@ -19,10 +19,9 @@ links, it does not sanitize.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Collection
 
-from .backends._html5_text import text_runs
+from .backends._html5_text import decode_text, text_runs
 from .detection import detect
 from .html import _render, _scheme_set
 
@@ -75,11 +74,11 @@ def linkify_html(
     pos = 0
     for start, end in text_runs(fragment, skip):
         raw = fragment[start:end]
-        text = html.unescape(raw)
+        text = decode_text(raw)
         links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts, reject_risky=reject_risky)
         if links:
             out.append(fragment[pos:start])
-            out.append(_render(text, links, allowed))
+            out.append(_render(text, links, allowed, references=True))
             pos = end
     out.append(fragment[pos:])
     return "".join(out)

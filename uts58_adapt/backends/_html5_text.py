@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from functools import lru_cache
+from html.entities import html5 as _NAMED
 
-__all__ = ["RAW_TEXT_ELEMENTS", "STOP_ELEMENTS", "text_runs"]
+__all__ = ["RAW_TEXT_ELEMENTS", "STOP_ELEMENTS", "decode_text", "text_runs"]
 
 #: Elements whose content an HTML5 parser never tokenizes as markup (RCDATA, RAWTEXT,
 #: script data, PLAINTEXT): never linkified, whatever ``skip`` says.
@@ -232,3 +233,70 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
             pos = lt + 1
             continue
         text_start = pos = end
+
+
+#: §13.2.5.80 numeric character reference end state: the references replaced by another character.
+_NUMERIC_REPLACEMENTS = {
+    0x80: "\u20ac",
+    0x82: "\u201a",
+    0x83: "\u0192",
+    0x84: "\u201e",
+    0x85: "\u2026",
+    0x86: "\u2020",
+    0x87: "\u2021",
+    0x88: "\u02c6",
+    0x89: "\u2030",
+    0x8A: "\u0160",
+    0x8B: "\u2039",
+    0x8C: "\u0152",
+    0x8E: "\u017d",
+    0x91: "\u2018",
+    0x92: "\u2019",
+    0x93: "\u201c",
+    0x94: "\u201d",
+    0x95: "\u2022",
+    0x96: "\u2013",
+    0x97: "\u2014",
+    0x98: "\u02dc",
+    0x99: "\u2122",
+    0x9A: "\u0161",
+    0x9B: "\u203a",
+    0x9C: "\u0153",
+    0x9E: "\u017e",
+    0x9F: "\u0178",
+}
+#: A character reference in text (§13.2.5.72): numeric, or a name (the longest known prefix counts).
+_CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
+
+
+def _charref(m: re.Match[str]) -> str:
+    s = m.group(1)
+    if s[0] == "#":
+        digits = s[2:] if s[1] in "xX" else s[1:]
+        digits = digits.rstrip(";").lstrip("0") or "0"
+        # more than 8 digits is past U+10FFFF in either base (and int() refuses 4,300 decimal digits)
+        code = int(digits, 16 if s[1] in "xX" else 10) if len(digits) <= 8 else 0x110000
+        # §13.2.5.80: null, surrogates and past U+10FFFF are U+FFFD; the table replaces some C1
+        # controls; every other control and noncharacter is kept (a parse error, not a loss)
+        if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return "\ufffd"
+        return _NUMERIC_REPLACEMENTS.get(code) or chr(code)
+    if s in _NAMED:
+        return _NAMED[s]
+    for end in range(len(s) - 1, 1, -1):  # a legacy name without ";" followed by more (&notit;)
+        if s[:end] in _NAMED:
+            return _NAMED[s[:end]] + s[end:]
+    return "&" + s
+
+
+def decode_text(raw: str) -> str:
+    """The characters an HTML5 parser reads from the text ``raw``: newlines normalized, character references decoded.
+
+    §13.2.3.5 (CR LF and CR are LF), §13.2.5.72-80, in the data state: named references (the longest name that matches,
+    legacy names without ``;``), numeric references with the replacement table; a
+    reference to a control or a noncharacter is that character (``&#6;`` is U+0006, not
+    nothing as ``html.unescape`` makes it).
+    """
+    if "\r" in raw:  # §13.2.3.5: the input stream's CR LF and CR are LF
+        raw = raw.replace("\r\n", "\n").replace("\r", "\n")
+    return _CHARREF.sub(_charref, raw) if "&" in raw else raw
