@@ -22,20 +22,116 @@ another does not.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Collection
 from functools import lru_cache
 from html.entities import html5 as _NAMED
 
-__all__ = ["RAW_TEXT_ELEMENTS", "STOP_ELEMENTS", "decode_text", "text_runs"]
+__all__ = ["RAW_TEXT_ELEMENTS", "decode_text", "text_runs"]
 
 #: Elements whose content an HTML5 parser never tokenizes as markup (RCDATA, RAWTEXT,
 #: script data, PLAINTEXT): never linkified, whatever ``skip`` says.
 RAW_TEXT_ELEMENTS = frozenset(
     {"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"}
 )
-#: Start tags after which the tokenizer state depends on the tree (see the module docstring).
-STOP_ELEMENTS = frozenset({"svg", "math", "noscript", "select"})
+#: §13.2.4.3: the formatting elements (their end tag runs the adoption agency algorithm).
+FORMATTING = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"})
+#: §13.2.4.2: the HTML elements that end a scope ("has an element in scope"); ``html`` is never opened
+#: twice, and foreign content is not followed far enough to hold one.
+SCOPE_BOUNDARIES = frozenset({"applet", "caption", "marquee", "object", "table", "td", "th", "template"})
+#: §13.2.4.2: the special elements that a start tag opens, without the void, raw text and foreign ones,
+#: ``html``, ``head``, ``body`` and ``frameset`` (which the tree never opens twice) and the table parts
+#: (``tbody``, ``tr``…: always inside a ``table`` or ``template``, which already ends every scope).
+SPECIAL = SCOPE_BOUNDARIES | frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "button",
+        "center",
+        "dd",
+        "details",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "li",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "noscript",
+        "ol",
+        "p",
+        "pre",
+        "search",
+        "section",
+        "summary",
+        "ul",
+    }
+)
+#: §13.2.6.4.7: end tags that close their element when it is in scope, whatever is above it.
+SCOPED_END = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "button",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "header",
+        "hgroup",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "pre",
+        "search",
+        "section",
+        "summary",
+        "ul",
+    }
+)
+#: §13.2.6.4.15, .11: start tags that close the current cell or caption.
+_CELL_STARTS = frozenset({"caption", "col", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr"})
+#: §13.2.6.4.7: start tags that close a ``p`` element in button scope.
+_CLOSES_P = SCOPED_END - {"button", "dd", "dt"} | frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "form", "li", "p"})
+#: §13.2.6.5: start tags that leave foreign content (``font`` only with some attributes: all of them here).
+_BREAKOUT = frozenset(
+    {"b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "font"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol"}
+    | {"p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var"}
+)
+#: §13.2.6.5 and 13.2.4.2: foreign elements whose content follows the HTML rules (in any namespace here).
+_INTEGRATION_POINTS = frozenset({"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"})
+_HTML, _FOREIGN, _SELECT = 0, 1, 2
 #: Elements with no end tag (their start tag never opens a skipped element).
 VOID_ELEMENTS = frozenset(
     {
@@ -78,37 +174,44 @@ def _end_tag(name: str) -> re.Pattern[str]:
 
 
 def _tag_end(s: str, pos: int) -> int:
-    """The end of the tag whose name starts at ``s[pos]`` (after ``<`` or ``</``), or -1 at the end of input.
+    """The end of the tag whose name starts at ``s[pos]`` (after ``<`` or ``</``), or -1 at the end of input."""
+    return _tag(s, pos)[0]
+
+
+def _tag(s: str, pos: int) -> tuple[int, bool]:
+    """The end of the tag whose name starts at ``s[pos]`` (-1 at the end of input), and its self-closing flag.
 
     §13.2.5.8-13.2.5.40: tag name, attribute names and values (double-quoted,
-    single-quoted, unquoted), self-closing flag.  A tag open at the end of the input is
-    dropped by the parser (eof-in-tag), with all that follows.
+    single-quoted, unquoted), self-closing flag (a ``/`` right before ``>``, not in a
+    value).  A tag open at the end of the input is dropped by the parser (eof-in-tag), with
+    all that follows.
     """
     n = len(s)
     pos = _TAG_NAME.match(s, pos).end()  # type: ignore[union-attr]  # ``*`` always matches
     while True:
+        before = pos
         pos = _SPACE_SLASH.match(s, pos).end()  # type: ignore[union-attr]
         if pos >= n:
-            return -1
+            return -1, False
         if s[pos] == ">":
-            return pos + 1
+            return pos + 1, pos > before and s[pos - 1] == "/"
         pos = _ATTR_NAME.match(s, pos).end()  # type: ignore[union-attr]  # s[pos] is a name character
         pos = _SPACE.match(s, pos).end()  # type: ignore[union-attr]
         if pos >= n:
-            return -1
+            return -1, False
         if s[pos] != "=":
             continue  # "/", ">" or the next attribute's name
         pos = _SPACE.match(s, pos + 1).end()  # type: ignore[union-attr]
         if pos >= n:
-            return -1
+            return -1, False
         quote = s[pos]
         if quote in "\"'":
             close = s.find(quote, pos + 1)
             if close == -1:
-                return -1
+                return -1, False
             pos = close + 1
         elif quote == ">":
-            return pos + 1
+            return pos + 1, False
         else:
             pos = _UNQUOTED.match(s, pos).end()  # type: ignore[union-attr]
 
@@ -134,22 +237,124 @@ def _script_end(s: str, pos: int) -> int:
             return m.start()
 
 
+class _Tree:
+    """What of the tree construction (§13.2.6) decides whether text is in a skipped element.
+
+    ``open_skips``: the skipped elements (and every ``a``) that may still hold the text
+    that follows, each with the serial of its start tag.  ``tracked``: the special elements
+    (§13.2.4.2) that may still be open, with their serials.  Both only ever hold more than
+    the tree does: an element leaves them only where every reading of the markup closes it
+    (a top-of-stack end tag, or the one replacement rules below), so an unsure case keeps
+    text skipped, never the reverse.  ``quiet``: in ``noscript`` content (markup with
+    scripting off, raw text with it on) nothing closes, only opens.
+    """
+
+    __slots__ = ("boundaries", "open_skips", "quiet", "serial", "serials", "skip", "tracked")
+
+    def __init__(self, skip: Collection[str]) -> None:
+        self.skip = skip
+        self.open_skips: list[tuple[str, int]] = []
+        self.tracked: list[str] = []
+        self.serials: list[int] = []
+        self.boundaries: list[int] = []  # serials of the scope boundaries in ``tracked``
+        self.serial = 0
+        self.quiet = False
+
+    def _push(self, name: str) -> None:
+        self.tracked.append(name)
+        self.serials.append(self.serial)
+        if name in SCOPE_BOUNDARIES:
+            self.boundaries.append(self.serial)
+
+    def _pop(self) -> None:
+        self.tracked.pop()
+        if self.boundaries and self.boundaries[-1] == self.serials.pop():
+            self.boundaries.pop()
+
+    def top(self, depth: int = 1) -> str:
+        return self.tracked[-depth] if len(self.tracked) >= depth else ""
+
+    def _closes(self, name: str, serial: int) -> bool:
+        """Whether the end tag ``name`` closes the open element ``name`` started at ``serial`` (§13.2.6.4.7)."""
+        if self.boundaries and self.boundaries[-1] > serial:
+            return False  # not in scope ("has an element in scope"): the end tag is ignored
+        if name in FORMATTING:
+            # the adoption agency runs its outer loop 8 times: each special element above the
+            # element takes one, so from 8 on a clone of it stays open (and holds what follows)
+            return len(self.serials) - bisect.bisect_right(self.serials, serial) < 8
+        if name in SCOPED_END:
+            return True
+        # "any other end tag": a special element above it makes the end tag ignored
+        return not self.serials or self.serials[-1] <= serial
+
+    def _close_skip(self, name: str) -> bool:
+        """Close the innermost open skipped element ``name`` if the end tag does; whether it did."""
+        for i in range(len(self.open_skips) - 1, -1, -1):
+            if self.open_skips[i][0] == name:
+                if not self._closes(name, self.open_skips[i][1]):
+                    return False
+                del self.open_skips[i]  # only it: a formatting element above it is reconstructed later
+                return True
+        return False
+
+    def start(self, name: str) -> None:
+        """A start tag (not void, not raw text, not self-closing foreign content)."""
+        self.serial += 1
+        if not self.quiet:
+            top = self.top()
+            if name == "a":  # §13.2.6.4.7: a second "a" runs the adoption agency for the first
+                self._close_skip("a")
+            if (
+                (name == "table" and top == "table")  # §13.2.6.4.9: a table in a table closes it
+                or (name in _CELL_STARTS and top in ("td", "th", "caption"))  # §13.2.6.4.15, .11: the cell closes
+                or (name in _CLOSES_P and top == "p")
+                or (name == "li" and top == "li")
+                or (name in ("dd", "dt") and top in ("dd", "dt"))
+            ):
+                self._pop()
+        if name in SPECIAL:
+            self._push(name)
+        if name in self.skip or name == "a":
+            self.open_skips.append((name, self.serial))
+
+    def end(self, name: str) -> None:
+        """An end tag."""
+        if self.quiet:
+            return
+        if name in self.skip or name == "a":
+            self._close_skip(name)
+        top = self.top()
+        if top == name:
+            self._pop()
+        elif name in ("table", "tr") and top in ("td", "th", "caption") and self.top(2) == "table":
+            self._pop()  # the cell (caption) closes, then the table (the row)
+            if name == "table":
+                self._pop()
+
+
 def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
     """The ``(start, end)`` ranges of ``source`` that an HTML5 parser reads as text and that may be linkified.
 
-    Text in the content of an element named in ``skip`` (``a``, ``pre``…; lower case)
-    or of a raw text element (:data:`RAW_TEXT_ELEMENTS`) is not returned, nor anything
-    after a start tag of :data:`STOP_ELEMENTS`.  Runs are maximal: a ``<`` that starts no
-    markup (``a < b``) is text.  Linear time: every search starts where the last one ended.
+    Text in the content of an ``a`` element or of an element named in ``skip`` (``pre``,
+    ``code``…; lower case), as the tree construction decides it (:class:`_Tree`), or of a
+    raw text element (:data:`RAW_TEXT_ELEMENTS`), foreign content or ``select`` is not
+    returned, nor anything after a point where two readings of the markup differ (see the
+    module docstring).  Runs are maximal: a ``<`` that starts no markup (``a < b``) is
+    text.  Linear time: every search starts where the last one ended.
     """
     n = len(source)
     runs: list[tuple[int, int]] = []
-    open_skips: list[str] = []
+    tree = _Tree(skip)
     text_start = 0
     pos = 0
+    mode = _HTML
+    foreign: list[str] = []  # the open foreign elements (an exact stack, else the scan stops)
+    noscript_end = -1  # in noscript content: where its raw text ends for a parser with scripting on
 
     def text_until(end: int) -> None:
-        if end > text_start and not open_skips:
+        # text right in a table (or a template's table parts) is "in table text" (§13.2.6.4.10): an
+        # anchor would leave the white space before it in the table and move the rest out of it
+        if end > text_start and mode == _HTML and not tree.open_skips and tree.top() not in ("table", "template"):
             runs.append((text_start, end))
 
     while True:
@@ -158,19 +363,34 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
             text_until(n)
             return runs
         lt = m.start()
+        if lt == noscript_end:  # both readings are at the noscript end tag
+            tree.quiet = False
+            noscript_end = -1
         nxt = source[lt + 1 : lt + 2]
         end: int
         if _ALPHA.match(nxt):  # a start tag
-            end = _tag_end(source, lt + 1)
+            end, self_closing = _tag(source, lt + 1)
             text_until(lt)
             if end == -1:
                 return runs
             name = _TAG_NAME.match(source, lt + 1).group().lower()  # type: ignore[union-attr]
-            if name in STOP_ELEMENTS:
+            if mode == _FOREIGN:
+                if name in _BREAKOUT or foreign[-1] in _INTEGRATION_POINTS:
+                    return runs  # §13.2.6: a start tag read by the HTML rules: not followed
+                if not self_closing:
+                    foreign.append(name)
+            elif mode == _SELECT:
+                if name not in ("option", "optgroup", "hr"):
+                    return runs  # select parsing differs between the Standard's versions
+            elif name in ("svg", "math"):
+                if not self_closing:
+                    mode = _FOREIGN
+                    foreign.append(name)
+            elif name == "select":
+                mode = _SELECT
+            elif name == "plaintext":
                 return runs
-            if name == "plaintext":
-                return runs
-            if name in RAW_TEXT_ELEMENTS:
+            elif name in RAW_TEXT_ELEMENTS:
                 close = _script_end(source, end) if name == "script" else -1
                 if name != "script":
                     cm = _end_tag(name).search(source, end)
@@ -180,8 +400,14 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                 end = _tag_end(source, close + 2)
                 if end == -1:
                     return runs
-            elif name in skip and name not in VOID_ELEMENTS:
-                open_skips.append(name)
+            elif name not in VOID_ELEMENTS:
+                if name == "noscript" and noscript_end == -1:
+                    cm = _end_tag("noscript").search(source, end)
+                    noscript_end = cm.start() if cm else n
+                    tree.start(name)
+                    tree.quiet = True
+                else:
+                    tree.start(name)
         elif nxt == "/":
             after = source[lt + 2 : lt + 3]
             if _ALPHA.match(after):  # an end tag
@@ -190,9 +416,19 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                 if end == -1:
                     return runs
                 name = _TAG_NAME.match(source, lt + 2).group().lower()  # type: ignore[union-attr]
-                if name in open_skips:
-                    while open_skips.pop() != name:
-                        pass
+                if mode == _FOREIGN:
+                    if name in ("p", "br") or name not in foreign:
+                        return runs  # §13.2.6.5: handled by the HTML rules: not followed
+                    del foreign[len(foreign) - 1 - foreign[::-1].index(name) :]
+                    if not foreign:
+                        mode = _HTML
+                elif mode == _SELECT:
+                    if name == "select":
+                        mode = _HTML
+                    elif name not in ("option", "optgroup"):
+                        return runs
+                else:
+                    tree.end(name)
             elif after == ">":  # "</>": nothing
                 end = lt + 3
                 text_until(lt)
@@ -218,6 +454,13 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                     if cm is None:
                         return runs
                     end = cm.end()
+            elif mode == _FOREIGN and source.startswith("[CDATA[", lt + 2):  # §13.2.5.69: a CDATA section
+                close = source.find("]]>", lt + 9)
+                if close == -1:
+                    return runs
+                end = close + 3
+            elif mode == _SELECT:
+                return runs
             else:  # DOCTYPE, CDATA outside foreign content, other bogus comments: up to ">"
                 close = source.find(">", lt + 2)
                 if close == -1:
@@ -232,6 +475,8 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
         else:  # "<" followed by anything else (or nothing) is text
             pos = lt + 1
             continue
+        if lt < noscript_end < end:
+            return runs  # the noscript end tag is inside markup for one reading only
         text_start = pos = end
 
 
