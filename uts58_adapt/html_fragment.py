@@ -19,11 +19,12 @@ links, it does not sanitize.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from .backends._html5_text import decode_text, text_runs
 from .detection import detect
 from .html import _render, _scheme_set
+from .link import Link
 
 __all__ = ["DEFAULT_SKIP_TAGS", "linkify_html"]
 
@@ -40,6 +41,22 @@ def _skip_set(skip_tags: object) -> frozenset[str]:
 
 
 _DEFAULT_SKIP = _skip_set(DEFAULT_SKIP_TAGS)
+#: ASCII white space (the HTML Standard's): the characters a table keeps (§13.2.6.4.10), with U+0000,
+#: which it drops.
+_HTML_WHITE_SPACE = "\t\n\x0c\r \x00"
+
+
+def _white_space_piece(text: str, links: Sequence[Link]) -> bool:
+    """Whether the anchors cut a piece of ``text`` that is white space alone (§13.2.6.4.10: in a table
+    it would stay in the table while the rest of the text moves before it)."""
+    pos = 0
+    for link in links:
+        piece = text[pos : link.start]
+        if piece and not piece.strip(_HTML_WHITE_SPACE):
+            return True
+        pos = link.end
+    piece = text[pos:]
+    return bool(piece) and not piece.strip(_HTML_WHITE_SPACE)
 
 
 def linkify_html(
@@ -72,11 +89,12 @@ def linkify_html(
     allowed = _scheme_set(schemes)
     out: list[str] = []
     pos = 0
-    for start, end in text_runs(fragment, skip):
+    in_table: list[bool] = []
+    for (start, end), table in zip(text_runs(fragment, skip, in_table), in_table, strict=True):
         raw = fragment[start:end]
         text = decode_text(raw)
         links = detect(text, backend, max_length=max_length, strict_hosts=strict_hosts, reject_risky=reject_risky)
-        if links:
+        if links and not (table and _white_space_piece(text, links)):
             out.append(fragment[pos:start])
             out.append(_render(text, links, allowed, references=True))
             pos = end

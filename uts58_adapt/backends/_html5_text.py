@@ -36,7 +36,9 @@ RAW_TEXT_ELEMENTS = frozenset(
     {"title", "textarea", "style", "xmp", "iframe", "noembed", "noframes", "script", "plaintext"}
 )
 #: §13.2.4.3: the formatting elements (their end tag runs the adoption agency algorithm).
-FORMATTING = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"})
+FORMATTING = frozenset(
+    {"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"}
+)
 #: §13.2.4.2: the HTML elements that end a scope ("has an element in scope"); ``html`` is never opened
 #: twice, and foreign content is not followed far enough to hold one.
 SCOPE_BOUNDARIES = frozenset({"applet", "caption", "marquee", "object", "table", "td", "th", "template"})
@@ -240,8 +242,8 @@ def _script_end(s: str, pos: int) -> int:
 class _Tree:
     """What of the tree construction (§13.2.6) decides whether text is in a skipped element.
 
-    ``open_skips``: the skipped elements (and every ``a``) that may still hold the text
-    that follows, each with the serial of its start tag.  ``tracked``: the special elements
+    ``open_skips``: per name, the serials (start tag order) of the skipped elements (and of
+    every ``a``) that may still hold the text that follows; ``skipping``: how many.  ``tracked``: the special elements
     (§13.2.4.2) that may still be open, with their serials.  Both only ever hold more than
     the tree does: an element leaves them only where every reading of the markup closes it
     (a top-of-stack end tag, or the one replacement rules below), so an unsure case keeps
@@ -249,25 +251,30 @@ class _Tree:
     scripting off, raw text with it on) nothing closes, only opens.
     """
 
-    __slots__ = ("boundaries", "open_skips", "quiet", "serial", "serials", "skip", "tracked")
+    __slots__ = ("boundaries", "open_skips", "quiet", "serial", "serials", "skip", "skipping", "tables", "tracked")
 
     def __init__(self, skip: Collection[str]) -> None:
         self.skip = skip
-        self.open_skips: list[tuple[str, int]] = []
+        self.open_skips: dict[str, list[int]] = {}
+        self.skipping = 0
         self.tracked: list[str] = []
         self.serials: list[int] = []
         self.boundaries: list[int] = []  # serials of the scope boundaries in ``tracked``
         self.serial = 0
         self.quiet = False
+        self.tables = 0  # how many ``table`` and ``template`` elements ``tracked`` holds
 
     def _push(self, name: str) -> None:
         self.tracked.append(name)
         self.serials.append(self.serial)
         if name in SCOPE_BOUNDARIES:
             self.boundaries.append(self.serial)
+            if name in ("table", "template"):
+                self.tables += 1
 
     def _pop(self) -> None:
-        self.tracked.pop()
+        if self.tracked.pop() in ("table", "template"):
+            self.tables -= 1
         if self.boundaries and self.boundaries[-1] == self.serials.pop():
             self.boundaries.pop()
 
@@ -289,13 +296,12 @@ class _Tree:
 
     def _close_skip(self, name: str) -> bool:
         """Close the innermost open skipped element ``name`` if the end tag does; whether it did."""
-        for i in range(len(self.open_skips) - 1, -1, -1):
-            if self.open_skips[i][0] == name:
-                if not self._closes(name, self.open_skips[i][1]):
-                    return False
-                del self.open_skips[i]  # only it: a formatting element above it is reconstructed later
-                return True
-        return False
+        serials = self.open_skips.get(name)
+        if not serials or not self._closes(name, serials[-1]):
+            return False
+        serials.pop()  # only it: a formatting element above it is reconstructed later
+        self.skipping -= 1
+        return True
 
     def start(self, name: str) -> None:
         """A start tag (not void, not raw text, not self-closing foreign content)."""
@@ -315,7 +321,8 @@ class _Tree:
         if name in SPECIAL:
             self._push(name)
         if name in self.skip or name == "a":
-            self.open_skips.append((name, self.serial))
+            self.open_skips.setdefault(name, []).append(self.serial)
+            self.skipping += 1
 
     def end(self, name: str) -> None:
         """An end tag."""
@@ -332,7 +339,7 @@ class _Tree:
                 self._pop()
 
 
-def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
+def text_runs(source: str, skip: Collection[str] = (), in_table: list[bool] | None = None) -> list[tuple[int, int]]:
     """The ``(start, end)`` ranges of ``source`` that an HTML5 parser reads as text and that may be linkified.
 
     Text in the content of an ``a`` element or of an element named in ``skip`` (``pre``,
@@ -341,6 +348,10 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
     returned, nor anything after a point where two readings of the markup differ (see the
     module docstring).  Runs are maximal: a ``<`` that starts no markup (``a < b``) is
     text.  Linear time: every search starts where the last one ended.
+
+    ``in_table``: when given, gets for each run whether a ``table`` or ``template`` may be
+    open around it.  Text right in a table is moved before it (foster parenting), except
+    white space alone, which stays: a run may be cut only where no piece is white space alone.
     """
     n = len(source)
     runs: list[tuple[int, int]] = []
@@ -349,13 +360,16 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
     pos = 0
     mode = _HTML
     foreign: list[str] = []  # the open foreign elements (an exact stack, else the scan stops)
+    in_foreign: dict[str, int] = {}  # how many of each name ``foreign`` holds
     noscript_end = -1  # in noscript content: where its raw text ends for a parser with scripting on
 
     def text_until(end: int) -> None:
         # text right in a table (or a template's table parts) is "in table text" (§13.2.6.4.10): an
         # anchor would leave the white space before it in the table and move the rest out of it
-        if end > text_start and mode == _HTML and not tree.open_skips and tree.top() not in ("table", "template"):
+        if end > text_start and mode == _HTML and not tree.skipping and tree.top() not in ("table", "template"):
             runs.append((text_start, end))
+            if in_table is not None:
+                in_table.append(tree.tables > 0)
 
     while True:
         m = _MARKUP.search(source, pos)
@@ -379,6 +393,7 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                     return runs  # §13.2.6: a start tag read by the HTML rules: not followed
                 if not self_closing:
                     foreign.append(name)
+                    in_foreign[name] = in_foreign.get(name, 0) + 1
             elif mode == _SELECT:
                 if name not in ("option", "optgroup", "hr"):
                     return runs  # select parsing differs between the Standard's versions
@@ -386,6 +401,7 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                 if not self_closing:
                     mode = _FOREIGN
                     foreign.append(name)
+                    in_foreign[name] = 1
             elif name == "select":
                 mode = _SELECT
             elif name == "plaintext":
@@ -417,9 +433,13 @@ def text_runs(source: str, skip: Collection[str] = ()) -> list[tuple[int, int]]:
                     return runs
                 name = _TAG_NAME.match(source, lt + 2).group().lower()  # type: ignore[union-attr]
                 if mode == _FOREIGN:
-                    if name in ("p", "br") or name not in foreign:
+                    if name in ("p", "br") or not in_foreign.get(name):
                         return runs  # §13.2.6.5: handled by the HTML rules: not followed
-                    del foreign[len(foreign) - 1 - foreign[::-1].index(name) :]
+                    while True:  # "any other end tag": up to the nearest element of that name
+                        popped = foreign.pop()
+                        in_foreign[popped] -= 1
+                        if popped == name:
+                            break
                     if not foreign:
                         mode = _HTML
                 elif mode == _SELECT:
