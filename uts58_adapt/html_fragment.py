@@ -1,20 +1,24 @@
 """``linkify_html(html)``: add UTS #58 links to the text of an HTML fragment (bleach.linkify for nh3 users).
 
 The fragment is read as an HTML5 parser reads it (``backends._html5_text``, the HTML
-Standard's tokenizer, not Python's ``html.parser``, which disagrees with browsers on
-malformed markup).  Every tag, comment, declaration and attribute is copied byte for
-byte; only runs of text outside ``skip_tags`` (by default ``a``, ``pre``, ``code``,
-``script``, ``style``, ``textarea`` and ``title``) that contain a link are rewritten:
-their text is decoded, links are found with ``detect`` and the run is written back by
-``html.render`` (everything escaped, attributes quoted, Bidi_Control characters
+Standard's tokenizer and what of its tree construction decides where text is, not
+Python's ``html.parser``, which disagrees with browsers on malformed markup).  Every tag,
+comment, declaration and attribute is copied byte for byte; only runs of text outside
+``skip_tags`` (by default ``a``, ``pre``, ``code``, ``script``, ``style``, ``textarea``
+and ``title``; ``a`` whatever ``skip_tags`` says) that contain a link are rewritten: their
+text is decoded as the parser decodes it (``_html5_text.decode_text``: a reference to a
+control character is that character, which ends a link), links are found with ``detect``
+and the run is written back by ``html.render`` (everything escaped, CR and the other
+controls as numeric references, attributes quoted, Bidi_Control characters
 percent-escaped, only the allowed schemes linked).  A run without a link is left exactly
-as it was.  No anchor is ever inserted where an HTML5 parser would not see text: in a
-tag or attribute value, a comment, a CDATA section or bogus comment, or the content of
+as it was.  No anchor is ever inserted where an HTML5 parser would not see text: in a tag
+or attribute value, a comment, a CDATA section or bogus comment, the content of
 ``script``, ``style``, ``xmp``, ``iframe``, ``noembed``, ``noframes``, ``textarea``,
-``title`` or ``plaintext``; after an ``svg``, ``math``, ``noscript`` or ``select`` start
-tag (where the parse depends on more than the tokenizer) the rest is copied as it is.
-Sanitize afterwards (``nh3.clean``) if the input is untrusted: this function adds
-links, it does not sanitize.
+``title`` or ``plaintext``, foreign content (``svg``, ``math``) or a ``select``; nor in
+another anchor as the tree builder nests them (an ``</a>`` out of scope is ignored).
+``noscript`` content is markup (scripting off, as bleach reads it).  Where two readings
+of the markup could differ, the rest is copied as it is.  Sanitize afterwards
+(``nh3.clean``) if the input is untrusted: this function adds links, it does not sanitize.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ def linkify_html(
     """Return the HTML ``fragment`` with UTS #58 links added to its text nodes (see the module docstring).
 
     ``backend``, ``schemes`` and ``max_length`` are those of :func:`uts58_adapt.linkify`;
-    ``skip_tags`` names the elements whose content stays as it is.  ``strict_hosts`` is
+    ``skip_tags`` names the elements whose content stays as it is (an ``a`` always does).  ``strict_hosts`` is
     :func:`uts58_adapt.detect`'s: ``backend`` names one of detect's own configured
     backends, not an instance of yours, so hosts must be registrable domains (§1.4) unless
     ``strict_hosts=False`` (then ``http://localhost:8000/`` links too).  ``reject_risky``

@@ -12,12 +12,23 @@ tree builder switches to another tokenizer state: RCDATA (``title``, ``textarea`
 RAWTEXT (``style``, ``xmp``, ``iframe``, ``noembed``, ``noframes``), script data with
 its escape states (``script``) and PLAINTEXT (``plaintext``, to the end).
 
-Where the tokenizer state depends on more than this (§13.2.6 tree construction):
-foreign content (``svg``, ``math``: CDATA sections, breakout tags), ``noscript`` (raw
-text only when scripting is on) and ``select`` (whose content parsing browsers have
-changed), the fragment is not linkified from that start tag on: every byte after it is
-copied as it is.  Nothing is inserted where one reading of the fragment sees text and
-another does not.
+Where the text is in the tree (§13.2.6 tree construction) decides whether it is in a
+skipped element: an ``</a>`` that is not in scope (a ``table``, ``td``, ``object``… opened
+after the ``a`` and still open) is ignored, an ``a`` closed by the end tag of an element
+around it is reconstructed for the text after it, and the adoption agency leaves a clone
+open after eight special elements (:class:`_Tree`, which holds at least what the tree holds
+open).  Every ``a`` is skipped, whatever ``skip`` says: an anchor is never put in another.
+
+Foreign content (``svg``, ``math``) is followed while it is foreign content only (its own
+CDATA sections, end tags of its open elements); a breakout tag, an integration point or an
+end tag the HTML rules handle stops the scan.  ``select`` is followed only through
+``option``, ``optgroup`` and ``hr`` (its content parsing changed in the Standard in 2025).
+``noscript`` is read as html5lib and bleach read it, with scripting off: its content is
+markup; with scripting on (a browser) it is raw text up to ``</noscript``, so in its
+content nothing closes, and both readings must meet at that end tag.  Text in foreign
+content or a ``select`` is not returned; where the readings could differ, nothing from
+there on is: every byte after it is copied as it is.  Nothing is inserted where one
+reading of the fragment sees text and another does not.
 """
 
 from __future__ import annotations
@@ -243,12 +254,14 @@ class _Tree:
     """What of the tree construction (§13.2.6) decides whether text is in a skipped element.
 
     ``open_skips``: per name, the serials (start tag order) of the skipped elements (and of
-    every ``a``) that may still hold the text that follows; ``skipping``: how many.  ``tracked``: the special elements
-    (§13.2.4.2) that may still be open, with their serials.  Both only ever hold more than
-    the tree does: an element leaves them only where every reading of the markup closes it
-    (a top-of-stack end tag, or the one replacement rules below), so an unsure case keeps
-    text skipped, never the reverse.  ``quiet``: in ``noscript`` content (markup with
-    scripting off, raw text with it on) nothing closes, only opens.
+    every ``a``) that may still hold the text that follows; ``skipping``: how many.
+    ``tracked`` and ``serials``: the special elements (§13.2.4.2) that may still be open, with
+    their serials; ``boundaries``: the serials of the scope boundaries among them.  Both only
+    ever hold more than the tree does: a special element leaves ``tracked`` only at the top
+    (its end tag, or a start tag that closes it), and a skipped element leaves
+    ``open_skips`` only when its end tag closes it in the tree, so an unsure case keeps text
+    skipped, never the reverse.  ``quiet``: in ``noscript`` content (markup with scripting
+    off, raw text with it on) nothing closes, only opens.
     """
 
     __slots__ = ("boundaries", "open_skips", "quiet", "serial", "serials", "skip", "skipping", "tables", "tracked")
