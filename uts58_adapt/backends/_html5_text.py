@@ -288,7 +288,8 @@ class _Tree:
     def _pop(self) -> None:
         if self.tracked.pop() in ("table", "template"):
             self.tables -= 1
-        if self.boundaries and self.boundaries[-1] == self.serials.pop():
+        serial = self.serials.pop()
+        if self.boundaries and self.boundaries[-1] == serial:
             self.boundaries.pop()
 
     def top(self, depth: int = 1) -> str:
