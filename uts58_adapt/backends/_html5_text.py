@@ -145,6 +145,8 @@ _BREAKOUT = frozenset(
 #: §13.2.6.5 and 13.2.4.2: foreign elements whose content follows the HTML rules (in any namespace here).
 _INTEGRATION_POINTS = frozenset({"foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"})
 _HTML, _FOREIGN, _SELECT = 0, 1, 2
+#: The start and end tags :class:`_Tree` acts on (besides the skipped ones).
+_FOLLOWED = SPECIAL | _CELL_STARTS | _CLOSES_P | {"a"}
 #: Elements with no end tag (their start tag never opens a skipped element).
 VOID_ELEMENTS = frozenset(
     {
@@ -320,10 +322,8 @@ class _Tree:
     def start(self, name: str) -> None:
         """A start tag (not void, not raw text, not self-closing foreign content)."""
         self.serial += 1
-        if not self.quiet:
-            top = self.top()
-            if name == "a":  # §13.2.6.4.7: a second "a" runs the adoption agency for the first
-                self._close_skip("a")
+        if not self.quiet and self.tracked:
+            top = self.tracked[-1]
             if (
                 (name == "table" and top == "table")  # §13.2.6.4.9: a table in a table closes it
                 or (name in _CELL_STARTS and top in ("td", "th", "caption"))  # §13.2.6.4.15, .11: the cell closes
@@ -332,6 +332,8 @@ class _Tree:
                 or (name in ("dd", "dt") and top in ("dd", "dt"))
             ):
                 self._pop()
+        if name == "a" and not self.quiet:  # §13.2.6.4.7: a second "a" runs the adoption agency for the first
+            self._close_skip("a")
         if name in SPECIAL:
             self._push(name)
         if name in self.skip or name == "a":
@@ -370,6 +372,8 @@ def text_runs(source: str, skip: Collection[str] = (), in_table: list[bool] | No
     n = len(source)
     runs: list[tuple[int, int]] = []
     tree = _Tree(skip)
+    # the names the tree follows: any other start or end tag changes nothing there
+    followed = _FOLLOWED.union(skip)
     text_start = 0
     pos = 0
     mode = _HTML
@@ -380,7 +384,12 @@ def text_runs(source: str, skip: Collection[str] = (), in_table: list[bool] | No
     def text_until(end: int) -> None:
         # text right in a table (or a template's table parts) is "in table text" (§13.2.6.4.10): an
         # anchor would leave the white space before it in the table and move the rest out of it
-        if end > text_start and mode == _HTML and not tree.skipping and tree.top() not in ("table", "template"):
+        if (
+            end > text_start
+            and mode == _HTML
+            and not tree.skipping
+            and not (tree.tracked and tree.tracked[-1] in ("table", "template"))
+        ):
             runs.append((text_start, end))
             if in_table is not None:
                 in_table.append(tree.tables > 0)
@@ -436,12 +445,12 @@ def text_runs(source: str, skip: Collection[str] = (), in_table: list[bool] | No
                     noscript_end = cm.start() if cm else n
                     tree.start(name)
                     tree.quiet = True
-                else:
+                elif name in followed:
                     tree.start(name)
         elif nxt == "/":
             after = source[lt + 2 : lt + 3]
             if _ALPHA.match(after):  # an end tag
-                end = _tag_end(source, lt + 2)
+                end = _tag(source, lt + 2)[0]
                 text_until(lt)
                 if end == -1:
                     return runs
@@ -461,7 +470,7 @@ def text_runs(source: str, skip: Collection[str] = (), in_table: list[bool] | No
                         mode = _HTML
                     elif name not in ("option", "optgroup"):
                         return runs
-                else:
+                elif name in followed:
                     tree.end(name)
             elif after == ">":  # "</>": nothing
                 end = lt + 3
