@@ -160,6 +160,20 @@ def test_django_safe_input_no_anchor_in_the_authors_anchor() -> None:
         assert urlize(mark_safe(value)) == value
 
 
+def test_jinja2_safe_input_no_anchor_in_the_authors_anchor() -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    install(env)
+    template = env.from_string("{{ v|safe|urlize }}")
+    for boundary in BOUNDARIES:
+        value = f'<a href="https://good.com/"><{boundary}></a>see http://evil.com/x'
+        assert template.render(v=value) == value
+
+
 # --- 32.11: character references decode as the HTML Standard says --------------------------------
 
 
