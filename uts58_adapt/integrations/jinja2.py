@@ -110,6 +110,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
                 default_scheme="https://",
                 strict_hosts=strict_hosts,
                 reject_risky=reject_risky,
+                markup=is_markup,
             )
 
         # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
