@@ -175,6 +175,9 @@ def test_django_safe_references_are_read_once(text: str) -> None:
         "see example｡com/?a=1&amp;b=2 ok",
         'see https://example.com/?q="x"&amp;y=1 ok',
         "see https://en.wikipedia.org/wiki/Hawai&#x27;i&amp;x&quot;y ok",
+        # A reference ending the link stays whole: its ";" is no trailing Soft character.
+        "see https://example.com/?a=1&amp; ok",
+        "see http://localhost:8000/?a=1&amp;b=http://127.0.0.1&quot; ok",
     ],
 )
 def test_jinja2_safe_references_are_read_once(text: str) -> None:
@@ -301,3 +304,19 @@ def test_django_mailto_href_is_encoded() -> None:
         assert _visible(upgraded) == text
         ((href, shown),) = _anchors(upgraded)
         _check_mailto(href, shown)
+
+
+def test_django_bare_domain_after_a_scheme_keeps_djangos_href() -> None:
+    """Django links ``tel:x.com/…`` as a bare ``.com`` domain (href ``http://tel:x.com/…``): with a
+    Bidi_Control in it, the upgrade's anchor (built from a probe) keeps Django's href scheme."""
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+
+    from uts58_adapt.integrations.django import urlize
+
+    text = "tel:x.com/\u202e"
+    library, upgraded = django_urlize(text), urlize(text)
+    _no_new_markup(upgraded, library)
+    assert [href.split(":")[0] for href, _ in _anchors(upgraded)] == [
+        href.split(":")[0] for href, _ in _anchors(library)
+    ]

@@ -46,6 +46,8 @@ _ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+#: A scheme not followed by ``//`` (``tel:``), or a host and a port to a library (``x.com:80``).
+_HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 #: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
 _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
@@ -144,6 +146,17 @@ def _decoded(text: str) -> str:
     return html.unescape(text) if "&" in text else text
 
 
+def _library_keeps_scheme(text: str, render_escaped: Callable[[str], str]) -> bool:
+    """Whether the library links all of ``text`` (``scheme:…``, no ``//``) with its scheme in the href.
+
+    Jinja2 links ``tel:+1`` with ``extra_schemes=["tel:"]`` and the href ``tel:+1``; Django
+    links ``tel:x.com`` as a bare ``.com`` domain, with the href ``http://tel:x.com``.
+    """
+    found = anchor_hrefs(text, render_escaped(text))
+    scheme = text[: text.index(":") + 1].lower()
+    return len(found) == 1 and found[0][0].start == 0 and found[0][1][: len(scheme)].lower() == scheme
+
+
 def _library_accepts_email(
     render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str], bool | None] | None = None
 ) -> Callable[[str], bool]:
@@ -219,6 +232,7 @@ def _render_link(
     render_key: Hashable | None = None,
     untrimmed: bool = False,
     markup: bool = False,
+    render_escaped: Callable[[str], str] | None = None,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -234,6 +248,9 @@ def _render_link(
     ``markup``: the text is HTML (input marked safe): the anchor built from a probe takes the
     link's text with its character references read (:func:`_decoded`), escaped once, and a
     Bidi_Control character written as a reference (``&#x202e;``) is percent-escaped as a literal one.
+    ``render_escaped`` (see :func:`urlize_refined`): asked whether a link ``scheme:…`` without ``//``
+    is linked with that scheme in its href (:func:`_library_keeps_scheme`); otherwise, and without it,
+    such a link is a bare domain to the library (Django's ``http://tel:x.com``).
     """
     if not safe_scheme(link.text):
         return None
@@ -247,10 +264,10 @@ def _render_link(
     if email:
         local, _, domain = text.rpartition("@")
         href = mailto_href(local, domain)
-    elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:" or link.href == link.text:
-        # A scheme the library links (refine.acceptance), or a link the library made with a scheme and
-        # no host (``tel:+1``, ``_common.refine``): its href is its text.
-        href = text
+    elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:":
+        href = text  # a scheme the library links (refine.acceptance)
+    elif render_escaped is not None and _HOSTLESS.match(text) and _library_keeps_scheme(text, render_escaped):
+        href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
     else:
         href = default_scheme + text
     if not safe_scheme(href):
@@ -418,7 +435,9 @@ def urlize_refined(
                         continue
         if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
-        anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed, markup)
+        anchor = _render_link(
+            link, render_one, default_scheme, names, own, render_key, untrimmed, markup, render_escaped
+        )
         if anchor is None:
             continue
         piece = text[pos:start]
