@@ -266,7 +266,12 @@ def _render_link(
         href = mailto_href(local, domain)
     elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:":
         href = text  # a scheme the library links (refine.acceptance)
-    elif render_escaped is not None and _HOSTLESS.match(text) and _library_keeps_scheme(text, render_escaped):
+    elif (
+        render_escaped is not None
+        and link.href == link.text  # the library's span kept whole: no host found (``_common.refine``)
+        and _HOSTLESS.match(text)
+        and _library_keeps_scheme(text, render_escaped)
+    ):
         href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
     else:
         href = default_scheme + text
@@ -394,7 +399,12 @@ def urlize_refined(
         # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
         odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
         # In markup, a Bidi_Control written as a character reference (``&#x202e;``, ``&rlm;``).
-        bidi_reference = markup and "&" in link_text and _BIDI.search(_decoded(link_text)) is not None
+        bidi_reference = (
+            markup
+            and "&" in link_text
+            and ("&#" in link_text or "m;" in link_text)  # numeric, or &lrm; &rlm;
+            and _BIDI.search(_decoded(link_text)) is not None
+        )
         if rendered is not None and not (odd and _SURROGATE.search(link_text)):
             found = reusable.get((start, end))
             if found is None:
