@@ -4,9 +4,11 @@ The library finds its spans (``backends._html_spans``), they are refined (§10.1
 each refined link is rendered by the library itself, on the link's text alone, so its
 href normalization and its options (``nofollow``, ``rel``, ``target``, trimming of long
 display texts) still apply.  When the library would not link that text on its own (or
-the link holds a Bidi_Control character), the anchor the library renders for a plain
-``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
-href and text.  Text between links is escaped as the library escapes it.
+the link holds a Bidi_Control character, in markup also one written as a character
+reference), the anchor the library renders for a plain ``http://example.com/`` (or
+``a@example.com``) is reused with the link's own escaped href and text (an email's href
+from ``refine.email.mailto_href``; in markup the link's references read once, issue 32).
+Text between links is escaped as the library escapes it.
 
 Fast path (issue 20): with the library's own configuration (``backends.django.django_anchor``,
 ``backends.jinja2.jinja2_anchor``) the spans come from the library reading only the words
