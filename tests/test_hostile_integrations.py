@@ -231,7 +231,8 @@ def test_markdown_it_display_text_has_no_decoded_bidi_control() -> None:
     md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     md.linkify = wrap(md.linkify)
     out = md.render("see %E2%80%AEmoc.evil@bank.com and %e2%81%a6x@bank.com ok")
-    assert 'href="mailto:%E2%80%AEmoc.evil@bank.com"' in out
+    # The address holds "%": RFC 6068 §2 has it written %25 in the href (issue 32.6), so no mail client decodes it.
+    assert 'href="mailto:%25E2%2580%25AEmoc.evil@bank.com"' in out
     assert not BIDI_CONTROLS.intersection(out), ascii(out)
 
 

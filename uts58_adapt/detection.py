@@ -13,6 +13,7 @@ from collections.abc import Callable
 from .backends import BACKENDS, get_backend
 from .backends.base import Backend, RawLink
 from .link import Link
+from .refine.email import mailto_href
 
 # The refinement stage (regex tables, IDNA) is imported on the first refined call, so
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
@@ -256,7 +257,10 @@ def _unrefined(text: str, raw: list[RawLink]) -> list[Link]:
         span = text[r.start : r.end]
         href = span
         if r.kind == "email":
-            if not span.lower().startswith("mailto:"):
+            local, at, domain = span.rpartition("@")
+            if at:
+                href = mailto_href(local, domain)
+            elif not span.lower().startswith("mailto:"):
                 href = "mailto:" + span
         elif "://" not in span[:40] and not span.startswith("//"):
             href = "https://" + span

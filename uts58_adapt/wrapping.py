@@ -54,6 +54,7 @@ from .backends.urlextract import instance_gen_urls, instance_state
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
 from .refine.acceptance import scheme_check
+from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
 
@@ -221,6 +222,16 @@ def _shown_encoded(match: Match) -> Match:
     """
     if "%" in match.text:
         match.text = _BIDI_ENCODED.sub(lambda m: m.group().replace("%", "%25"), match.text)
+    return match
+
+
+def _mailto_encoded(match: Match) -> Match:
+    """``match`` whose ``mailto:`` url has its local part percent-encoded as RFC 6068 §2 requires
+    (``refine.email.mailto_href``): linkify-it's normalizer only puts ``mailto:`` before it."""
+    url = match.url
+    if url[:7].lower() == _MAILTO and "@" in url:
+        local, _, domain = url.rpartition("@")
+        match.url = mailto_href(local, domain)
     return match
 
 
@@ -415,7 +426,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
-            _shown_encoded(self._make_match(text, _schema_of(link), link.start, link.end))
+            _shown_encoded(_mailto_encoded(self._make_match(text, _schema_of(link), link.start, link.end)))
             for link in self._risk_filter(
                 refine_text,
                 refine_links(

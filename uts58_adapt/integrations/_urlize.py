@@ -4,9 +4,11 @@ The library finds its spans (``backends._html_spans``), they are refined (§10.1
 each refined link is rendered by the library itself, on the link's text alone, so its
 href normalization and its options (``nofollow``, ``rel``, ``target``, trimming of long
 display texts) still apply.  When the library would not link that text on its own (or
-the link holds a Bidi_Control character), the anchor the library renders for a plain
-``http://example.com/`` (or ``a@example.com``) is reused with the link's own escaped
-href and text.  Text between links is escaped as the library escapes it.
+the link holds a Bidi_Control character, in markup also one written as a character
+reference), the anchor the library renders for a plain ``http://example.com/`` (or
+``a@example.com``) is reused with the link's own escaped href and text (an email's href
+from ``refine.email.mailto_href``; in markup the link's references read once, issue 32).
+Text between links is escaped as the library escapes it.
 
 Fast path (issue 20): with the library's own configuration (``backends.django.django_anchor``,
 ``backends.jinja2.jinja2_anchor``) the spans come from the library reading only the words
@@ -33,6 +35,7 @@ from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host
+from ..refine.email import mailto_href
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["clear_memo", "in_text", "urlize_refined"]
@@ -45,6 +48,8 @@ _ATTR_NAME = re.compile(r' ([A-Za-z][A-Za-z0-9-]*)="')
 _PROBE_ANCHOR = re.compile(r"(<a\s[^<>]*>)([^<>]*)</a>")
 _HREF = re.compile(r'\shref="[^"]*"')
 _SCHEME_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+#: A scheme not followed by ``//`` (``tel:``), or a host and a port to a library (``x.com:80``).
+_HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 #: Characters an escaping linkifier changes: a link without them is rendered alike, escaped or not.
 _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
@@ -138,6 +143,22 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
     return "".join(out)
 
 
+def _decoded(text: str) -> str:
+    """``text``, a piece of HTML text, as a browser shows it: its character references read."""
+    return html.unescape(text) if "&" in text else text
+
+
+def _library_keeps_scheme(text: str, render_escaped: Callable[[str], str]) -> bool:
+    """Whether the library links all of ``text`` (``scheme:…``, no ``//``) with its scheme in the href.
+
+    Jinja2 links ``tel:+1`` with ``extra_schemes=["tel:"]`` and the href ``tel:+1``; Django
+    links ``tel:x.com`` as a bare ``.com`` domain, with the href ``http://tel:x.com``.
+    """
+    found = anchor_hrefs(text, render_escaped(text))
+    scheme = text[: text.index(":") + 1].lower()
+    return len(found) == 1 and found[0][0].start == 0 and found[0][1][: len(scheme)].lower() == scheme
+
+
 def _library_accepts_email(
     render_escaped: Callable[[str], str], key: Hashable | None, known: Callable[[str], bool | None] | None = None
 ) -> Callable[[str], bool]:
@@ -212,6 +233,8 @@ def _render_link(
     rendered: str | None = None,
     render_key: Hashable | None = None,
     untrimmed: bool = False,
+    markup: bool = False,
+    render_escaped: Callable[[str], str] | None = None,
 ) -> str | None:
     """The library's anchor for ``link``, or None when no safe anchor can be made.
 
@@ -224,25 +247,40 @@ def _render_link(
     across calls under it (see :func:`urlize_refined`).  ``untrimmed``: the library shows
     every link whole and renders a probe's anchor alike whatever its length (its own
     ``urlize`` without ``trim_url_limit``): one probe of each kind serves every link.
+    ``markup``: the text is HTML (input marked safe): the anchor built from a probe takes the
+    link's text with its character references read (:func:`_decoded`), escaped once, and a
+    Bidi_Control character written as a reference (``&#x202e;``) is percent-escaped as a literal one.
+    ``render_escaped`` (see :func:`urlize_refined`): asked whether a link ``scheme:…`` without ``//``
+    is linked with that scheme in its href (:func:`_library_keeps_scheme`); otherwise, and without it,
+    such a link is a bare domain to the library (Django's ``http://tel:x.com``).
     """
     if not safe_scheme(link.text):
         return None
-    if link.text.isascii() or _BIDI.search(link.text) is None:
+    text = _decoded(link.text) if markup else link.text
+    if text.isascii() or _BIDI.search(text) is None:
         own = render_one(link.text) if rendered is None else rendered
         m = _ANCHOR.match(own)
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
     email = link.kind == "email"
     if email:
-        href = link.text if link.text[:7].lower() == "mailto:" else "mailto:" + link.text
-    elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
-        href = link.text  # a scheme the library links (refine.acceptance)
+        local, _, domain = text.rpartition("@")
+        href = mailto_href(local, domain)
+    elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:":
+        href = text  # a scheme the library links (refine.acceptance)
+    elif (
+        render_escaped is not None
+        and link.href == link.text  # the library's span kept whole: no host found (``_common.refine``)
+        and _HOSTLESS.match(text)
+        and _library_keeps_scheme(text, render_escaped)
+    ):
+        href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
     else:
-        href = default_scheme + link.text
+        href = default_scheme + text
     if not safe_scheme(href):
         return None
     # A probe the library links, as long as the link, shows how it renders (and trims) it.
-    shown = escape_bidi(link.text)
+    shown = escape_bidi(text)
     length = 0 if untrimmed else len(shown)
     if email:
         probe = "a" * max(1, length - len(_PROBE_EMAIL)) + _PROBE_EMAIL
@@ -284,6 +322,7 @@ def urlize_refined(
     links_url: Callable[[str, str], bool] | None = None,
     links_email: Callable[[str], bool | None] | None = None,
     links_word: Callable[[str], bool | None] | None = None,
+    markup: bool = False,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -313,7 +352,9 @@ def urlize_refined(
     the library's configuration decides (``backends.django.django_configuration``), used
     instead of asking ``render_escaped`` (True, or for emails a bool; otherwise it is asked).
     ``links_word(word)``: False when the library links nothing in ``word`` alone (then
-    ``render_one`` is not called for it), else None.
+    ``render_one`` is not called for it), else None.  ``markup``: ``text`` is HTML, not
+    plain text (input marked safe, Django's ``autoescape=False``): a link's character
+    references are text, as a browser reads them (``_render_link``).
     """
     out: list[str] = []
     pos = 0
@@ -359,6 +400,13 @@ def urlize_refined(
         own = None
         # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
         odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
+        # In markup, a Bidi_Control written as a character reference (``&#x202e;``, ``&rlm;``).
+        bidi_reference = (
+            markup
+            and "&" in link_text
+            and ("&#" in link_text or "m;" in link_text)  # numeric, or &lrm; &rlm;
+            and _BIDI.search(_decoded(link_text)) is not None
+        )
         if rendered is not None and not (odd and _SURROGATE.search(link_text)):
             found = reusable.get((start, end))
             if found is None:
@@ -381,8 +429,10 @@ def urlize_refined(
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
                 # text): _render_link keeps it when its attribute names are among names().
-                if (not odd or _BIDI.search(link_text) is None) and (
-                    link_text.startswith(_HTTP) or safe_scheme(link_text)
+                if (
+                    (not odd or _BIDI.search(link_text) is None)
+                    and not bidi_reference
+                    and (link_text.startswith(_HTTP) or safe_scheme(link_text))
                 ):
                     href_end = own.index('"', 9)
                     tail = own[href_end + 1 : own.index(">", href_end)]
@@ -397,7 +447,9 @@ def urlize_refined(
                         continue
         if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
-        anchor = _render_link(link, render_one, default_scheme, names, own, render_key, untrimmed)
+        anchor = _render_link(
+            link, render_one, default_scheme, names, own, render_key, untrimmed, markup, render_escaped
+        )
         if anchor is None:
             continue
         piece = text[pos:start]

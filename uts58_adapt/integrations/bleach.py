@@ -26,6 +26,7 @@ linked and only invalid hosts are dropped; ``wrap(linker, strict_hosts=True)`` a
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -47,6 +48,21 @@ Token = dict[str, Any]
 _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 _LABEL_ENDS = re.compile(r"([./])")
+#: A character reference that may stand for a Bidi_Control character (the named ones are ``&lrm;`` and ``&rlm;``).
+_BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|lrm;|rlm;)")
+#: What bleach never writes in an href (its ``url_re`` stops before them), percent-encoded.
+_HREF_ESCAPES = {ord("<"): "%3C", ord(">"): "%3E"}
+
+
+def _escape_bidi_references(s: str) -> str:
+    """``s`` (text as bleach keeps it, character references unread) with each reference to a
+    Bidi_Control character (``&#x202e;``) percent-escaped, as a literal one is (UTS #58 §8)."""
+
+    def escape(m: re.Match[str]) -> str:
+        char = html.unescape(m.group())
+        return escape_bidi(char) if char in BIDI_CONTROLS else m.group()
+
+    return _BIDI_REFERENCE.sub(escape, s)
 
 
 def _unicode_labels(url: str) -> str:
@@ -166,11 +182,17 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 return
         else:
             href = f"http://{shown}"
+        if "<" in href or ">" in href:
+            # UTS #58 keeps "<1" in ``x.com/<1`` (text to bleach's tokenizer): not written raw in the attribute.
+            href = href.translate(_HREF_ESCAPES)
         if not shown.isascii():  # (href is ASCII too: shown with an ASCII prefix, or a quoted local part)
             if _BIDI.search(href) is not None:
                 href = escape_bidi(href)
             if _BIDI.search(shown) is not None:
                 shown = escape_bidi(shown)
+        if "&" in shown:  # a character reference bleach keeps as it is: "&#x202e;" is a Bidi_Control too
+            href = _escape_bidi_references(href)
+            shown = _escape_bidi_references(shown)
         attrs = self.apply_callbacks({(None, "href"): href, "_text": shown}, True)
         if attrs is None:
             out.append({"type": "Characters", "data": shown})

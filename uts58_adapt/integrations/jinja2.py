@@ -110,6 +110,9 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
                 default_scheme="https://",
                 strict_hosts=strict_hosts,
                 reject_risky=reject_risky,
+                # Markup holds character references: "&amp;" at the end of a link stays whole.
+                html_entities=is_markup,
+                markup=is_markup,
             )
 
         # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 from ..properties import EMAIL_BIT, FLAGS
 
-__all__ = ["MAILTO", "email_start", "quote_local_part"]
+__all__ = ["MAILTO", "email_start", "mailto_href", "quote_local_part"]
 
 MAILTO = "mailto:"
+
+#: The ASCII characters RFC 6068 §2 requires percent-encoded in the addr-spec of a ``mailto:`` URI:
+#: those a URI cannot hold (controls, space, ``"<>\\^`{|}``), ``%``, the gen-delims but ``@`` and ``:``
+#: (``/?#[]``) and the sub-delims ``&;=``.  Of Link_Email's characters: ``%/?#&=^`{|}``.
+_MAILTO_ESCAPED = "".join(map(chr, range(0x21))) + '\x7f"<>\\^`{|}%/?#[]&;='
+_MAILTO_ESCAPES = {ord(ch): f"%{ord(ch):02X}" for ch in _MAILTO_ESCAPED}
+_MAILTO_NEEDS_ESCAPE = re.compile("[" + re.escape(_MAILTO_ESCAPED) + "]")
 
 
 def email_start(text: str, at: int) -> int | None:
@@ -73,3 +82,20 @@ def quote_local_part(local: str) -> str:
         if (ord(ch) < 0x20 and ch != "\t") or ch == "\x7f":
             raise ValueError(f"local part contains U+{ord(ch):04X}, which cannot be quoted")
     return '"' + local.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def mailto_href(local: str, domain: str) -> str:
+    """The ``mailto:`` href of the email ``local@domain``: ``mailto:`` added unless ``local`` starts with it.
+
+    The local part is percent-encoded as RFC 6068 §2 requires (:data:`_MAILTO_ESCAPED`): in
+    ``?subject=Hi&bcc=boss@corp.com`` the ``?`` would otherwise start header fields, so the
+    href would send mail to ``boss@corp.com`` only, with a subject.  Other characters are
+    kept as they are (a non-ASCII one is an IRI character, as in the hrefs of URLs).
+    """
+    if local[:7].lower() == MAILTO:
+        scheme, local = local[:7], local[7:]
+    else:
+        scheme = MAILTO
+    if _MAILTO_NEEDS_ESCAPE.search(local) is not None:
+        local = local.translate(_MAILTO_ESCAPES)
+    return f"{scheme}{local}@{domain}"

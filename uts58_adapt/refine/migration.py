@@ -61,7 +61,7 @@ from . import hosts
 from .acceptance import EmailCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
-from .email import MAILTO, email_start
+from .email import MAILTO, email_start, mailto_href
 from .host_chars import MAX_HOST, _host_class
 from .termination import DIRECTIVE_INITIATOR, FRAGMENT, PATH, QUERY
 from .termination import terminate_unchecked as terminate
@@ -424,15 +424,12 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
                 and not (urls and _inside_url_path(urls, at))
             ):
                 dom_end, host = dom
-                local = text[email_start_at:at]
-                href = local if local[:7].lower() == MAILTO else MAILTO + local
                 if hint is not None:
                     original: tuple[int, int] | None = (hint.start, hint.end)
                 else:
                     original = _raw_containing(raw_sorted, raw_starts, at)
-                emails.append(
-                    Link(email_start_at, dom_end, text[email_start_at:dom_end], "email", href + "@" + host, original)
-                )
+                href = mailto_href(text[email_start_at:at], host)
+                emails.append(Link(email_start_at, dom_end, text[email_start_at:dom_end], "email", href, original))
             at = text.find("@", at + 1)
 
     # 3. Merge: emails win over overlapping URLs; then keep the result non-overlapping.
@@ -608,10 +605,7 @@ def _lone_email(text: str, r: RawLink, strict_hosts: bool) -> list[Link] | None:
         return None
     if h >= _MAILTO_LEN and text[h - 1] == ":" and _MAILTO_AT(text, h - _MAILTO_LEN):
         h -= _MAILTO_LEN
-        href = text[h:at]
-    else:
-        href = MAILTO + text[h:at]
-    return [Link(h, dom_end, text[h:dom_end], "email", href + "@" + host, (start, end))]
+    return [Link(h, dom_end, text[h:dom_end], "email", mailto_href(text[h:at], host), (start, end))]
 
 
 def _inside_url_path(urls: list[tuple[int, int, int, Link]], at: int) -> bool:

@@ -98,10 +98,12 @@ def urlize(
             strict_hosts=strict_hosts,
             html_entities=True,
             reject_risky=reject_risky,
+            markup=markup,
         )
 
     # Markup (safe input, or autoescape off) is linkified only where a browser sees text.
-    return in_text(plain, safe_input or not autoescape, convert)
+    markup = safe_input or not autoescape
+    return in_text(plain, markup, convert)
 
 
 def urlizetrunc(

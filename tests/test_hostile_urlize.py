@@ -1,0 +1,322 @@
+"""Issue 32, items 6, 7, 8, 12 and 13: the HTML integrations never do what their library would not.
+
+Each test runs the issue's input through the upgrade and through the library alone (or
+reads the input itself) and compares what an HTML5 parser (html5lib's DOM builder, which
+keeps foster-parented text) makes of them: no element or attribute the library does not
+write, the visible text unchanged, and the hrefs checked against the input, not against
+the code under test.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from uts58_adapt import detect, linkify, linkify_html
+
+html5lib = pytest.importorskip("html5lib")
+
+#: The characters with Bidi_Control=Yes (PropList.txt), written here rather than imported.
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def _dom(fragment: str) -> Any:
+    return html5lib.parseFragment(fragment, treebuilder="dom")
+
+
+def _walk(node: Any) -> list[Any]:
+    out = [node]
+    for child in node.childNodes:
+        out += _walk(child)
+    return out
+
+
+def _elements(fragment: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(tag, attribute names) of every element in the fragment, in document order."""
+    return [
+        (n.tagName, tuple(sorted(n.attributes.keys()))) for n in _walk(_dom(fragment)) if n.nodeType == n.ELEMENT_NODE
+    ]
+
+
+def _anchors(fragment: str) -> list[tuple[str, str]]:
+    """(href, text) of every ``a`` element, as a browser reads them."""
+    return [
+        (n.getAttribute("href"), "".join(t.data for t in _walk(n) if t.nodeType == t.TEXT_NODE))
+        for n in _walk(_dom(fragment))
+        if n.nodeType == n.ELEMENT_NODE and n.tagName == "a"
+    ]
+
+
+def _visible(fragment: str) -> str:
+    return "".join(n.data for n in _walk(_dom(fragment)) if n.nodeType == n.TEXT_NODE)
+
+
+def _percent(ch: str) -> str:
+    return "".join(f"%{byte:02X}" for byte in ch.encode("utf-8"))
+
+
+def _no_new_markup(upgraded: str, library: str) -> None:
+    """Every element of ``upgraded`` is one ``library`` has (tag and attribute names), or an anchor
+    shaped as one of the library's own anchors (or, when it wrote none, ``href`` and its own attributes)."""
+    known = set(_elements(library))
+    for element in _elements(upgraded):
+        assert element in known or (element[0] == "a" and "href" in element[1]), (element, upgraded, library)
+    for name in {name for _, names in _elements(upgraded) for name in names}:
+        assert not name.startswith("on"), upgraded
+
+
+# --- 7. A Bidi_Control character written as a character reference is neutralized too ------------------
+
+BIDI_TEXTS = [
+    "see http://example.com/a&#x202e;b ok",
+    "see http://example.com/a&#8238;gpj.exe ok",
+    "see https://example.com/&rlm;x&amp;y ok",
+    "see x.com/&#X202E;gpj.exe ok",
+    "mail a&#x202e;b@example.com ok",
+]
+
+
+def _bidi_shown(fragment_text: str) -> str:
+    """The visible text with each Bidi_Control character shown as its percent-escape (what the upgrade
+    promises in a link; the only visible difference the check allows)."""
+    return "".join(_percent(ch) if ch in BIDI else ch for ch in fragment_text)
+
+
+def _check_bidi(upgraded: str, library: str, source: str) -> None:
+    _no_new_markup(upgraded, library)
+    for href, text in _anchors(upgraded):
+        assert not any(ch in BIDI for ch in href + text), (source, upgraded)
+    # A Bidi_Control reads as its percent-escape (in a link) or as it did (outside): nothing else changes.
+    assert _bidi_shown(_visible(upgraded)) == _bidi_shown(_visible(library)), (source, upgraded, library)
+
+
+@pytest.mark.parametrize("text", BIDI_TEXTS)
+def test_bleach_bidi_reference_in_a_link_is_not_live(text: str) -> None:
+    pytest.importorskip("bleach")
+    from bleach.linkifier import Linker
+
+    from uts58_adapt import wrap
+
+    for linker in (Linker(), Linker(parse_email=True)):
+        _check_bidi(wrap(linker).linkify(text), linker.linkify(text), text)
+
+
+@pytest.mark.parametrize("text", BIDI_TEXTS)
+def test_django_safe_bidi_reference_in_a_link_is_not_live(text: str) -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    _check_bidi(urlize(mark_safe(text)), django_urlize(mark_safe(text)), text)
+    _check_bidi(urlize(text, autoescape=False), django_urlize(text, autoescape=False), text)
+
+
+@pytest.mark.parametrize("text", BIDI_TEXTS)
+def test_jinja2_safe_bidi_reference_in_a_link_is_not_live(text: str) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    library = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    install(env)
+    _check_bidi(env.from_string("{{ x|safe|urlize }}").render(x=text), library, text)
+
+
+# --- 8. Character references in trusted markup are read once -----------------------------------------
+
+
+def _check_read_once(upgraded: str, library: str, source: str) -> None:
+    _no_new_markup(upgraded, library)
+    assert _visible(upgraded) == _visible(source), (source, upgraded)
+    anchors = _anchors(upgraded)
+    assert anchors, upgraded
+    for href, text in anchors:
+        assert "&amp;" not in href and "&amp;" not in text, (source, upgraded)
+        # The href is the link's visible text, a scheme added (the library's http(s), for a bare domain).
+        assert href.endswith(text.replace("｡", ".")) or href.endswith(text), (href, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see https://en.wikipedia.org/wiki/Hawai'i&amp;x ok",
+        "see example｡com/?a=1&amp;b=2 ok",
+        "see https://example.com/a'b&#38;c&lt;d ok",
+    ],
+)
+def test_django_safe_references_are_read_once(text: str) -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    library = django_urlize(mark_safe(text))
+    upgraded = urlize(mark_safe(text))
+    _check_read_once(upgraded, library, text)
+    # Django's own link (up to its word's end, "'") is the start of the upgrade's, in href and text.
+    assert _visible(library) == _visible(upgraded)
+    for (href, shown), (own_href, own_shown) in zip(_anchors(upgraded), _anchors(library), strict=False):
+        assert shown.startswith(own_shown) and href.startswith(own_href), (upgraded, library)
+    _check_read_once(urlize(text, autoescape=False), django_urlize(text, autoescape=False), text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see example｡com/?a=1&amp;b=2 ok",
+        'see https://example.com/?q="x"&amp;y=1 ok',
+        "see https://en.wikipedia.org/wiki/Hawai&#x27;i&amp;x&quot;y ok",
+        # A reference ending the link stays whole: its ";" is no trailing Soft character.
+        "see https://example.com/?a=1&amp; ok",
+        "see http://localhost:8000/?a=1&amp;b=http://127.0.0.1&quot; ok",
+    ],
+)
+def test_jinja2_safe_references_are_read_once(text: str) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    library = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    install(env)
+    _check_read_once(env.from_string("{{ x|safe|urlize }}").render(x=text), library, text)
+
+
+# --- 12. bleach: no raw "<" in an href --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["see x.com/<1", "see http://x.com/a<1>b ok", "see x.com/(<1) ok"])
+def test_bleach_href_never_holds_a_raw_angle_bracket(text: str) -> None:
+    pytest.importorskip("bleach")
+    from bleach.linkifier import Linker
+
+    from uts58_adapt import wrap
+
+    library = Linker().linkify(text)
+    upgraded = wrap(Linker()).linkify(text)
+    _no_new_markup(upgraded, library)
+    assert _visible(upgraded) == _visible(library)
+    # In the markup itself: no "<" or ">" inside an attribute value (bleach's url_re stops before them).
+    for tag in re.findall(r"<a\s[^>]*>", upgraded):
+        for value in re.findall(r'="([^"]*)"', tag):
+            assert "<" not in value and ">" not in value, upgraded
+    for href, shown in _anchors(upgraded):
+        assert unquote(href).endswith(shown), (href, shown)
+
+
+# --- 13. Jinja2 extra_schemes: a hostless link keeps its scheme ---------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["call tel:+1\u202e2 now", "call tel:+1&#x202e;2 now", "call tel:+1\u200f555 now"])
+@pytest.mark.parametrize("safe", [False, True])
+def test_jinja2_extra_scheme_link_keeps_its_scheme(text: str, safe: bool) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    template = "{{ x|safe|urlize(extra_schemes=['tel:']) }}" if safe else "{{ x|urlize(extra_schemes=['tel:']) }}"
+    env = Environment(autoescape=True)
+    library = env.from_string(template).render(x=text)
+    install(env)
+    upgraded = env.from_string(template).render(x=text)
+    _no_new_markup(upgraded, library)
+    assert [href.split(":")[0] for href, _ in _anchors(upgraded)] == [
+        href.split(":")[0] for href, _ in _anchors(library)
+    ]
+    for href, shown in _anchors(upgraded):
+        assert href.startswith("tel:+1") and href == shown and not any(ch in BIDI for ch in href)
+
+
+# --- 6. mailto: hrefs: the address is percent-encoded as RFC 6068 §2 requires --------------------------------
+
+MAILTO_TEXTS = [
+    "see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok",
+    "see a#b%41/c=d@example.com ok",
+    "see mailto:x?cc=boss@corp.com ok",
+]
+#: RFC 6068 §2: in the addr-spec these must be percent-encoded (of the characters an email link may hold).
+_RFC6068 = set("%/?#&=")
+
+
+def _address(text: str) -> str:
+    return text.split()[1]
+
+
+def _check_mailto(href: str, address: str) -> None:
+    assert href[:7].lower() == "mailto:", href
+    encoded = href[7:]
+    local, _, domain = encoded.rpartition("@")
+    assert not _RFC6068.intersection(local.replace("%", "")) and re.fullmatch(r"(?:[^%]|%[0-9A-F]{2})*", local), href
+    assert unquote(local) + "@" + domain == address.removeprefix("mailto:"), (href, address)
+
+
+@pytest.mark.parametrize("text", MAILTO_TEXTS)
+@pytest.mark.parametrize("backend", ["linkify-it", "urlextract"])
+def test_detect_mailto_href_is_encoded(text: str, backend: str) -> None:
+    links = [link for link in detect(text, backend) if link.kind == "email"]
+    assert [link.text for link in links] == [_address(text)]
+    _check_mailto(links[0].href, _address(text))
+
+
+@pytest.mark.parametrize("text", MAILTO_TEXTS)
+def test_linkify_and_linkify_html_mailto_href_is_encoded(text: str) -> None:
+    for out in (linkify(text), linkify_html(text), linkify_html(html.escape(text))):
+        ((href, shown),) = _anchors(out)
+        assert shown == _address(text)
+        _check_mailto(href, _address(text))
+        assert _visible(out) == text
+
+
+@pytest.mark.parametrize("text", MAILTO_TEXTS)
+def test_markdown_it_mailto_href_is_encoded(text: str) -> None:
+    pytest.importorskip("markdown_it")
+    from markdown_it import MarkdownIt
+
+    from uts58_adapt import wrap
+
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    # (markdown-it shows the text percent-decoded, "mailto:" kept: its own display, not checked here.)
+    ((href, _shown),) = _anchors(md.render(text))
+    _check_mailto(href, _address(text))
+
+
+def test_django_mailto_href_is_encoded() -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+
+    from uts58_adapt.integrations.django import urlize
+
+    for text in ("σ?cc=boss@corp.com", "see σ#x&y=1@example.com ok"):
+        upgraded = urlize(text)
+        _no_new_markup(upgraded, django_urlize("a@example.com"))
+        assert _visible(upgraded) == text
+        ((href, shown),) = _anchors(upgraded)
+        _check_mailto(href, shown)
+
+
+def test_django_bare_domain_after_a_scheme_keeps_djangos_href() -> None:
+    """Django links ``tel:x.com/…`` as a bare ``.com`` domain (href ``http://tel:x.com/…``): with a
+    Bidi_Control in it, the upgrade's anchor (built from a probe) keeps Django's href scheme."""
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+
+    from uts58_adapt.integrations.django import urlize
+
+    text = "tel:x.com/\u202e"
+    library, upgraded = django_urlize(text), urlize(text)
+    _no_new_markup(upgraded, library)
+    assert [href.split(":")[0] for href, _ in _anchors(upgraded)] == [
+        href.split(":")[0] for href, _ in _anchors(library)
+    ]
