@@ -14,7 +14,8 @@ order (the codes are part of the API and are never renamed; see docs/security.md
     status), as written in the text, before UTS #46 mapping.
 ``whole-script-confusable``
     A label in one script other than Latin whose UTS #39 skeleton is ASCII letters (and
-    digits and hyphens), unless the TLD is in that script too (``аррӏе.com``).
+    digits and hyphens), unless the TLD is in that script too (``аррӏе.com``; not ``аррӏе.рф``),
+    or the label is itself a TLD used alone (``бг``, ``рус``).
 ``bidi-control``
     A Bidi_Control character anywhere in the link (§8).
 ``invalid-tld``
