@@ -215,9 +215,23 @@ _S_BASE, _L_BASE, _V_BASE, _T_BASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 _T_COUNT, _N_COUNT, _S_COUNT = 28, 588, 11172
 
 
+def _runs_of(cps: set[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for cp in sorted(cps):
+        if runs and runs[-1][1] == cp - 1:
+            runs[-1] = (runs[-1][0], cp)
+        else:
+            runs.append((cp, cp))
+    return runs
+
+
+# A character NFD changes or moves: a decomposition, a non-zero combining class, a Hangul syllable.
+_NFD_CHANGES = _char_class(_runs_of(set(tables.DECOMPOSITION) | set(_CCC)) + [(_S_BASE, _S_BASE + _S_COUNT - 1)])
+
+
 def _nfd(text: str) -> str:
     """``text`` in Normalization Form D, from the generated Unicode 17.0 data (not ``unicodedata``)."""
-    if text.isascii():
+    if text.isascii() or not _NFD_CHANGES.search(text):
         return text
     chars: list[str] = []
     decomposition = tables.DECOMPOSITION
