@@ -99,6 +99,15 @@ TABLE: list[tuple[str, str, bool, str]] = [
     ("latin-lookalike", "ɩnstagram.com", True, ISSUE + ": ɩ is a confusable of i"),
     ("latin-lookalike", "bücher.de", False, "UTS #39 §4: ü is no confusable of an ASCII letter"),
     ("latin-lookalike", "æble.dk", False, "UTS #39 §4: æ's prototype is two letters, ae"),
+    # browser: tld-specific-character (kTLDSpecificCharacters, kUnsafeMiddleDot)
+    ("tld-specific-character", "þing.com", True, CHROMIUM + ": þ outside .is and .fo"),
+    ("tld-specific-character", "þing.is", False, CHROMIUM + ": þ under .is"),
+    ("tld-specific-character", "bakı.az", False, CHROMIUM + ": no ə"),
+    ("tld-specific-character", "ələ.com", True, CHROMIUM + ": ə outside .az"),
+    ("tld-specific-character", "ələ.az", False, CHROMIUM + ": ə under .az"),
+    ("tld-specific-character", "col·lecció.cat", False, CHROMIUM + ": l·l under .cat"),
+    ("tld-specific-character", "col·lecció.com", True, CHROMIUM + ": · outside .cat"),
+    ("tld-specific-character", "a·b.cat", True, CHROMIUM + ": · not between two l"),
 ]
 
 

@@ -259,6 +259,7 @@ def test_codes_are_stable() -> None:
         "non-ascii-latin-mixed",
         "dangerous-pattern",
         "latin-lookalike",
+        "tld-specific-character",
     )
     assert risks.RISK_CODES == risks.DEFAULT_CODES + risks.BROWSER_CODES
     doc = (REPO / "docs" / "security.md").read_text(encoding="utf-8")

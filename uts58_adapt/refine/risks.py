@@ -42,7 +42,8 @@ order (the codes are part of the API and are never renamed; see docs/security.md
 ``link_risks(..., profile="browser")`` adds the checks of Chromium's IDN display policy
 that go beyond UTS #39's data, as their own codes (:data:`BROWSER_CODES`):
 ``digit-lookalike``, ``whole-script-lookalike``, ``non-ascii-latin-mixed``,
-``dangerous-pattern`` and ``latin-lookalike`` (see docs/security.md for each source).
+``dangerous-pattern``, ``latin-lookalike`` and ``tld-specific-character`` (see
+docs/security.md for each source).
 
 Only the host decides all but ``bidi-control``.  The tables are generated from the
 official files (``uts58_adapt/_security_tables.py``, ``tools/generate_tables.py``).
@@ -80,6 +81,7 @@ WHOLE_SCRIPT_LOOKALIKE = "whole-script-lookalike"
 NON_ASCII_LATIN_MIXED = "non-ascii-latin-mixed"
 DANGEROUS_PATTERN = "dangerous-pattern"
 LATIN_LOOKALIKE = "latin-lookalike"
+TLD_SPECIFIC_CHARACTER = "tld-specific-character"
 
 #: The codes of the default profile (``reject_risky=True``), in the order they are returned.
 DEFAULT_CODES = (
@@ -100,6 +102,7 @@ BROWSER_CODES = (
     NON_ASCII_LATIN_MIXED,
     DANGEROUS_PATTERN,
     LATIN_LOOKALIKE,
+    TLD_SPECIFIC_CHARACTER,
 )
 #: Every code :func:`link_risks` can return, in the order it returns them.
 RISK_CODES = DEFAULT_CODES + BROWSER_CODES
@@ -476,6 +479,22 @@ def _dangerous_pattern(label: str) -> bool:
     )
 
 
+def _tld_specific(label: str, tld: str) -> bool:
+    """Chromium's kTLDSpecificCharacters and kUnsafeMiddleDot, on the lower-case label: ``þ`` or
+    ``ð`` outside .is and .fo, ``ə`` outside .az (in a label of more than one character), and
+    ``·`` anywhere but between two ``l`` under .cat."""
+    if len(label) > 1 and (
+        (tld not in ("is", "fo") and ("\u00fe" in label or "\u00f0" in label)) or (tld != "az" and "\u0259" in label)
+    ):
+        return True
+    i = label.find("\u00b7")
+    while i != -1:
+        if tld != "cat" or i == 0 or i == len(label) - 1 or label[i - 1] != "l" or label[i + 1] != "l":
+            return True
+        i = label.find("\u00b7", i + 1)
+    return False
+
+
 def _kana_between(label: str, script: str, odd: str) -> bool:
     """Chromium: ``^[scx=script]+[odd][scx=script]+$`` (へべぺ among katakana, ヘベペ among hiragana)."""
     if len(label) < 3 or label[0] in odd or label[-1] in odd:
@@ -610,6 +629,8 @@ def _host_risks(host: str, starts_link: bool, browser: bool = False) -> tuple[st
                 found.add(DANGEROUS_PATTERN)
             if script == "Latin" and _skeleton_is_ascii_word(label, single_only=True):
                 found.add(LATIN_LOOKALIKE)
+            if _tld_specific(lower, own.lower()):
+                found.add(TLD_SPECIFIC_CHARACTER)
     if tld and (_NOT_TLD.search(tld) or (not tld.isascii() and _NOT_TLD.search(_uts46(tld)))):
         found.add(INVALID_TLD)
     if starts_link and ideographic_cut(host):

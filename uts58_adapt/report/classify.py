@@ -83,6 +83,7 @@ RISKS: dict[str, str] = {
     "non-ascii-latin-mixed": "browser profile: a non-ASCII Latin letter with another script (Chromium)",
     "dangerous-pattern": "browser profile: one of Chromium's dangerous patterns (ー between Latin letters...)",
     "latin-lookalike": "browser profile: a Latin label whose skeleton is ASCII (UTS #39 §4: gıthub.com)",
+    "tld-specific-character": "browser profile: þ ð outside .is/.fo, ə outside .az, · outside l·l in .cat (Chromium)",
 }
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
