@@ -21,8 +21,8 @@ restricted-character, whole-script-confusable, bidi-control, invalid-tld, mixed-
 invisible-marks, cjk-lookalike) is not linked, and one whose host follows ideographs
 (ideographic-boundary) starts after them: ウェブサイトはexample.com links example.com.
 --risk-profile browser adds the checks of Chromium's IDN policy (digit-lookalike,
-whole-script-lookalike, non-ascii-latin-mixed, dangerous-pattern, latin-lookalike) to
---reject-risky and to the "risks" of --format json.
+whole-script-lookalike, non-ascii-latin-mixed, dangerous-pattern, latin-lookalike,
+tld-specific-character) to --reject-risky and to the "risks" of --format json.
 
 formats:
   marked  each line with every link wrapped in ⸠ ⸡ (the LinkDetectionTest.txt format)
