@@ -89,3 +89,21 @@ def test_no_hint_when_files_are_given(
     assert main(["detect", str(f)]) == 0
     assert main(["escape", "example.com"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_detect_risk_profile_browser(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 37: ``--risk-profile browser`` is ``reject_risky="browser"`` and the browser codes in json."""
+    text = "see https://οτ.com/x and https://pay一pal.com/\n"
+    _stdin(monkeypatch, text)
+    assert main(["detect", "--reject-risky"]) == 0
+    assert capsys.readouterr().out == "see ⸠https://οτ.com/x⸡ and https://pay一pal.com/\n"
+    _stdin(monkeypatch, text)
+    assert main(["detect", "--reject-risky", "--risk-profile", "browser"]) == 0
+    assert capsys.readouterr().out == text
+    _stdin(monkeypatch, text)
+    assert main(["detect", "--format", "json", "--risk-profile", "browser"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [link["risks"] for link in row["links"]] == [
+        ["whole-script-lookalike"],
+        ["cjk-lookalike", "dangerous-pattern"],
+    ]

@@ -146,6 +146,80 @@ def test_confusables_line_by_line() -> None:
     assert seen == len(tables.CONFUSABLE_ASCII) and not bad, f"{len(bad)} differences, first: {bad[:20]}"
 
 
+def _unicode_data() -> list[tuple[int, int, list[str]]]:
+    """``(line number, code point, fields)`` of UnicodeData.txt, parsed here (its own format)."""
+    out = []
+    with _official("ucd", "UnicodeData.txt").open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            fields = line.rstrip("\n").split(";")
+            out.append((lineno, int(fields[0], 16), fields))
+    return out
+
+
+def test_decimal_digits_line_by_line() -> None:
+    """UTS #39 §5.3: Numeric_Type=Decimal is UnicodeData.txt field 6; a digit's zero is cp - value."""
+    bad = []
+    listed = set()
+    for lineno, cp, fields in _unicode_data():
+        if not fields[6]:
+            continue
+        listed.add(cp)
+        runs = [r for r in tables.DECIMAL_DIGITS if r[0] <= cp <= r[1]]
+        if len(runs) != 1 or runs[0][2] != cp - int(fields[6]):
+            bad.append(f"line {lineno}: U+{cp:04X} digit {fields[6]}, table says {runs}")
+    in_table = {cp for first, last, _ in tables.DECIMAL_DIGITS for cp in range(first, last + 1)}
+    bad += [f"U+{cp:04X}: no decimal digit, in the table" for cp in sorted(in_table - listed)]
+    assert len(listed) > 700 and not bad, f"{len(bad)} differences, first: {bad[:20]}"
+
+
+def test_nonspacing_marks_line_by_line() -> None:
+    expected = set()
+    for _lineno, first, last, fields in ucd_data_lines(_official("ucd", "extracted", "DerivedGeneralCategory.txt")):
+        if fields[0] in ("Mn", "Me"):
+            expected.update(range(first, last + 1))
+    assert _expand(tables.NONSPACING_MARKS) == expected and 0x0301 in expected and 0x20DD in expected
+
+
+def test_combining_class_and_decomposition_line_by_line() -> None:
+    """Each line's field 3 (ccc) and field 5 (canonical decomposition, applied recursively here)."""
+    ccc = {cp: value for first, last, value in tables.COMBINING_CLASS for cp in range(first, last + 1)}
+    rows = _unicode_data()
+    single = {cp: [int(x, 16) for x in f[5].split()] for _, cp, f in rows if f[5] and not f[5].startswith("<")}
+
+    def full(cp: int) -> str:
+        return "".join(full(part) if part in single else chr(part) for part in single[cp])
+
+    bad = []
+    for lineno, cp, fields in rows:
+        if ccc.get(cp, 0) != int(fields[3]):
+            bad.append(f"line {lineno}: U+{cp:04X} ccc {fields[3]}, table says {ccc.get(cp, 0)}")
+        if cp in single and tables.DECOMPOSITION.get(cp) != full(cp):
+            bad.append(
+                f"line {lineno}: U+{cp:04X} decomposes to {full(cp)!r}, table says {tables.DECOMPOSITION.get(cp)!r}"
+            )
+    bad += [f"U+{cp:04X}: no canonical decomposition, in the table" for cp in set(tables.DECOMPOSITION) - set(single)]
+    assert len(single) > 2000 and not bad, f"{len(bad)} differences, first: {bad[:20]}"
+
+
+def test_nfd_agrees_with_python_where_python_knows_the_character() -> None:
+    """Normalization is stable: for every character Python's (older) ``unicodedata`` has, NFD agrees.
+    Hangul syllables are decomposed algorithmically; a mark sequence is reordered by ccc."""
+    import unicodedata
+
+    bad = [
+        f"U+{cp:04X}"
+        for cp in range(MAX)
+        if not 0xD800 <= cp < 0xE000
+        and unicodedata.category(chr(cp)) != "Cn"
+        and risks._nfd(chr(cp)) != unicodedata.normalize("NFD", chr(cp))
+    ]
+    assert not bad, bad[:20]
+    for text in ("a\u0301\u0323", "\u1ea1\u0301", "한국어", "e\u0301\u0308\u0327x\u0300", "ḉ"):
+        assert risks._nfd(text) == unicodedata.normalize("NFD", text), text
+    # A Unicode 16 character Python 3.11 does not know: U+1611E..U+16120 decompose (Gurung Khema).
+    assert risks._nfd("\U00016121") == "\U0001611e\U0001611e"
+
+
 def test_generator_reproduces_security_tables_byte_for_byte(tmp_path: Path) -> None:
     ucd = _official("ucd", "UnicodeData.txt").parent
     _official("security", "IdentifierStatus.txt")
@@ -167,15 +241,27 @@ def test_generator_reproduces_security_tables_byte_for_byte(tmp_path: Path) -> N
 
 
 def test_codes_are_stable() -> None:
-    """The codes are API: listed in docs/security.md and never renamed."""
-    assert risks.RISK_CODES == (
+    """The codes are API: listed in docs/security.md and never renamed; new ones come after the old."""
+    assert risks.DEFAULT_CODES == (
         "mixed-script",
         "restricted-character",
         "whole-script-confusable",
         "bidi-control",
         "invalid-tld",
         "ideographic-boundary",
+        "mixed-numbers",  # issue 37
+        "invisible-marks",
+        "cjk-lookalike",
     )
+    assert risks.BROWSER_CODES == (
+        "digit-lookalike",
+        "whole-script-lookalike",
+        "non-ascii-latin-mixed",
+        "dangerous-pattern",
+        "latin-lookalike",
+        "tld-specific-character",
+    )
+    assert risks.RISK_CODES == risks.DEFAULT_CODES + risks.BROWSER_CODES
     doc = (REPO / "docs" / "security.md").read_text(encoding="utf-8")
     for code in risks.RISK_CODES:
         assert f"`{code}`" in doc

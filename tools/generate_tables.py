@@ -192,6 +192,7 @@ SECURITY_INPUTS = (
     "ucd/LineBreak.txt",
     "ucd/PropList.txt",
     "ucd/extracted/DerivedGeneralCategory.txt",
+    "ucd/UnicodeData.txt",
     "idna/Idna2008.txt",
 )
 #: Script_Extensions values are short names (ISO 15924 codes), Scripts.txt values long ones.
@@ -335,6 +336,53 @@ class SecurityData(NamedTuple):
     bidi_control: list[tuple[int, int]]
     not_tld: list[tuple[int, int]]
     confusable: dict[int, str]
+    decimal_digits: list[tuple[int, int, int]]
+    nonspacing_marks: list[tuple[int, int]]
+    combining_class: list[tuple[int, int, int]]
+    decomposition: dict[int, str]
+
+
+def _unicode_data(path: Path):
+    """Yield ``(code point, fields)`` for each line of UnicodeData.txt (its own format: one code
+    point a line, ``First>``/``Last>`` pairs for ranges, which hold no digit, mark or decomposition)."""
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            fields = line.rstrip("\n").split(";")
+            if len(fields) >= 15:
+                yield int(fields[0], 16), fields
+
+
+def _value_runs(values: dict[int, int]) -> list[tuple[int, int, int]]:
+    """Sorted (first, last, value) runs of consecutive code points with the same value."""
+    runs: list[tuple[int, int, int]] = []
+    for cp in sorted(values):
+        if runs and runs[-1][1] == cp - 1 and runs[-1][2] == values[cp]:
+            runs[-1] = (runs[-1][0], cp, values[cp])
+        else:
+            runs.append((cp, cp, values[cp]))
+    return runs
+
+
+def derive_normalization(ucd: Path) -> tuple[dict[int, int], dict[int, int], dict[int, str]]:
+    """From UnicodeData.txt: the zero of each Numeric_Type=Decimal digit (UTS #39 §5.3: the code
+    point minus its decimal value, field 6), Canonical_Combining_Class (field 3, non-zero only),
+    and the full canonical decomposition (field 5 without a ``<tag>``, applied recursively) that
+    NFD needs (UTS #39 §5.4); Hangul syllables decompose algorithmically, in risks.py."""
+    zero: dict[int, int] = {}
+    ccc: dict[int, int] = {}
+    single: dict[int, list[int]] = {}
+    for cp, fields in _unicode_data(ucd / "UnicodeData.txt"):
+        if fields[6]:
+            zero[cp] = cp - int(fields[6])
+        if fields[3] != "0":
+            ccc[cp] = int(fields[3])
+        if fields[5] and not fields[5].startswith("<"):
+            single[cp] = [int(part, 16) for part in fields[5].split()]
+
+    def full(cp: int) -> list[int]:
+        return [d for part in single[cp] for d in (full(part) if part in single else [part])]
+
+    return zero, ccc, {cp: "".join(map(chr, full(cp))) for cp in single}
 
 
 def derive_security(ucd: Path) -> SecurityData:
@@ -387,6 +435,9 @@ def derive_security(ucd: Path) -> SecurityData:
         target = "".join(chr(int(cp, 16)) for cp in fields[0].split())
         if target.isascii():
             confusable[first] = target
+    zero, ccc, decomposition = derive_normalization(ucd)
+    marks = _code_points(ucd / "extracted" / "DerivedGeneralCategory.txt", 0, "Mn")
+    marks |= _code_points(ucd / "extracted" / "DerivedGeneralCategory.txt", 0, "Me")
     return SecurityData(
         allowed=_run_list(allowed),
         scripts=sorted(long_names | {"Unknown"}),
@@ -397,6 +448,10 @@ def derive_security(ucd: Path) -> SecurityData:
         bidi_control=_run_list(bidi_control),
         not_tld=_run_list(not_tld),
         confusable=confusable,
+        decimal_digits=_value_runs(zero),
+        nonspacing_marks=_run_list(marks),
+        combining_class=_value_runs(ccc),
+        decomposition=decomposition,
     )
 
 
@@ -405,6 +460,11 @@ def _literal(text: str) -> str:
     if '"' in text and "'" not in text:
         return repr(text)
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _escaped(text: str) -> str:
+    """``text`` as ``\\uXXXX`` / ``\\UXXXXXXXX`` escapes (decompositions start with combining marks)."""
+    return "".join(f"\\u{ord(c):04X}" if ord(c) < 0x10000 else f"\\U{ord(c):08X}" for c in text)
 
 
 def render_security(ucd: Path) -> str:
@@ -485,6 +545,24 @@ def render_security(ucd: Path) -> str:
         "CONFUSABLE_ASCII = {",
     ]
     lines += [f"    0x{cp:04X}: {_literal(confusable[cp])}," for cp in sorted(confusable)]
+    lines += [
+        "}",
+        "",
+        "# (first, last, zero) runs with Numeric_Type=Decimal; zero is the code point of the run's digit 0.",
+        "DECIMAL_DIGITS = (",
+    ]
+    lines += [f"    (0x{first:04X}, 0x{last:04X}, 0x{zero:04X})," for first, last, zero in d.decimal_digits]
+    lines.append(")")
+    lines += runs("NONSPACING_MARKS", "(first, last) runs with General_Category Mn or Me (UTS #39 §5.4).")
+    lines += ["", "# (first, last, ccc) runs with a non-zero Canonical_Combining_Class.", "COMBINING_CLASS = ("]
+    lines += [f"    (0x{first:04X}, 0x{last:04X}, {value})," for first, last, value in d.combining_class]
+    lines += [
+        ")",
+        "",
+        "# Full canonical decompositions (NFD before reordering), Hangul syllables aside.",
+        "DECOMPOSITION = {",
+    ]
+    lines += [f'    0x{cp:04X}: "{_escaped(text)}",' for cp, text in sorted(d.decomposition.items())]
     lines += ["}", ""]
     return "\n".join(lines)
 

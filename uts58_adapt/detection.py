@@ -14,6 +14,7 @@ from .backends import BACKENDS, get_backend
 from .backends.base import Backend, RawLink
 from .link import Link
 from .refine.email import mailto_href
+from .refine.risk_profile import RejectRisky, profile_of, reject_risky_value
 
 # The refinement stage (regex tables, IDNA) is imported on the first refined call, so
 # importing this module stays cheap (``uts58_adapt/__init__.py`` may import it eagerly).
@@ -46,7 +47,7 @@ def detect(
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
     strict_hosts: bool = True,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> list[Link]:
     """Return the links in ``text``, sorted by start and non-overlapping.
 
@@ -72,7 +73,8 @@ def detect(
     start too, whatever the backend saw there (:mod:`uts58_adapt.refine.initiation`).
 
     ``reject_risky`` (default off): the UTS #58 §8 checks above detection.  A link in
-    which :func:`uts58_adapt.link_risks` finds a risk is not returned, except that for
+    which :func:`uts58_adapt.link_risks` finds a risk is not returned (``"browser"``: the
+    risks of ``link_risks(..., profile="browser")``), except that for
     ``ideographic-boundary`` alone its start moves instead (``ウェブサイトはexample.com``
     gives ``example.com``); see :func:`uts58_adapt.refine.risks.reject_risky_links`.
 
@@ -84,6 +86,8 @@ def detect(
         impl = get_backend(backend)  # the common call, checked in three type() tests
     else:
         impl = _checked(text, backend, max_length)
+    if reject_risky is not False and reject_risky is not True:
+        reject_risky = reject_risky_value(reject_risky)  # "browser", or a clear error for a misspelt value
     if not text:
         return []
     if refine:
@@ -95,7 +99,7 @@ def detect(
     else:
         links = _unrefined(text, impl.find(text))
     links = _within(links, max_length)
-    return _without_risky(text, links, strict_hosts) if reject_risky else links
+    return _without_risky(text, links, strict_hosts, reject_risky) if reject_risky else links
 
 
 def detect_pair(
@@ -104,7 +108,7 @@ def detect_pair(
     *,
     max_length: int | None = DEFAULT_MAX_LENGTH,
     strict_hosts: bool = True,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> tuple[list[Link], list[Link]]:
     """``(detect(text, backend, refine=False), detect(text, backend, refine=True))``, from one
     backend pass where the backend allows it (the audit's "before" and "after").
@@ -120,6 +124,8 @@ def detect_pair(
         impl = get_backend(backend)  # the common call, checked in three type() tests (as in detect)
     else:
         impl = _checked(text, backend, max_length)
+    if reject_risky is not False and reject_risky is not True:
+        reject_risky = reject_risky_value(reject_risky)  # "browser", or a clear error for a misspelt value
     if not text:
         return [], []
     both: Callable[[str], tuple[list[RawLink], list[RawLink]]] | None = getattr(impl, "find_and_candidates", None)
@@ -135,7 +141,10 @@ def detect_pair(
     before = _within(_unrefined(text, raw), max_length)
     after = _within(after, max_length)
     if reject_risky:
-        return _without_risky(text, before, strict_hosts), _without_risky(text, after, strict_hosts)
+        return (
+            _without_risky(text, before, strict_hosts, reject_risky),
+            _without_risky(text, after, strict_hosts, reject_risky),
+        )
     return before, after
 
 
@@ -229,16 +238,17 @@ def _schemes_after_letters() -> Callable[[str], list[tuple[int, int]]]:
     return _schemes_after
 
 
-def _without_risky(text: str, links: list[Link], strict_hosts: bool) -> list[Link]:
-    """``reject_risky=True``: :func:`uts58_adapt.refine.risks.reject_risky_links`."""
+def _without_risky(text: str, links: list[Link], strict_hosts: bool, reject_risky: RejectRisky = True) -> list[Link]:
+    """``reject_risky=True`` (or ``"browser"``): :func:`uts58_adapt.refine.risks.reject_risky_links`."""
     global _reject_risky_links
+    profile = profile_of(reject_risky)
     if not links:
         return links
     if _reject_risky_links is None:
         from .refine.risks import reject_risky_links
 
         _reject_risky_links = reject_risky_links
-    return _reject_risky_links(text, links, strict_hosts=strict_hosts)
+    return _reject_risky_links(text, links, strict_hosts=strict_hosts, profile=profile)
 
 
 def _start_then_longest(r: RawLink) -> tuple[int, int]:

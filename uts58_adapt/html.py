@@ -28,6 +28,7 @@ from collections.abc import Collection, Iterable
 
 from .detection import detect
 from .link import Link
+from .refine.risk_profile import RejectRisky
 
 __all__ = ["BIDI_CONTROLS", "FORBIDDEN_SCHEMES", "linkify", "render"]
 
@@ -74,7 +75,7 @@ def linkify(
     schemes: Collection[str] = ("http", "https", "mailto"),
     max_length: int = 4096,
     escape_bidi: bool = True,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> str:
     """Return ``text`` as HTML, with each detected link whose scheme is in ``schemes`` as an anchor.
 

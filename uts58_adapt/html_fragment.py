@@ -29,6 +29,7 @@ from .backends._html5_text import decode_text, text_runs
 from .detection import detect
 from .html import _render, _scheme_set
 from .link import Link
+from .refine.risk_profile import RejectRisky
 
 __all__ = ["DEFAULT_SKIP_TAGS", "linkify_html"]
 
@@ -71,7 +72,7 @@ def linkify_html(
     skip_tags: Collection[str] = DEFAULT_SKIP_TAGS,
     max_length: int = 4096,
     strict_hosts: bool = True,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> str:
     """Return the HTML ``fragment`` with UTS #58 links added to its text nodes (see the module docstring).
 

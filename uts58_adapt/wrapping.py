@@ -57,6 +57,7 @@ from .refine.acceptance import scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
+from .refine.risk_profile import RejectRisky, profile_of, reject_risky_value
 
 if TYPE_CHECKING:
     from bleach.linkifier import Linker
@@ -87,11 +88,11 @@ class _Wrapper:
                 names.update(vars(klass))
         cls._local_names = frozenset(names)
 
-    def __init__(self, wrapped: Any, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+    def __init__(self, wrapped: Any, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
         object.__setattr__(self, "_pending", None)
         object.__setattr__(self, "_strict_hosts", bool(strict_hosts))
-        object.__setattr__(self, "_reject_risky", bool(reject_risky))
+        object.__setattr__(self, "_reject_risky", reject_risky_value(reject_risky))
 
     def __getattribute__(self, name: str) -> Any:
         if name in type(self)._local_names or (name[:2] == "__" and name[-2:] == "__"):
@@ -127,7 +128,7 @@ class _Wrapper:
             return links
         from .refine.risks import reject_risky_links
 
-        return reject_risky_links(text, links, strict_hosts=self._strict_hosts)
+        return reject_risky_links(text, links, strict_hosts=self._strict_hosts, profile=profile_of(self._reject_risky))
 
     def __dir__(self) -> list[str]:
         return sorted(set(dir(type(self))) | set(dir(self._wrapped)))
@@ -690,14 +691,14 @@ _U = TypeVar("_U", bound=URLExtract)
 
 
 @overload
-def wrap(obj: _L, *, strict_hosts: bool = False, reject_risky: bool = False) -> _L: ...
+def wrap(obj: _L, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> _L: ...
 @overload
-def wrap(obj: _U, *, strict_hosts: bool = False, reject_risky: bool = False) -> _U: ...
+def wrap(obj: _U, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> _U: ...
 @overload
-def wrap(obj: Linker, *, strict_hosts: bool = False, reject_risky: bool = False) -> Linker: ...
+def wrap(obj: Linker, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> Linker: ...
 
 
-def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) -> Any:
+def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> Any:
     """Return ``obj`` upgraded to UTS #58: same methods, same result types, refined spans.
 
     ``obj`` is an already configured ``linkify_it.LinkifyIt`` or ``urlextract.URLExtract``
@@ -708,7 +709,8 @@ def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) ->
     adds the registrable-domain rule of §1.4 that ``detect()`` applies by default.
     Wrapping a wrapper returns it unchanged (or, with another ``strict_hosts``, a new
     wrapper of the same instance).
-    ``reject_risky=True`` applies ``detect()``'s §8 checks (``link_risks``) to the refined links.
+    ``reject_risky=True`` applies ``detect()``'s §8 checks (``link_risks``) to the refined links
+    (``reject_risky="browser"``: those of ``link_risks(..., profile="browser")``).
 
     bleach: ``wrap(Linker(...))`` gives a Linker whose ``linkify`` is upgraded, and
     ``wrap(LinkifyFilter)`` (or ``wrap(partial(LinkifyFilter, ...))``) the upgraded filter
@@ -716,7 +718,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) ->
     to wrap for a MarkdownIt instance (``md.linkify``) or ``bleach.linkify`` (a Linker).
     """
     if isinstance(obj, _Wrapper):
-        if obj.strict_hosts == bool(strict_hosts) and obj._reject_risky == bool(reject_risky):
+        if obj.strict_hosts == bool(strict_hosts) and obj._reject_risky == reject_risky_value(reject_risky):
             return obj
         obj = obj.wrapped
     base: type[_Wrapper]
@@ -729,7 +731,7 @@ def wrap(obj: Any, *, strict_hosts: bool = False, reject_risky: bool = False) ->
     return _wrapper_class(base, type(obj))(obj, strict_hosts, reject_risky)
 
 
-def _wrap_other(obj: Any, strict_hosts: bool, reject_risky: bool) -> Any:
+def _wrap_other(obj: Any, strict_hosts: bool, reject_risky: RejectRisky) -> Any:
     """``wrap`` for bleach's objects (its Linker, its LinkifyFilter class); a TypeError saying what to wrap otherwise.
 
     The libraries are looked up in ``sys.modules``: an object of theirs means they are imported.

@@ -8,6 +8,7 @@ import sys
 
 from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
 from ..link import Link
+from ..refine.risk_profile import RejectRisky
 
 OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 FORMATS = ("marked", "json", "html")
@@ -16,9 +17,12 @@ EPILOG = """\
 Each line is detected on its own (a line break is Link_Term=Hard, so this gives the
 same links as detecting the whole text).  Links longer than --max-length code points
 are dropped (UTS #58 §8).  With --reject-risky, a link with a §8 risk (mixed-script,
-restricted-character, whole-script-confusable, bidi-control, invalid-tld) is not
-linked, and one whose host follows ideographs (ideographic-boundary) starts after
-them: ウェブサイトはexample.com links example.com.
+restricted-character, whole-script-confusable, bidi-control, invalid-tld, mixed-numbers,
+invisible-marks, cjk-lookalike) is not linked, and one whose host follows ideographs
+(ideographic-boundary) starts after them: ウェブサイトはexample.com links example.com.
+--risk-profile browser adds the checks of Chromium's IDN policy (digit-lookalike,
+whole-script-lookalike, non-ascii-latin-mixed, dangerous-pattern, latin-lookalike,
+tld-specific-character) to --reject-risky and to the "risks" of --format json.
 
 formats:
   marked  each line with every link wrapped in ⸠ ⸡ (the LinkDetectionTest.txt format)
@@ -33,6 +37,7 @@ examples:
   uts58-adapt detect docs/ --backend urlextract --no-refine     the backend's own view
   uts58-adapt detect old.txt --encoding latin-1
   uts58-adapt detect mail.txt --reject-risky                   no link with a §8 risk
+  uts58-adapt detect mail.txt --reject-risky --risk-profile browser
 
 exit status: 0 when every input was read, 1 when an input could not be read or
 decoded, had a line longer than --max-line, or detection failed on a line (a message
@@ -72,6 +77,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="do not link a link with a UTS #58 §8 risk (see docs/security.md); off by default",
     )
+    parser.add_argument(
+        "--risk-profile",
+        choices=("default", "browser"),
+        default="default",
+        help="the §8 checks of --reject-risky and of the json risks: UTS #39's (default) or also "
+        'Chromium\'s IDN policy (browser: reject_risky="browser")',
+    )
     parser.set_defaults(func=run)
 
 
@@ -108,7 +120,7 @@ def _html(line: str, links: list[Link]) -> str:
     return render(line, links)
 
 
-def _json(source: str, lineno: int, links: list[Link]) -> str:
+def _json(source: str, lineno: int, links: list[Link], profile: str = "default") -> str:
     import json
 
     from ..refine.risks import link_risks
@@ -125,7 +137,7 @@ def _json(source: str, lineno: int, links: list[Link]) -> str:
                     "kind": link.kind,
                     "href": link.href,
                     "original": list(link.original) if link.original is not None else None,
-                    "risks": list(link_risks(link)),
+                    "risks": list(link_risks(link, profile=profile)),
                 }
                 for link in links
             ],
@@ -156,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(ValueError, OSError):  # exotic streams: keep their error handler
             out.reconfigure(errors="surrogateescape" if args.errors == "surrogateescape" else "backslashreplace")
 
+    reject_risky: RejectRisky = False
+    if args.reject_risky:
+        reject_risky = "browser" if args.risk_profile == "browser" else True
     names = args.files or ["-"]
     if "-" in names:
         stdin_hint("detect", "text")
@@ -164,16 +179,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
                 try:
-                    links = detect(
-                        line, args.backend, args.refine, max_length=max_length, reject_risky=args.reject_risky
-                    )
+                    links = detect(line, args.backend, args.refine, max_length=max_length, reject_risky=reject_risky)
                 except Exception as exc:  # a backend bug on one line must not sink the batch
                     errors.append(f"{source}:{lineno}: detect failed ({type(exc).__name__}: {exc}); line not shown")
                     continue
                 if args.format == "html":
                     out.write(_html(line, links) + "\n")
                 elif args.format == "json":
-                    out.write(_json(source, lineno, links) + "\n")
+                    out.write(_json(source, lineno, links, args.risk_profile) + "\n")
                 else:
                     out.write(_marked(line, links) + "\n")
         except InputError as exc:

@@ -14,6 +14,7 @@ from ..link import Link
 from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links, refine_span
+from ..refine.risk_profile import RejectRisky, profile_of
 
 __all__ = [
     "WINDOW",
@@ -42,7 +43,7 @@ def refine(
     *,
     strict_hosts: bool = False,
     scheme_probe: SchemeProbe | None = None,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> list[Link]:
     """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links, the library deciding scheme and host.
 
@@ -65,11 +66,11 @@ def refine(
     if accepts_email is None:
         links = [link for link in links if link.kind != "email"]
     if reject_risky:
-        links = risk_filter(text, links, strict_hosts=strict_hosts)
+        links = risk_filter(text, links, strict_hosts=strict_hosts, reject_risky=reject_risky)
     return _with_hostless(text, raw, links)
 
 
-def risk_filter(text: str, links: list[Link], *, strict_hosts: bool) -> list[Link]:
+def risk_filter(text: str, links: list[Link], *, strict_hosts: bool, reject_risky: RejectRisky = True) -> list[Link]:
     """``reject_risky=True``: ``links`` without those with a §8 risk, an ideographic start moved
     (:func:`uts58_adapt.refine.risks.reject_risky_links`, as ``detect()`` and ``wrap()`` apply it).
 
@@ -77,7 +78,7 @@ def risk_filter(text: str, links: list[Link], *, strict_hosts: bool) -> list[Lin
     """
     from ..refine.risks import reject_risky_links
 
-    return reject_risky_links(text, links, strict_hosts=strict_hosts)
+    return reject_risky_links(text, links, strict_hosts=strict_hosts, profile=profile_of(reject_risky))
 
 
 def _with_hostless(text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
@@ -115,7 +116,7 @@ _SCHEME_OK = scheme_check(None, default_scheme_ok)
 #: MEMO_TEXT code points, the oldest dropped first.
 MEMO_SIZE = 2048
 MEMO_TEXT = 512
-_MemoKey = tuple[str, int, str, bool, bool]
+_MemoKey = tuple[str, int, str, bool, RejectRisky]
 _memo: dict[_MemoKey, tuple[int, int, str, str] | None] = {}
 _MISSING = (-1, -1, "", "")  # what _memo.get gives for a window not in it
 
@@ -133,7 +134,7 @@ def refine_at(
     *,
     strict_hosts: bool = False,
     window_end: int | None = None,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> Link | None:
     """The refined link that the library's span ``data[start:end]`` becomes, or None.
 
@@ -155,7 +156,7 @@ def refine_at(
 
 
 def refined_span(
-    data: str, start: int, end: int, kind: str, window_end: int, strict_hosts: bool, reject_risky: bool
+    data: str, start: int, end: int, kind: str, window_end: int, strict_hosts: bool, reject_risky: RejectRisky
 ) -> tuple[int, int, str, str] | None:
     """:func:`refine_at` (``window_end`` given) as ``(start, end, text, href)`` in ``data``, or None:
     the inline integrations' path, one call per span and no Link built."""
@@ -175,7 +176,7 @@ def refined_span(
 
 
 def refine_window(
-    window: str, length: int, kind: str, *, strict_hosts: bool = False, reject_risky: bool = False
+    window: str, length: int, kind: str, *, strict_hosts: bool = False, reject_risky: RejectRisky = False
 ) -> tuple[int, int, str, str] | None:
     """:func:`refine_at` without its memo, in ``window`` (the library's span is ``window[:length]``):
     the refined link's ``(start, end, text, href)`` in the window, or None."""
@@ -183,7 +184,10 @@ def refine_window(
         return refine_span(window, 0, length, kind, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)  # type: ignore[arg-type]
     raw = [RawLink(0, length, kind)]  # type: ignore[arg-type]
     links = risk_filter(
-        window, refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK), strict_hosts=strict_hosts
+        window,
+        refine_links(window, raw, strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK),
+        strict_hosts=strict_hosts,
+        reject_risky=reject_risky,
     )
     for link in links:
         if link.kind == kind and link.original == (0, length):

@@ -36,6 +36,7 @@ from ..html import BIDI_CONTROLS
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host
 from ..refine.email import mailto_href
+from ..refine.risk_profile import RejectRisky
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["clear_memo", "in_text", "urlize_refined"]
@@ -312,7 +313,7 @@ def urlize_refined(
     default_scheme: str,
     strict_hosts: bool = False,
     html_entities: bool = False,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
     rendered: Sequence[LibraryLink] | None = None,
     escapes: bool = True,
     separators: re.Pattern[str] | None = None,

@@ -38,6 +38,7 @@ from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
 from ..refine.acceptance import HostProbe, ascii_host
+from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "clear_memo", "wrap_filter", "wrap_linker"]
@@ -102,8 +103,8 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
 
     #: Set by ``UTS58Linker.linkify``: §1.4's registrable-domain rule on hosts.
     strict_hosts = False
-    #: Set by ``UTS58Linker.linkify``: §8's checks (``reject_risky``).
-    reject_risky = False
+    #: Set by ``UTS58Linker.linkify``: §8's checks (``reject_risky``: True or ``"browser"``).
+    reject_risky: RejectRisky = False
 
     def _accepts_email(self, probe: str) -> bool:
         m = self.email_re.search(probe)
@@ -209,24 +210,27 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
 LinkifyFilter = UTS58LinkifyFilter
 
 
-_FILTERS: dict[tuple[type[Any], bool, bool], type[UTS58LinkifyFilter]] = {}
-_CONFIGURED: dict[tuple[type[Any], bool, bool], type[Any]] = {}
+_FILTERS: dict[tuple[type[Any], bool, RejectRisky], type[UTS58LinkifyFilter]] = {}
+_CONFIGURED: dict[tuple[type[Any], bool, RejectRisky], type[Any]] = {}
 
 
-def _configured(base: type[Any], names: tuple[str, str], strict_hosts: bool, reject_risky: bool) -> type[Any]:
+def _configured(base: type[Any], names: tuple[str, str], strict_hosts: bool, reject_risky: RejectRisky) -> type[Any]:
     """``base`` itself when both options are off, else its subclass with them set as class attributes."""
     if not strict_hosts and not reject_risky:
         return base
     key = (base, strict_hosts, reject_risky)
     made = _CONFIGURED.get(key)
     if made is None:
-        name = f"{'Strict' if strict_hosts else ''}{'Safe' if reject_risky else ''}{base.__name__}"
+        safe = "BrowserSafe" if reject_risky == "browser" else "Safe" if reject_risky else ""
+        name = f"{'Strict' if strict_hosts else ''}{safe}{base.__name__}"
         attrs = {names[0]: strict_hosts, names[1]: reject_risky, "__module__": __name__, "__qualname__": name}
         made = _CONFIGURED.setdefault(key, type(name, (base,), attrs))
     return made
 
 
-def wrap_filter(cls: type[Any], strict_hosts: bool = False, reject_risky: bool = False) -> type[UTS58LinkifyFilter]:
+def wrap_filter(
+    cls: type[Any], strict_hosts: bool = False, reject_risky: RejectRisky = False
+) -> type[UTS58LinkifyFilter]:
     """The upgraded filter class for bleach's ``LinkifyFilter`` class ``cls`` (or a subclass of it).
 
     For bleach's own class: :class:`UTS58LinkifyFilter` (or, with ``strict_hosts`` or
@@ -234,7 +238,7 @@ def wrap_filter(cls: type[Any], strict_hosts: bool = False, reject_risky: bool =
     deriving from both, so its overrides still apply where this module does not replace
     them.  An upgraded class is returned as it is when both options match.
     """
-    strict_hosts, reject_risky = bool(strict_hosts), bool(reject_risky)
+    strict_hosts, reject_risky = bool(strict_hosts), reject_risky_value(reject_risky)
     if issubclass(cls, UTS58LinkifyFilter) and (cls.strict_hosts, cls.reject_risky) == (strict_hosts, reject_risky):
         return cls
     base: type[UTS58LinkifyFilter] = _configured(
@@ -255,7 +259,7 @@ class UTS58Linker(Linker):  # type: ignore[misc]
 
     # Class attributes (``_configured``): the attribute dict is the wrapped Linker's.
     _strict_hosts = False
-    _reject_risky = False
+    _reject_risky: RejectRisky = False
 
     @property
     def strict_hosts(self) -> bool:
@@ -263,8 +267,8 @@ class UTS58Linker(Linker):  # type: ignore[misc]
         return self._strict_hosts
 
     @property
-    def reject_risky(self) -> bool:
-        """Whether a link with a §8 risk stays text (``detect(reject_risky=True)``); see ``wrap_linker``."""
+    def reject_risky(self) -> RejectRisky:
+        """Whether a link with a §8 risk stays text (``detect(reject_risky=True)``, or ``"browser"``); see ``wrap_linker``."""
         return self._reject_risky
 
     def linkify(self, text: str) -> str:
@@ -287,7 +291,7 @@ class UTS58Linker(Linker):  # type: ignore[misc]
         return str(self.serializer.render(filtered))
 
 
-def wrap_linker(linker: Linker, strict_hosts: bool = False, reject_risky: bool = False) -> UTS58Linker:
+def wrap_linker(linker: Linker, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> UTS58Linker:
     """Return a ``UTS58Linker`` that shares ``linker``'s configuration (its attribute dict).
 
     ``strict_hosts=True`` adds §1.4's registrable-domain rule to bleach's own host rules;
@@ -295,7 +299,7 @@ def wrap_linker(linker: Linker, strict_hosts: bool = False, reject_risky: bool =
     Wrapping a ``UTS58Linker`` returns it unchanged (or, with other options, a new one
     sharing the same configuration).
     """
-    strict_hosts, reject_risky = bool(strict_hosts), bool(reject_risky)
+    strict_hosts, reject_risky = bool(strict_hosts), reject_risky_value(reject_risky)
     if isinstance(linker, UTS58Linker) and (linker.strict_hosts, linker.reject_risky) == (strict_hosts, reject_risky):
         return linker
     cls: type[UTS58Linker] = _configured(UTS58Linker, ("_strict_hosts", "_reject_risky"), strict_hosts, reject_risky)

@@ -22,12 +22,13 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup
+from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._urlize import in_text, urlize_refined
 
 __all__ = ["install"]
 
 
-def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+def install(env: Environment, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> None:
     """Replace ``env.filters["urlize"]`` by its UTS #58 upgrade.
 
     Installing again with the same options changes nothing; with others, the upgrade of
@@ -42,6 +43,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: bool 
     HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
     ``a`` or a raw text element such as ``script``.
     """
+    reject_risky = reject_risky_value(reject_risky)
     original = env.filters["urlize"]
     if getattr(original, "uts58", False):
         if (original.uts58_strict_hosts, original.uts58_reject_risky) == (strict_hosts, reject_risky):

@@ -34,6 +34,7 @@ from ..backends.magiclink import link_matches
 from ..html import BIDI_CONTROLS
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
+from ..refine.risk_profile import reject_risky_value
 from ._common import WINDOW, escape_bidi, refined_span, risk_filter
 
 __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
@@ -83,7 +84,13 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         window_end = space.start() if space else min(len(data), end + WINDOW)
         config = self.config
         link = refined_span(
-            data, start, end, "url", window_end, bool(config["strict_hosts"]), bool(config["reject_risky"])
+            data,
+            start,
+            end,
+            "url",
+            window_end,
+            bool(config["strict_hosts"]),
+            reject_risky_value(config["reject_risky"]),
         )
         if link is None:
             # magiclink would link the whole span: it stays plain text (no Markdown inside it
@@ -140,8 +147,9 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             hi = after.start()
         strict = bool(self.config["strict_hosts"])
         links = refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email)
-        if self.config["reject_risky"]:
-            links = risk_filter(data[lo:hi], links, strict_hosts=strict)
+        reject_risky = reject_risky_value(self.config["reject_risky"])
+        if reject_risky:
+            links = risk_filter(data[lo:hi], links, strict_hosts=strict, reject_risky=reject_risky)
         for link in links:
             if link.kind == "email" and link.start <= at - lo < link.end:
                 start, text = lo + link.start, link.text
@@ -170,8 +178,9 @@ class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]
             "If 'True', hosts must be registrable domains (UTS #58 §1.4) - Default: False",
         ]
         self.config["reject_risky"] = [
-            bool(reject_risky),
-            "If 'True', a link with a UTS #58 §8 risk (link_risks) stays text - Default: False",
+            reject_risky_value(reject_risky),
+            "If 'True' (or 'browser', the stricter profile), a link with a UTS #58 §8 risk (link_risks) stays text"
+            " - Default: False",
         ]
 
     def setup_autolinks(self, md: Markdown, config: dict[str, Any]) -> None:

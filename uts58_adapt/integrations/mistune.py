@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from mistune.plugins.url import URL_LINK_PATTERN
 from mistune.util import escape_url
 
+from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, refined_span
 
 if TYPE_CHECKING:
@@ -36,7 +37,11 @@ _SPACE = re.compile(r"\s")
 
 
 def parse_url_link(
-    inline: InlineParser, m: Match[str], state: InlineState, strict_hosts: bool = False, reject_risky: bool = False
+    inline: InlineParser,
+    m: Match[str],
+    state: InlineState,
+    strict_hosts: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> int:
     """mistune's ``parse_url_link`` on the refined spans of the match ``m``.
 
@@ -117,9 +122,11 @@ def _append_link(state: InlineState, text: str) -> None:
     )
 
 
-def url_plugin(*, strict_hosts: bool = False, reject_risky: bool = False) -> Callable[[Markdown], None]:
+def url_plugin(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> Callable[[Markdown], None]:
     """The mistune plugin, with §1.4's registrable-domain rule on hosts when ``strict_hosts``,
-    and §8's checks when ``reject_risky`` (a link with a risk stays text, as ``detect()`` drops it)."""
+    and §8's checks when ``reject_risky`` (a link with a risk stays text, as ``detect()`` drops it;
+    ``"browser"``: the stricter profile)."""
+    reject_risky = reject_risky_value(reject_risky)
 
     def plugin(md: Markdown) -> None:
         def parse(inline: InlineParser, m: Match[str], state: InlineState) -> int:

@@ -75,6 +75,15 @@ RISKS: dict[str, str] = {
     "bidi-control": "a Bidi_Control character is in the link",
     "invalid-tld": "the TLD is not syntactically valid (digit, hyphen, CONTEXTJ/CONTEXTO)",
     "ideographic-boundary": "ideographs and other letters meet inside the host (§8: ウェブサイトはexample.com)",
+    "mixed-numbers": "a host label mixes decimal digit systems (UTS #39 §5.3: 123٤٥٦)",
+    "invisible-marks": "a nonspacing mark repeated, or more than four in a row, after NFD (UTS #39 §5.4)",
+    "cjk-lookalike": "a CJK look-alike of punctuation or a Latin letter beside Latin letters (ノ 丿 一 〇 ー)",
+    "digit-lookalike": "browser profile: a label of digits and digit look-alikes (Chromium: θ, зз)",
+    "whole-script-lookalike": "browser profile: a label of Latin look-alikes of one script (Chromium: οτ.com)",
+    "non-ascii-latin-mixed": "browser profile: a non-ASCII Latin letter with another script (Chromium)",
+    "dangerous-pattern": "browser profile: one of Chromium's dangerous patterns (ー between Latin letters...)",
+    "latin-lookalike": "browser profile: a Latin label whose skeleton is ASCII (UTS #39 §4: gıthub.com)",
+    "tld-specific-character": "browser profile: þ ð outside .is/.fo, ə outside .az, · outside l·l in .cat (Chromium)",
 }
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from ...backends._html_spans import without_surrogates
 from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
+from ...refine.risk_profile import RejectRisky
 from .._urlize import in_text, urlize_refined
 
 __all__ = ["urlize", "urlizetrunc"]
@@ -43,7 +44,7 @@ def urlize(
     autoescape: bool = False,
     *,
     strict_hosts: bool = False,
-    reject_risky: bool = False,
+    reject_risky: RejectRisky = False,
 ) -> str:
     """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping).
 
@@ -107,7 +108,7 @@ def urlize(
 
 
 def urlizetrunc(
-    value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False, reject_risky: bool = False
+    value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False, reject_risky: RejectRisky = False
 ) -> str:
     """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
     from django.utils.safestring import mark_safe

@@ -2,7 +2,8 @@
 
 The filters take the options of :func:`uts58_adapt.integrations.django.urlize` from the
 project's settings, read at each call: ``UTS58_ADAPT = {"strict_hosts": True,
-"reject_risky": True}`` (both off when the setting is absent).
+"reject_risky": True}`` (both off when the setting is absent; ``"reject_risky": "browser"``
+takes the stricter profile of ``link_risks``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ register = template.Library()
 OPTIONS = ("strict_hosts", "reject_risky")
 
 
-def options() -> dict[str, bool]:
+def options() -> dict[str, Any]:
     """The filters' options: the ``UTS58_ADAPT`` setting, checked (ImproperlyConfigured names what is wrong)."""
     chosen = getattr(settings, "UTS58_ADAPT", None)
     if chosen is None:
@@ -36,8 +37,9 @@ def options() -> dict[str, bool]:
     for name, value in chosen.items():
         if name not in OPTIONS:
             raise ImproperlyConfigured(f"UTS58_ADAPT: unknown option {name!r}; the options are {', '.join(OPTIONS)}")
-        if not isinstance(value, bool):
-            raise ImproperlyConfigured(f"UTS58_ADAPT[{name!r}] must be True or False, not {value!r}")
+        if not isinstance(value, bool) and not (name == "reject_risky" and value == "browser"):
+            allowed = "True, False or 'browser'" if name == "reject_risky" else "True or False"
+            raise ImproperlyConfigured(f"UTS58_ADAPT[{name!r}] must be {allowed}, not {value!r}")
     return chosen
 
 
