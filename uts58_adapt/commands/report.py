@@ -9,7 +9,7 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._io import add_decoding_options, codec_problem, write_output
 
@@ -102,13 +102,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "paths", nargs="*", metavar="PATH", help="files, directories (recursive) or '-' for stdin; stdin when none"
     )
     parser.add_argument(
-        "--backend", choices=tuple(BACKENDS), default="linkify-it", help="linkifier to audit (default: %(default)s)"
+        "--backend",
+        choices=tuple(BACKENDS),
+        help="linkifier to audit (default: linkify-it, or that of --linkifier)",
     )
     parser.add_argument("--format", choices=("json", "md", "html"), help="report format (default: see below)")
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write the report to OUT (atomically); '-' or absent: stdout"
     )
     parser.add_argument("--sample", action="store_true", help="audit the bundled sample corpus (too)")
+    parser.add_argument(
+        "--linkifier",
+        metavar="MODULE:ATTR",
+        help="audit your own configured linkifier, imported from MODULE: a LinkifyIt, a MarkdownIt (its .linkify), "
+        "a URLExtract, or a callable returning one; --backend follows from it",
+    )
+    parser.add_argument(
+        "--strict-hosts",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="§1.4's registrable-domain rule: wrap(instance, strict_hosts=True) (default: off, as wrap(); "
+        "on with --detect)",
+    )
+    parser.add_argument(
+        "--detect",
+        action="store_true",
+        help="audit detect(line, backend) instead of the upgrade: the bundled PSL TLD list, http/https/ftp "
+        "schemes only, strict hosts unless --no-strict-hosts",
+    )
     parser.add_argument(
         "--reject-risky",
         action="store_true",
@@ -319,6 +340,87 @@ def _backend_problem(name: str) -> str | None:
 EXTRAS = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "magiclink"}
 
 
+def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
+    """What the audit compares (the report's ``audit``), from ``--backend``, ``--linkifier``,
+    ``--detect`` and ``--strict-hosts``; sets ``args.backend``, ``args.preview`` (see
+    :class:`~uts58_adapt.report.core.ChunkTask`) and ``args.strict``.  Raises ValueError (one line)."""
+    from ..report.preview import UPGRADABLE, backend_of, load_linkifier
+
+    if args.linkifier is not None:
+        if args.detect:
+            raise ValueError("--linkifier audits your linkifier's upgrade; --detect audits detect(): choose one")
+        found = backend_of(load_linkifier(args.linkifier))
+        if args.backend is not None and args.backend != found:
+            raise ValueError(f"--linkifier {args.linkifier!r} is a {found} linkifier, not {args.backend}")
+        args.backend = found
+    args.backend = args.backend or "linkify-it"
+    backend = args.backend
+    if args.detect or backend not in UPGRADABLE:
+        args.preview = None
+        # detect(): strict hosts by default; an HTML backend's upgrade (its integration) keeps any valid host.
+        args.strict = args.strict_hosts if args.strict_hosts is not None else bool(args.detect)
+        call = f"detect(line, backend={backend!r}, strict_hosts={args.strict})"
+        return {
+            "mode": "detect",
+            "before": f"detect(line, backend={backend!r}, refine=False): the library's links",
+            "after": call,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
+        }
+    args.preview = args.linkifier or ""
+    args.strict = bool(args.strict_hosts)
+    instance = args.linkifier or ("LinkifyIt()" if backend == "linkify-it" else "URLExtract()")
+    method = "match(line)" if backend == "linkify-it" else "find_urls(line, get_indices=True)"
+    options = "".join(
+        f", {name}=True" for name, on in (("strict_hosts", args.strict), ("reject_risky", args.reject_risky)) if on
+    )
+    return {
+        "mode": "upgrade",
+        "before": f"{instance}.{method}",
+        "after": f"wrap({instance}{options}).{method}",
+        "strict_hosts": args.strict,
+        "reject_risky": bool(args.reject_risky),
+        "linkifier": args.linkifier,
+    }
+
+
+def _provenance(args: argparse.Namespace, paths: list[str], audit: dict[str, Any]) -> dict[str, Any]:
+    """The report's provenance: the tool, the audit, the libraries, the configuration, the data
+    and the options (the inputs and their problems are added by the merge)."""
+    from ..backends import data_versions
+    from ..report.preview import library_versions, preview
+
+    if args.preview is not None:
+        config = preview(args.backend, args.preview, args.strict).configuration()
+    else:
+        config = {
+            "detect": "the backend's library as uts58_adapt configures it (the ICANN TLDs of the bundled PSL)",
+            "schemes": ["ftp", "http", "https", "mailto"],
+            "strict_hosts": args.strict,
+        }
+    return {
+        # (the package: imported before any of its modules, so no import points up to it here)
+        "tool": {"name": "uts58-adapt", "version": str(sys.modules["uts58_adapt"].__version__)},
+        "audit": audit,
+        "libraries": library_versions(args.backend),
+        "configuration": config,
+        "data": data_versions(),
+        "options": {
+            "backend": args.backend,
+            "detect": bool(args.detect),
+            "encoding": args.encoding,
+            "errors": args.errors,
+            "linkifier": args.linkifier,
+            "max_line": args.max_line,
+            "paths": list(paths),
+            "reject_risky": bool(args.reject_risky),
+            "sample": bool(args.sample),
+            "strict_hosts": args.strict_hosts,
+        },
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from .._io import Output
     from ..report.display import terminal_safe
@@ -343,6 +445,10 @@ def run(args: argparse.Namespace) -> int:
             f"{terminal_safe(args.output)}: unknown report format {os.path.splitext(args.output)[1]!r}; "
             f"name the file .json, .md or .html, or give --format json|md|html"
         )
+    try:
+        audit = _audit_plan(args)
+    except ValueError as exc:
+        return _fail(terminal_safe(str(exc)))
     problem = _backend_problem(args.backend)
     if problem is not None:
         return _fail(problem)
@@ -364,7 +470,9 @@ def run(args: argparse.Namespace) -> int:
             stack.enter_context(output)
         try:
             spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="uts58-report-"))
-            merged = stack.enter_context(StreamingMerge(args.backend, spill, risks=args.reject_risky))
+            merged = stack.enter_context(
+                StreamingMerge(args.backend, spill, risks=args.reject_risky, meta=_provenance(args, paths, audit))
+            )
         except OSError as exc:  # a full or read-only $TMPDIR
             return _fail(f"cannot make a temporary file: {exc.strerror or exc} (set TMPDIR)")
         return _audit(args, paths, fmt, output, spill, merged)
@@ -409,6 +517,8 @@ def _audit(
         range_bytes=size,
         spill_dir=spill,
         reject_risky=args.reject_risky,
+        preview=args.preview,
+        strict_hosts=args.strict,
     )
     total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
     on_result, close = _progress(args.quiet, total)
@@ -457,9 +567,12 @@ def _audit(
     problems.extend(message for source, message in failures if source not in failed)
     for message in problems:
         print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
-    if problems and not merged.sources(exclude=failed):
-        # Nothing could be read: no report (an existing -o file stays as it was).
-        return _fail("no input could be read; nothing written", 1)
+    if not merged.sources(exclude=failed):
+        # No document read (nothing given, an empty directory, only skipped or failed files): no
+        # report, and an existing -o file stays as it was (issue 33.5).
+        kept = f"; {terminal_safe(args.output)} left as it was" if output is not None else ""
+        return _fail(f"no document was read ({_plural(len(problems), 'problem')} above); nothing written{kept}")
+    merged.problems = problems
     data: bytes | Iterator[bytes]
     if fmt == "json":
         data = merged.json_chunks(exclude=failed)

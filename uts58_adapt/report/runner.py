@@ -111,6 +111,8 @@ def iter_tasks(
     max_line: int = MAX_LINE,
     failed: set[str] | None = None,
     reject_risky: bool = False,
+    preview: str | None = None,
+    strict_hosts: bool | None = None,
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
@@ -121,7 +123,8 @@ def iter_tasks(
     memory) its chunks are yielded as they are read, and the caller drops the results
     of every input named in ``failed`` (:class:`~.stream.StreamingMerge` does): either
     way a report never holds half a file.  An empty input yields one empty chunk, so
-    it still counts as a document.  ``reject_risky``: the tasks' (see :class:`~.core.ChunkTask`).
+    it still counts as a document.  ``reject_risky``, ``preview``, ``strict_hosts``: the tasks' (see
+    :class:`~.core.ChunkTask`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -133,7 +136,7 @@ def iter_tasks(
             for line in read_lines(path, encoding, errors, max_line):
                 lines.append(line)
                 if len(lines) == chunk_lines:
-                    task = ChunkTask(name, first, lines, backend, reject_risky)
+                    task = ChunkTask(name, first, lines, backend, reject_risky, preview, strict_hosts)
                     if failed is None:
                         chunks.append(task)
                     else:
@@ -147,7 +150,7 @@ def iter_tasks(
             continue
         yield from chunks
         if lines or first == 1:
-            yield ChunkTask(name, first, lines, backend, reject_risky)
+            yield ChunkTask(name, first, lines, backend, reject_risky, preview, strict_hosts)
 
 
 class RangeTask(NamedTuple):
@@ -174,6 +177,9 @@ class RangeTask(NamedTuple):
     spill_dir: str | None = None
     #: The audit's ``--reject-risky`` (:class:`~.core.ChunkTask`).
     reject_risky: bool = False
+    #: The audit's migration preview and hosts rule (:class:`~.core.ChunkTask`).
+    preview: str | None = None
+    strict_hosts: bool | None = None
 
 
 class Notice(NamedTuple):
@@ -215,7 +221,7 @@ def read_range(task: RangeTask) -> ChunkTask:
             f"{name}: cannot decode line {lineno} as {task.encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
-    return ChunkTask(name, task.first_line, lines, task.backend, task.reject_risky)
+    return ChunkTask(name, task.first_line, lines, task.backend, task.reject_risky, task.preview, task.strict_hosts)
 
 
 def audit_rows(task: Task) -> Rows:
@@ -295,6 +301,8 @@ def iter_report_tasks(
     range_bytes: int = RANGE_BYTES,
     spill_dir: str | None = None,
     reject_risky: bool = False,
+    preview: str | None = None,
+    strict_hosts: bool | None = None,
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -306,7 +314,8 @@ def iter_report_tasks(
     part-way may already have had some chunks audited: the caller leaves out every source
     named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
     a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
-    ``reject_risky``: every task's (``--reject-risky``: see :class:`~.core.ChunkTask`).
+    ``reject_risky``, ``preview``, ``strict_hosts``: every task's (``--reject-risky``, the migration
+    preview, ``--strict-hosts``: see :class:`~.core.ChunkTask`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
@@ -320,7 +329,19 @@ def iter_report_tasks(
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
                     yield RangeTask(
-                        name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir, reject_risky
+                        name,
+                        where,
+                        offset,
+                        length,
+                        first,
+                        backend,
+                        encoding,
+                        errors,
+                        max_line,
+                        spill_dir,
+                        reject_risky,
+                        preview,
+                        strict_hosts,
                     )
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
@@ -336,6 +357,8 @@ def iter_report_tasks(
             max_line=max_line,
             failed=failed,
             reject_risky=reject_risky,
+            preview=preview,
+            strict_hosts=strict_hosts,
         )
         yield from (Notice(name if name in failed else None, message, backend) for message in notes)
         notes.clear()

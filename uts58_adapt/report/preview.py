@@ -1,0 +1,292 @@
+"""The migration preview: a library's own links ("before") and its upgrade's links ("after").
+
+``uts58-adapt report`` audits the upgrade the migration guides recommend (UTS #58 §10.1,
+"Migration: Link Detection": the library keeps the recognition of scheme and host):
+
+- for linkify-it and urlextract, "before" is exactly what the instance itself returns on
+  each line (``LinkifyIt().match(line)``, ``URLExtract().find_urls(line, get_indices=True)``,
+  or those of the team's configured object: ``--linkifier MODULE:ATTR``), and "after" is
+  exactly what ``wrap(instance)`` returns on it;
+- ``strict_hosts`` (§1.4's registrable-domain rule that ``detect()`` applies by default) is
+  an option of the preview: ``wrap(instance, strict_hosts=True)``.
+
+The instances are built once per process (a worker imports ``MODULE`` itself) and kept
+per thread: a linkify-it instance keeps the state of its last ``test()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import threading
+from typing import Any, Literal, cast
+
+from ..link import Link
+
+__all__ = [
+    "UPGRADABLE",
+    "LinkifierError",
+    "Preview",
+    "backend_of",
+    "configuration",
+    "library_versions",
+    "load_linkifier",
+    "preview",
+]
+
+#: The backends whose upgrade (``wrap(instance)``) the report previews line by line.
+UPGRADABLE = ("linkify-it", "urlextract")
+
+
+class LinkifierError(ValueError):
+    """``--linkifier MODULE:ATTR`` names nothing usable (the message says why, on one line)."""
+
+
+def load_linkifier(spec: str) -> Any:
+    """The object ``spec`` (``MODULE:ATTR``, ``ATTR`` may be dotted) names, ready to audit.
+
+    A callable that is not itself a linkifier (a factory) is called with no argument; a
+    ``MarkdownIt`` gives its ``.linkify``; an object already wrapped (``wrap(x)``) gives ``x``,
+    the library's own configuration.  Raises :class:`LinkifierError`.
+    """
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise LinkifierError(f"--linkifier {spec!r}: expected MODULE:ATTR, e.g. myapp.text:linkifier")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:  # ImportError, or anything the module raises on import
+        raise LinkifierError(f"--linkifier {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise LinkifierError(f"--linkifier {spec!r}: {module_name} has no attribute {attr}") from None
+    if backend_of(obj) is None and callable(obj) and not isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise LinkifierError(f"--linkifier {spec!r}: calling it failed: {type(exc).__name__}: {exc}") from None
+    obj = _unwrapped(_linkifier_of(obj))
+    if backend_of(obj) is None:
+        raise LinkifierError(
+            f"--linkifier {spec!r}: a {type(obj).__name__}, not a LinkifyIt, MarkdownIt or URLExtract "
+            "(or a callable returning one)"
+        )
+    return obj
+
+
+def _linkifier_of(obj: Any) -> Any:
+    """A ``MarkdownIt``'s linkifier (``md.linkify``), else ``obj``."""
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:  # pragma: no cover - markdown-it-py comes with linkify-it-py
+        return obj
+    return obj.linkify if isinstance(obj, MarkdownIt) else obj
+
+
+def _unwrapped(obj: Any) -> Any:
+    from ..wrapping import LinkifyItWrapper, URLExtractWrapper
+
+    return obj.wrapped if isinstance(obj, (LinkifyItWrapper, URLExtractWrapper)) else obj
+
+
+def backend_of(obj: Any) -> str | None:
+    """``"linkify-it"`` or ``"urlextract"`` for an instance of those libraries, else None."""
+    from linkify_it import LinkifyIt
+    from urlextract import URLExtract
+
+    if isinstance(obj, LinkifyIt):
+        return "linkify-it"
+    if isinstance(obj, URLExtract):
+        return "urlextract"
+    return None
+
+
+def _default_instance(backend: str) -> Any:
+    """The library's instance as a new user makes it: ``LinkifyIt()``, ``URLExtract()``."""
+    if backend == "linkify-it":
+        from linkify_it import LinkifyIt
+
+        return LinkifyIt()
+    if backend == "urlextract":
+        from urlextract import URLExtract
+
+        return URLExtract()
+    raise ValueError(f"no upgrade preview for the {backend} backend; expected one of {', '.join(UPGRADABLE)}")
+
+
+def _href(text: str, kind: str) -> str:
+    if kind == "email":
+        return text if text[:7].lower() == "mailto:" else "mailto:" + text
+    if "://" in text[:40] or text.startswith("//"):
+        return text
+    return "https://" + text
+
+
+def _url_kind(url: str) -> Literal["url", "email"]:
+    """urlextract reports an email as a schemeless URL with userinfo: ``user@host``."""
+    return "email" if "@" in url and "://" not in url and "/" not in url else "url"
+
+
+class Preview:
+    """The instance audited and its upgrade: :meth:`pair` gives a line's links before and after."""
+
+    def __init__(self, instance: Any, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+        from ..wrapping import wrap
+
+        backend = backend_of(instance)
+        if backend is None:
+            raise TypeError(f"not a LinkifyIt or URLExtract instance: {type(instance).__name__}")
+        self.backend: str = backend
+        self.instance = instance
+        self.upgraded = wrap(instance, strict_hosts=strict_hosts, reject_risky=reject_risky)
+        self.strict_hosts = strict_hosts
+
+    def pair(self, line: str) -> tuple[list[Link], list[Link]]:
+        """``(before, after)``: the instance's own links on ``line`` and ``wrap(instance)``'s.
+
+        "before" links carry their own span as ``original``; "after" links carry None (the
+        audit pairs them by overlap, :func:`~.core.pair_links`).
+        """
+        if self.backend == "linkify-it":
+            return self._linkify_it(line)
+        return self._urlextract(line)
+
+    def _linkify_it(self, line: str) -> tuple[list[Link], list[Link]]:
+        from ..backends.linkify_it import anchored_matches, instance_anchor
+
+        anchor = instance_anchor(self.instance)
+        # The instance's matches from its anchored tokens: those of one call (tests/test_fast_path.py),
+        # in linear time on long runs.
+        raw = anchored_matches(self.instance, line, anchor) if anchor is not None else self.instance.match(line) or []
+        before = [self._match_link(line, m, True) for m in raw]
+        after = [self._match_link(line, m, False) for m in self.upgraded.match(line) or ()]
+        return before, after
+
+    @staticmethod
+    def _match_link(line: str, m: Any, own: bool) -> Link:
+        start, end = int(m.index), int(m.last_index)
+        kind: Literal["url", "email"] = "email" if str(m.schema).lower() == "mailto:" else "url"
+        return Link(start, end, line[start:end], kind, str(m.url), (start, end) if own else None)
+
+    def _urlextract(self, line: str) -> tuple[list[Link], list[Link]]:
+        before = self._spans(line, self._library_found(line), True)
+        found = cast(list[tuple[str, tuple[int, int]]], self.upgraded.find_urls(line, get_indices=True))
+        return before, self._spans(line, found, False)
+
+    def _library_found(self, line: str) -> list[tuple[str, tuple[int, int]]]:
+        """``instance.find_urls(line, get_indices=True)``, from the anchored tokens where that is exact."""
+        from ..backends.urlextract import instance_gen_urls
+
+        fast = instance_gen_urls(self.instance, line)
+        if fast is not None:
+            return fast
+        return cast(list[tuple[str, tuple[int, int]]], self.instance.find_urls(line, get_indices=True))
+
+    @staticmethod
+    def _spans(line: str, found: list[tuple[str, tuple[int, int]]], own: bool) -> list[Link]:
+        out: list[Link] = []
+        last_end = -1
+        for url, (start, end) in sorted(found, key=lambda f: (f[1][0], -f[1][1])):
+            if line[start:end] != url:  # urlextract's own index arithmetic can be off: the string decides
+                start = line.find(url, max(0, start - len(url)))
+                if start < 0:
+                    continue
+                end = start + len(url)
+            if start < last_end:
+                continue  # (a duplicate: urlextract may report one URL twice)
+            kind = _url_kind(url)
+            out.append(Link(start, end, url, kind, _href(url, kind), (start, end) if own else None))
+            last_end = end
+        return out
+
+    def configuration(self) -> dict[str, Any]:
+        """What decides the instance's links (:func:`configuration`), and the upgrade's options."""
+        return {**configuration(self.instance), "strict_hosts": self.strict_hosts}
+
+
+_local = threading.local()
+
+
+def preview(backend: str, linkifier: str = "", strict_hosts: bool = False, reject_risky: bool = False) -> Preview:
+    """The :class:`Preview` of ``backend``'s default instance, or of ``--linkifier`` ``linkifier``
+    (``MODULE:ATTR``), built once per process and thread."""
+    cache: dict[tuple[str, str, bool, bool], Preview] | None = getattr(_local, "previews", None)
+    if cache is None:
+        cache = _local.previews = {}
+    key = (backend, linkifier, strict_hosts, reject_risky)
+    found = cache.get(key)
+    if found is None:
+        instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
+        found = cache[key] = Preview(instance, strict_hosts, reject_risky)
+    return found
+
+
+def _digest(items: list[str]) -> str:
+    return hashlib.sha256("\n".join(items).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def configuration(instance: Any) -> dict[str, Any]:
+    """The configuration that decides an instance's links, as the report records it.
+
+    linkify-it: its schemas, its options (``fuzzy_link``, ``fuzzy_email``, ``fuzzy_ip``, …),
+    its TLD list (count and a SHA-256 prefix of the sorted entries) and whether it replaced
+    the default list.  urlextract: its TLDs (count and hash), stop characters, ``extract_email``,
+    ``extract_localhost``, ``ignore_list`` and ``permit_list``, ``limit``.
+    """
+    backend = backend_of(instance)
+    if backend == "linkify-it":
+        tlds = sorted(str(t) for t in getattr(instance, "_tlds", []))
+        opts = getattr(instance, "_opts", {})
+        return {
+            "class": _class_name(instance),
+            "schemas": sorted(str(s) for s, spec in getattr(instance, "_schemas", {}).items() if spec is not None),
+            "options": {str(k): v for k, v in sorted(opts.items()) if isinstance(v, (bool, int, str))},
+            "tlds": {"count": len(tlds), "sha256": _digest(tlds), "replaced": bool(instance._tlds_replaced)},
+        }
+    if backend == "urlextract":
+        pattern = getattr(getattr(instance, "_tlds_re", None), "pattern", "")
+        tlds = sorted(t.replace("\\", "") for t in str(pattern).split("|") if t)
+        return {
+            "class": _class_name(instance),
+            "extract_email": bool(instance.extract_email),
+            "extract_localhost": bool(getattr(instance, "_extract_localhost", True)),
+            "stop_chars_left": "".join(sorted(instance.get_stop_chars_left())),
+            "stop_chars_right": "".join(sorted(instance.get_stop_chars_right())),
+            "ignore_list": sorted(instance.ignore_list or ()),
+            "permit_list": sorted(instance.permit_list or ()),
+            "limit": getattr(instance, "_limit", None),
+            "tlds": {"count": len(tlds), "sha256": _digest(tlds)},
+        }
+    return {"class": _class_name(instance)}
+
+
+def _class_name(obj: Any) -> str:
+    cls = type(obj)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+#: Backend -> the distributions of the libraries it runs (as ``pip`` names them).
+_DISTRIBUTIONS: dict[str, tuple[str, ...]] = {
+    "linkify-it": ("linkify-it-py",),
+    "urlextract": ("urlextract",),
+    "bleach": ("bleach",),
+    "django": ("Django",),
+    "jinja2": ("Jinja2",),
+    "mistune": ("mistune",),
+    "magiclink": ("Markdown", "pymdown-extensions"),
+}
+
+
+def library_versions(backend: str) -> dict[str, str]:
+    """``{distribution: version}`` of the libraries behind ``backend`` (``"not installed"`` when absent)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for dist in _DISTRIBUTIONS.get(backend, ()):
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
