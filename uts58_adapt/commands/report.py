@@ -340,6 +340,31 @@ def _backend_problem(name: str) -> str | None:
 EXTRAS = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "magiclink"}
 
 
+def _output_is_input(output: str, paths: list[str], sample: bool) -> str | None:
+    """The input that ``-o OUT`` names (the same file, or a link to it), or None (issue 33.5).
+
+    Checked before any work: writing the report would replace the input it audits.
+    """
+    from ..report.runner import resolve_inputs
+
+    try:
+        out = os.stat(output)
+    except OSError:
+        return None  # a new file: no input yet
+    if not stat.S_ISREG(out.st_mode):
+        return None  # /dev/null, /dev/stdout, a FIFO: written directly, never replaced
+    for name, path in resolve_inputs(paths, sample, []):
+        if path == "-":
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return name
+    return None
+
+
 def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
     """What the audit compares (the report's ``audit``), from ``--backend``, ``--linkifier``,
     ``--detect`` and ``--strict-hosts``; sets ``args.backend``, ``args.preview`` (see
@@ -459,6 +484,9 @@ def run(args: argparse.Namespace) -> int:
     # (issue 23.3); its temporary file exists from here on, and is removed on any error.
     output: Output | None = None
     if args.output and args.output != "-":
+        clash = _output_is_input(args.output, paths, args.sample)
+        if clash is not None:
+            return _fail(f"{terminal_safe(args.output)}: is the input {terminal_safe(clash)}; name another report file")
         try:
             output = Output.open(args.output)
         except OSError as exc:

@@ -244,7 +244,8 @@ def _lines_pattern(n: int) -> re.Pattern[bytes]:
 
 
 def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: int) -> Iterator[tuple[int, int, int]]:
-    """``(offset, length, first line)`` of the ranges of the file ``path``; raises InputError (cannot open or read).
+    """``(offset, length, first line)`` of the ranges of the file ``path``; raises InputError (cannot open or
+    read, or the file is shorter at its end than when it was opened: it changed during the audit).
 
     Each range is ``chunk_lines`` whole lines, or fewer when they would pass ``range_bytes``
     (a longer line is a range of its own); the last range ends at the end of the file.
@@ -257,6 +258,10 @@ def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: 
     except OSError as exc:
         raise InputError(f"{name}: cannot open: {exc.strerror}") from None
     with fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size  # what a file cut while it is read falls short of
+        except OSError:
+            size = 0
         buf = b""
         base = 0  # the offset of buf in the file
         line = 1
@@ -280,6 +285,10 @@ def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: 
             buf = buf[pos:]
             base += pos
             if not block:
+                if base + len(buf) < size:  # issue 33.5: audited in part, it must not pass for whole
+                    raise InputError(
+                        f"{name}: changed during the audit: {size} bytes when opened, {base + len(buf)} when read"
+                    )
                 if buf or base == 0:
                     yield base, len(buf), line
                 return
