@@ -317,7 +317,7 @@ def _audited(
     return len(before), len(after), unchanged, changes
 
 
-def _pieces(line: str, backend: str, cut: bool, piece: int) -> Iterator[tuple[int, str]]:
+def _pieces(line: str, backend: str, cuttable: bool, piece: int) -> Iterator[tuple[int, str]]:
     """``(offset, text)``: the line, or for a line longer than ``piece`` code points audited by a
     plain-text backend, pieces of it that each end just after a space (the last at the line's end).
 
@@ -326,7 +326,7 @@ def _pieces(line: str, backend: str, cut: bool, piece: int) -> Iterator[tuple[in
     and every email local part): so a piece's links, and the reasons found for their changes,
     are those of the whole line (tests/test_report_long_lines.py compares them).
     """
-    if len(line) <= piece or backend not in _CUT_AT_SPACE or not cut:
+    if len(line) <= piece or backend not in _CUT_AT_SPACE or not cuttable:
         yield 0, line
         return
     start = 0

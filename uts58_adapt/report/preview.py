@@ -55,7 +55,9 @@ def load_linkifier(spec: str) -> Any:
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:  # ImportError, or anything the module raises on import
-        raise LinkifierError(f"--linkifier {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}") from None
+        raise LinkifierError(
+            f"--linkifier {spec!r}: cannot import {module_name}: {type(exc).__name__}: {exc}"
+        ) from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
@@ -92,8 +94,8 @@ def _unwrapped(obj: Any) -> Any:
 
 def backend_of(obj: Any) -> str | None:
     """``"linkify-it"`` or ``"urlextract"`` for an instance of those libraries, else None."""
-    from linkify_it import LinkifyIt
-    from urlextract import URLExtract
+    from linkify_it.main import LinkifyIt
+    from urlextract.urlextract_core import URLExtract
 
     if isinstance(obj, LinkifyIt):
         return "linkify-it"
@@ -105,11 +107,11 @@ def backend_of(obj: Any) -> str | None:
 def _default_instance(backend: str) -> Any:
     """The library's instance as a new user makes it: ``LinkifyIt()``, ``URLExtract()``."""
     if backend == "linkify-it":
-        from linkify_it import LinkifyIt
+        from linkify_it.main import LinkifyIt
 
         return LinkifyIt()
     if backend == "urlextract":
-        from urlextract import URLExtract
+        from urlextract.urlextract_core import URLExtract
 
         return URLExtract()
     raise ValueError(f"no upgrade preview for the {backend} backend; expected one of {', '.join(UPGRADABLE)}")
@@ -289,4 +291,3 @@ def library_versions(backend: str) -> dict[str, str]:
         except PackageNotFoundError:
             out[dist] = "not installed"
     return out
-

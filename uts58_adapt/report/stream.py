@@ -249,7 +249,7 @@ class StreamingMerge:
         for src in kept:
             by_kind.update(src.by_kind)
             by_reason.update(src.by_reason)
-        head = {
+        head: dict[str, Any] = {
             "backend": self.backend,
             "unicode_version": UNICODE_VERSION,
             "summary": summary(
@@ -269,7 +269,9 @@ class StreamingMerge:
             return head
         head.update(self.meta)
         head["inputs"] = [
-            {"source": name, "lines": self._sources[name].lines} for name in sorted(self._sources) if name not in exclude
+            {"source": name, "lines": self._sources[name].lines}
+            for name in sorted(self._sources)
+            if name not in exclude
         ]
         head["problems"] = list(self.problems)
         return head
