@@ -302,3 +302,82 @@ def test_detect_error_lines_escape_control_characters(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "\x1b" not in proc.stderr and "\r" not in proc.stderr
     assert "a⟨U+001B⟩[2Jb⟨U+000D⟩forged: ok" in proc.stderr
+
+
+def _anchor_spans(rendered: str) -> tuple[str, set[tuple[int, int]]]:
+    """The text content of ``rendered`` and the spans of its ``<a>`` elements in it (html.parser)."""
+    from html.parser import HTMLParser
+
+    class Collector(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.text = ""
+            self.spans: set[tuple[int, int]] = set()
+            self.start: int | None = None
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            if tag == "a":
+                self.start = len(self.text)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "a" and self.start is not None:
+                self.spans.add((self.start, len(self.text)))
+                self.start = None
+
+        def handle_data(self, data: str) -> None:
+            self.text += data
+
+    collector = Collector()
+    collector.feed(rendered)
+    collector.close()
+    return collector.text, collector.spans
+
+
+def _urlize_pair(backend: str):  # type: ignore[no-untyped-def]
+    if backend == "django":
+        pytest.importorskip("django")
+        from django.utils.html import urlize
+
+        from uts58_adapt.backends.django import standalone_settings
+        from uts58_adapt.integrations.django import urlize as upgraded
+
+        standalone_settings()
+        return (lambda s: urlize(s, autoescape=True)), (lambda s: upgraded(s, autoescape=True))
+    jinja2 = pytest.importorskip("jinja2")
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = jinja2.Environment()
+    install(env)
+    before, after = jinja2.Environment().from_string("{{ t|urlize }}"), env.from_string("{{ t|urlize }}")
+    return (lambda s: before.render(t=s)), (lambda s: after.render(t=s))
+
+
+@pytest.mark.parametrize("backend", ["django", "jinja2"])
+def test_report_agrees_with_the_integration_rendered_links(tmp_path: Path, backend: str) -> None:
+    """33.7: the report's before and after are the links of the library's and the integration's HTML."""
+    render_before, render_after = _urlize_pair(backend)
+    corpus = _corpora(tmp_path)
+    (corpus / "dense.txt").write_text("\n".join(dense_paragraphs(6_000)) + "\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["report", str(corpus), "--backend", backend, "-q", "-j", "1", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    listed: dict[tuple[str, int], tuple[set, set]] = defaultdict(lambda: (set(), set()))
+    for c in report["changes"]:
+        b, a = listed[(c["source"], c["line"])]
+        if c["before"] is not None:
+            b.add(tuple(c["before"]))
+        if c["after"] is not None:
+            a.add(tuple(c["after"]))
+    compared = total = 0
+    for path in sorted(corpus.iterdir()):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").split("\n")[:-1], 1):
+            total += 1
+            text_b, before = _anchor_spans(render_before(line))
+            text_a, after = _anchor_spans(render_after(line))
+            if text_b != line or text_a != line:
+                continue  # a display text the library shortened or rewrote: not placed by this simple reading
+            compared += 1
+            b, a = listed.get((str(path), lineno), (set(), set()))
+            where = f"{path.name}:{lineno}: {line!r}"
+            assert b <= before and a <= after and before - b == after - a, where
+    assert compared >= 0.8 * total, (compared, total)

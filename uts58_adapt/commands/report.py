@@ -369,7 +369,7 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
     """What the audit compares (the report's ``audit``), from ``--backend``, ``--linkifier``,
     ``--detect`` and ``--strict-hosts``; sets ``args.backend``, ``args.preview`` (see
     :class:`~uts58_adapt.report.core.ChunkTask`) and ``args.strict``.  Raises ValueError (one line)."""
-    from ..report.preview import UPGRADABLE, backend_of, load_linkifier
+    from ..report.preview import UPGRADABLE, URLIZE, backend_of, load_linkifier
 
     if args.linkifier is not None:
         if args.detect:
@@ -395,11 +395,30 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
         }
     args.preview = args.linkifier or ""
     args.strict = bool(args.strict_hosts)
-    instance = args.linkifier or ("LinkifyIt()" if backend == "linkify-it" else "URLExtract()")
-    method = "match(line)" if backend == "linkify-it" else "find_urls(line, get_indices=True)"
     options = "".join(
         f", {name}=True" for name, on in (("strict_hosts", args.strict), ("reject_risky", args.reject_risky)) if on
     )
+    if backend in URLIZE:
+        before, after = {
+            "django": (
+                "django.utils.html.urlize(line, autoescape=True)",
+                f"uts58_adapt.integrations.django.urlize(line, autoescape=True{options})",
+            ),
+            "jinja2": (
+                "Environment().from_string('{{ line|urlize }}')",
+                f"uts58_adapt.integrations.jinja2.install(env{options}), then the same",
+            ),
+        }[backend]
+        return {
+            "mode": "upgrade",
+            "before": before,
+            "after": after,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
+        }
+    instance = args.linkifier or ("LinkifyIt()" if backend == "linkify-it" else "URLExtract()")
+    method = "match(line)" if backend == "linkify-it" else "find_urls(line, get_indices=True)"
     return {
         "mode": "upgrade",
         "before": f"{instance}.{method}",

@@ -319,14 +319,15 @@ def _audited(
 
 def _pieces(line: str, backend: str, cuttable: bool, piece: int) -> Iterator[tuple[int, str]]:
     """``(offset, text)``: the line, or for a line longer than ``piece`` code points audited by a
-    plain-text backend, pieces of it that each end just after a space (the last at the line's end).
+    plain-text backend (``cuttable``), pieces of it that each end just after a space (the last at
+    the line's end).
 
     No link of those backends contains a space, and each decides a link's ends by what comes
     up to the nearest space (a Hard character, UTS #58 §3.4.1, which ends every refined link
     and every email local part): so a piece's links, and the reasons found for their changes,
     are those of the whole line (tests/test_report_long_lines.py compares them).
     """
-    if len(line) <= piece or backend not in _CUT_AT_SPACE or not cuttable:
+    if len(line) <= piece or not cuttable:
         yield 0, line
         return
     start = 0
@@ -400,7 +401,10 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
     pair = pair_function(task, detect)
     # The hosts rule the risks are judged with: the audited call's.
     strict = task.strict_hosts if task.strict_hosts is not None else task.preview is None
-    cut = task.preview is not None or detect is _detect
+    # (Django's and Jinja2's urlize split words at white space too, and so do their upgrades.)
+    cut = (backend in _CUT_AT_SPACE and (task.preview is not None or detect is _detect)) or (
+        task.preview is not None and backend in ("django", "jinja2")
+    )
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         for start, part in _pieces(text, backend, cut, piece):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import threading
+from collections.abc import Callable
 from typing import Any, Literal, cast
 
 from ..link import Link
@@ -34,8 +35,12 @@ __all__ = [
     "preview",
 ]
 
-#: The backends whose upgrade (``wrap(instance)``) the report previews line by line.
-UPGRADABLE = ("linkify-it", "urlextract")
+#: The backends whose upgrade the report previews line by line: ``wrap(instance)`` for the first
+#: two, the integration (``uts58_adapt.integrations.django.urlize``, ``integrations.jinja2.install``)
+#: for Django's and Jinja2's urlize.
+UPGRADABLE = ("linkify-it", "urlextract", "django", "jinja2")
+#: Of those, the ones given HTML-producing calls (:class:`UrlizePreview`).
+URLIZE = ("django", "jinja2")
 
 
 class LinkifierError(ValueError):
@@ -207,20 +212,93 @@ class Preview:
         return {**configuration(self.instance), "strict_hosts": self.strict_hosts}
 
 
+class UrlizePreview:
+    """Django's or Jinja2's urlize and its integration: each line rendered twice, as a template
+    renders a plain-text value (escaped), and the links read back from the two HTML outputs
+    (``backends._html_spans.anchor_hrefs``: the text outside the anchors is the line's)."""
+
+    def __init__(self, backend: str, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+        self.backend = backend
+        self.strict_hosts = strict_hosts
+        self._render: tuple[Callable[[str], str], Callable[[str], str]]
+        if backend == "django":
+            from django.utils.html import urlize
+
+            from ..backends.django import standalone_settings
+            from ..integrations.django import urlize as upgraded
+
+            standalone_settings()  # (a process without Django settings: the backend's choice)
+            self._render = (
+                lambda line: str(urlize(line, autoescape=True)),
+                lambda line: str(upgraded(line, autoescape=True, strict_hosts=strict_hosts, reject_risky=reject_risky)),
+            )
+        elif backend == "jinja2":
+            from jinja2 import Environment
+
+            from ..integrations.jinja2 import install
+
+            own, env = Environment(), Environment()
+            install(env, strict_hosts=strict_hosts, reject_risky=reject_risky)
+            before, after = own.from_string("{{ line|urlize }}"), env.from_string("{{ line|urlize }}")
+            self._render = (lambda line: before.render(line=line), lambda line: after.render(line=line))
+        else:
+            raise ValueError(f"no urlize preview for the {backend} backend")
+
+    def pair(self, line: str) -> tuple[list[Link], list[Link]]:
+        """``(before, after)``: the library's links in its HTML for ``line``, and the integration's."""
+        from ..backends._html_spans import anchor_hrefs
+
+        sides = []
+        for own, render in zip((True, False), self._render):
+            found = anchor_hrefs(line, render(line))
+            sides.append(
+                [
+                    Link(r.start, r.end, line[r.start : r.end], r.kind, href, (r.start, r.end) if own else None)
+                    for r, href in found
+                ]
+            )
+        return sides[0], sides[1]
+
+    def configuration(self) -> dict[str, Any]:
+        """What decides the links: the call and the settings or policies it reads."""
+        if self.backend == "django":
+            from django.conf import settings
+
+            return {
+                "call": "django.utils.html.urlize(line, autoescape=True)",
+                "URLIZE_ASSUME_HTTPS": getattr(settings, "URLIZE_ASSUME_HTTPS", None),
+                "strict_hosts": self.strict_hosts,
+            }
+        from jinja2 import Environment
+
+        policies = Environment().policies
+        return {
+            "call": "Environment().from_string('{{ line|urlize }}').render(line=line)",
+            "policies": {k: v for k, v in sorted(policies.items()) if k.startswith("urlize.")},
+            "strict_hosts": self.strict_hosts,
+        }
+
+
 _local = threading.local()
 
 
-def preview(backend: str, linkifier: str = "", strict_hosts: bool = False, reject_risky: bool = False) -> Preview:
-    """The :class:`Preview` of ``backend``'s default instance, or of ``--linkifier`` ``linkifier``
+def preview(
+    backend: str, linkifier: str = "", strict_hosts: bool = False, reject_risky: bool = False
+) -> Preview | UrlizePreview:
+    """The preview of ``backend``'s default instance, or of ``--linkifier`` ``linkifier``
     (``MODULE:ATTR``), built once per process and thread."""
-    cache: dict[tuple[str, str, bool, bool], Preview] | None = getattr(_local, "previews", None)
+    cache: dict[tuple[str, str, bool, bool], Preview | UrlizePreview] | None = getattr(_local, "previews", None)
     if cache is None:
         cache = _local.previews = {}
     key = (backend, linkifier, strict_hosts, reject_risky)
     found = cache.get(key)
     if found is None:
-        instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
-        found = cache[key] = Preview(instance, strict_hosts, reject_risky)
+        if backend in URLIZE and not linkifier:
+            found = UrlizePreview(backend, strict_hosts, reject_risky)
+        else:
+            instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
+            found = Preview(instance, strict_hosts, reject_risky)
+        cache[key] = found
     return found
 
 
