@@ -168,7 +168,7 @@ def test_linkifier_audits_the_team_configuration(tmp_path: Path, monkeypatch: py
         ("no_such_module_x:y", "cannot import no_such_module_x"),
         ("json:nope", "json has no attribute nope"),
         ("json:dumps", "calling it failed"),
-        ("json:JSONDecoder", "not a LinkifyIt, MarkdownIt or URLExtract"),
+        ("json:JSONDecoder", "not a LinkifyIt, MarkdownIt, URLExtract, bleach Linker or Cleaner"),
     ],
 )
 def test_a_bad_linkifier_is_one_line(
@@ -381,3 +381,46 @@ def test_report_agrees_with_the_integration_rendered_links(tmp_path: Path, backe
             where = f"{path.name}:{lineno}: {line!r}"
             assert b <= before and a <= after and before - b == after - a, where
     assert compared >= 0.8 * total, (compared, total)
+
+
+def test_bleach_preview_and_linkifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bleach: before is the Linker's own output, after wrap(Linker)'s; a Linker or Cleaner by --linkifier."""
+    pytest.importorskip("bleach")
+    import html
+
+    from bleach.linkifier import Linker
+
+    lines = [*INTRANET, "see example.com/a). <b>x</b> & anna@example.com?x=1&y=2", "Mail jürgen.müller@example.de now"]
+    (tmp_path / "a.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "team_bleach.py").write_text(
+        "from functools import partial\n"
+        "from bleach.linkifier import Linker, LinkifyFilter\n"
+        "from bleach.sanitizer import Cleaner\n"
+        "linker = Linker(parse_email=True)\n"
+        "cleaner = Cleaner(filters=[partial(LinkifyFilter, parse_email=True)])\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for extra, linker in (([], Linker()), (["--linkifier", "team_bleach:linker"], Linker(parse_email=True))):
+        out = tmp_path / "r.json"
+        assert main(["report", str(tmp_path / "a.txt"), "--backend", "bleach", *extra, "-q", "-o", str(out)]) == 0
+        report = json.loads(out.read_text(encoding="utf-8"))
+        assert report["audit"]["mode"] == "upgrade" and report["configuration"]["class"] == "bleach.linkifier.Linker"
+        listed: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+        for c in report["changes"]:
+            if c["before"] is not None:
+                listed[c["line"]][0].add(tuple(c["before"]))
+            if c["after"] is not None:
+                listed[c["line"]][1].add(tuple(c["after"]))
+        for lineno, line in enumerate(lines, 1):
+            escaped = html.escape(line, quote=False)
+            text_b, before = _anchor_spans(linker.linkify(escaped))
+            text_a, after = _anchor_spans(wrap(linker).linkify(escaped))
+            assert text_b == text_a == line
+            b, a = listed.get(lineno, (set(), set()))
+            assert b <= before and a <= after and before - b == after - a, (lineno, line)
+    out = tmp_path / "c.json"
+    assert main(["report", str(tmp_path / "a.txt"), "--linkifier", "team_bleach:cleaner", "-q", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["backend"] == "bleach" and report["configuration"]["class"] == "bleach.sanitizer.Cleaner"
+    assert report["summary"]["links_before"] > 0

@@ -417,8 +417,14 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
             "reject_risky": bool(args.reject_risky),
             "linkifier": None,
         }
-    instance = args.linkifier or ("LinkifyIt()" if backend == "linkify-it" else "URLExtract()")
-    method = "match(line)" if backend == "linkify-it" else "find_urls(line, get_indices=True)"
+    instance = (
+        args.linkifier or {"linkify-it": "LinkifyIt()", "urlextract": "URLExtract()", "bleach": "Linker()"}[backend]
+    )
+    method = {
+        "linkify-it": "match(line)",
+        "urlextract": "find_urls(line, get_indices=True)",
+        "bleach": "linkify(html.escape(line)) (a Cleaner: clean(...))",
+    }[backend]
     return {
         "mode": "upgrade",
         "before": f"{instance}.{method}",

@@ -38,7 +38,7 @@ __all__ = [
 #: The backends whose upgrade the report previews line by line: ``wrap(instance)`` for the first
 #: two, the integration (``uts58_adapt.integrations.django.urlize``, ``integrations.jinja2.install``)
 #: for Django's and Jinja2's urlize.
-UPGRADABLE = ("linkify-it", "urlextract", "django", "jinja2")
+UPGRADABLE = ("linkify-it", "urlextract", "bleach", "django", "jinja2")
 #: Of those, the ones given HTML-producing calls (:class:`UrlizePreview`).
 URLIZE = ("django", "jinja2")
 
@@ -76,8 +76,8 @@ def load_linkifier(spec: str) -> Any:
     obj = _unwrapped(_linkifier_of(obj))
     if backend_of(obj) is None:
         raise LinkifierError(
-            f"--linkifier {spec!r}: a {type(obj).__name__}, not a LinkifyIt, MarkdownIt or URLExtract "
-            "(or a callable returning one)"
+            f"--linkifier {spec!r}: a {type(obj).__name__}, not a LinkifyIt, MarkdownIt, URLExtract, "
+            "bleach Linker or Cleaner (or a callable returning one)"
         )
     return obj
 
@@ -94,11 +94,24 @@ def _linkifier_of(obj: Any) -> Any:
 def _unwrapped(obj: Any) -> Any:
     from ..wrapping import LinkifyItWrapper, URLExtractWrapper
 
-    return obj.wrapped if isinstance(obj, (LinkifyItWrapper, URLExtractWrapper)) else obj
+    if isinstance(obj, (LinkifyItWrapper, URLExtractWrapper)):
+        return obj.wrapped
+    import sys
+
+    integration = sys.modules.get("uts58_adapt.integrations.bleach")
+    if integration is not None and isinstance(obj, integration.UTS58Linker):
+        # wrap(Linker(...)): the same configuration (attribute dict) in bleach's own Linker.
+        plain = object.__new__(sys.modules["bleach.linkifier"].Linker)
+        plain.__dict__ = obj.__dict__
+        return plain
+    return obj
 
 
 def backend_of(obj: Any) -> str | None:
-    """``"linkify-it"`` or ``"urlextract"`` for an instance of those libraries, else None."""
+    """``"linkify-it"``, ``"urlextract"`` or ``"bleach"`` (a ``Linker`` or a ``Cleaner``) for an
+    instance of those libraries, else None."""
+    import sys
+
     from linkify_it.main import LinkifyIt
     from urlextract.urlextract_core import URLExtract
 
@@ -106,6 +119,11 @@ def backend_of(obj: Any) -> str | None:
         return "linkify-it"
     if isinstance(obj, URLExtract):
         return "urlextract"
+    bleach_linkifier, bleach_sanitizer = sys.modules.get("bleach.linkifier"), sys.modules.get("bleach.sanitizer")
+    if (bleach_linkifier is not None and isinstance(obj, bleach_linkifier.Linker)) or (
+        bleach_sanitizer is not None and isinstance(obj, bleach_sanitizer.Cleaner)
+    ):
+        return "bleach"
     return None
 
 
@@ -119,6 +137,10 @@ def _default_instance(backend: str) -> Any:
         from urlextract.urlextract_core import URLExtract
 
         return URLExtract()
+    if backend == "bleach":
+        from bleach.linkifier import Linker
+
+        return Linker()
     raise ValueError(f"no upgrade preview for the {backend} backend; expected one of {', '.join(UPGRADABLE)}")
 
 
@@ -279,15 +301,86 @@ class UrlizePreview:
         }
 
 
+class BleachPreview:
+    """A bleach ``Linker`` (or a ``Cleaner`` with a ``LinkifyFilter``) and its upgrade: each line,
+    HTML-escaped (plain text, as a template would give it), linkified twice, and the links read
+    back from the two outputs (``backends._html_spans.anchor_hrefs``)."""
+
+    def __init__(self, obj: Any, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+        import html
+
+        from ..wrapping import wrap
+
+        self.obj = obj
+        self.strict_hosts = strict_hosts
+        self._escape: Callable[[str], str] = lambda line: html.escape(line, quote=False)
+        if hasattr(obj, "linkify"):  # a Linker
+            upgraded = wrap(obj, strict_hosts=strict_hosts, reject_risky=reject_risky)
+            self._render = (obj.linkify, upgraded.linkify)
+        else:  # a Cleaner: its LinkifyFilter upgraded in a copy
+            import copy
+
+            from bleach.linkifier import LinkifyFilter
+
+            def upgrade(f: Any) -> Any:
+                target = getattr(f, "func", f)
+                if isinstance(target, type) and issubclass(target, LinkifyFilter):
+                    return wrap(f, strict_hosts=strict_hosts, reject_risky=reject_risky)
+                return f
+
+            clone = copy.copy(obj)
+            clone.filters = [upgrade(f) for f in obj.filters]
+            self._render = (obj.clean, clone.clean)
+
+    def pair(self, line: str) -> tuple[list[Link], list[Link]]:
+        """``(before, after)``: the links of the library's output for ``line`` and of the upgrade's."""
+        from ..backends._html_spans import anchor_hrefs
+
+        text = self._escape(line)
+        sides = []
+        for own, render in zip((True, False), self._render):
+            sides.append(
+                [
+                    Link(r.start, r.end, line[r.start : r.end], r.kind, href, (r.start, r.end) if own else None)
+                    for r, href in anchor_hrefs(line, str(render(text)))
+                ]
+            )
+        return sides[0], sides[1]
+
+    def configuration(self) -> dict[str, Any]:
+        """What decides the links: the Linker's (or LinkifyFilter's) options."""
+        linker = self.obj
+        if not hasattr(linker, "linkify"):
+            found = [f for f in linker.filters if "Linkify" in getattr(getattr(f, "func", f), "__name__", "")]
+            options = dict(getattr(found[0], "keywords", {})) if found else {}
+            return {"class": _class_name(linker), "linkify_filter": {k: repr(v) for k, v in sorted(options.items())}}
+        filt = getattr(linker, "_linkify_filter", None) or linker
+        out: dict[str, Any] = {"class": _class_name(linker)}
+        for name in ("parse_email", "skip_tags", "callbacks", "url_re", "email_re"):
+            value = getattr(linker, name, getattr(filt, name, None))
+            if name in ("url_re", "email_re") and value is not None:
+                pattern = str(getattr(value, "pattern", value))
+                value = {"sha256": _digest([pattern]), "length": len(pattern)}
+            elif name == "callbacks" and value is not None:
+                value = [getattr(cb, "__qualname__", repr(cb)) for cb in value]
+            elif name == "skip_tags" and value is not None:
+                value = sorted(value)
+            out[name] = value
+        out["strict_hosts"] = self.strict_hosts
+        return out
+
+
 _local = threading.local()
 
 
 def preview(
     backend: str, linkifier: str = "", strict_hosts: bool = False, reject_risky: bool = False
-) -> Preview | UrlizePreview:
+) -> Preview | UrlizePreview | BleachPreview:
     """The preview of ``backend``'s default instance, or of ``--linkifier`` ``linkifier``
     (``MODULE:ATTR``), built once per process and thread."""
-    cache: dict[tuple[str, str, bool, bool], Preview | UrlizePreview] | None = getattr(_local, "previews", None)
+    cache: dict[tuple[str, str, bool, bool], Preview | UrlizePreview | BleachPreview] | None = getattr(
+        _local, "previews", None
+    )
     if cache is None:
         cache = _local.previews = {}
     key = (backend, linkifier, strict_hosts, reject_risky)
@@ -297,7 +390,10 @@ def preview(
             found = UrlizePreview(backend, strict_hosts, reject_risky)
         else:
             instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
-            found = Preview(instance, strict_hosts, reject_risky)
+            if backend_of(instance) == "bleach":
+                found = BleachPreview(instance, strict_hosts, reject_risky)
+            else:
+                found = Preview(instance, strict_hosts, reject_risky)
         cache[key] = found
     return found
 
