@@ -21,13 +21,27 @@ if TYPE_CHECKING:
 PROG = "uts58-adapt report"
 
 EPILOG = """\
-For every line, the backend's own links ("before", detect(line, refine=False)) are paired
-with the refined ones ("after", refine=True) through Link.original, and each pair is
-classified: unchanged, extended, trimmed, start-moved, added or removed, with the rule
-that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-char,
-fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
-reports explain each).  Unchanged links are counted, not listed.
-With --reject-risky, "after" is detect(line, reject_risky=True): a link with a UTS #58 §8
+The audit previews the upgrade: for every line, "before" is what the library itself links
+and "after" what its upgrade links, the library's configuration kept (schemas, TLDs, email
+switch: an intranet link it links stays linked, nothing is invented inside a token):
+  linkify-it   LinkifyIt().match(line)  vs  wrap(LinkifyIt()).match(line)
+  urlextract   URLExtract().find_urls(line, get_indices=True)  vs  wrap(URLExtract())'s
+  bleach       Linker().linkify(html.escape(line))  vs  wrap(Linker())'s
+  django       django.utils.html.urlize(line, autoescape=True)  vs  the integration's urlize
+  jinja2       {{ line|urlize }} in Environment()  vs  after integrations.jinja2.install(env)
+  mistune, magiclink: detect(line, backend, refine=False) vs detect(..., strict_hosts=False)
+--linkifier MODULE:ATTR audits your configured object instead (a LinkifyIt, a MarkdownIt,
+a URLExtract, a bleach Linker or Cleaner, or a callable returning one), --strict-hosts adds
+§1.4's registrable-domain rule (wrap(..., strict_hosts=True)), and --detect audits detect()
+itself (strict hosts, the bundled PSL TLD list, http/https/ftp only).  Each pair of links
+(paired by overlap) is classified: unchanged, extended, trimmed, start-moved, added or
+removed, with the rule that caused it (soft-trailing, unmatched-close,
+bracket-across-separator, hard-char, fragment-directive, invalid-host, userinfo,
+email-local-part, ...; the Markdown and HTML reports explain each).  Unchanged links are
+counted, not listed.  Every report records its provenance: the tool and library versions,
+the configuration that decides links, the data versions (Unicode, PSL, idna), the options,
+every input with its line count, and every input that failed and why.
+With --reject-risky, "after" also drops the links with a UTS #58 §8
 risk (mixed-script, bidi-control, ...: docs/security.md) is a removed change with the
 reason risky (or start-moved, for ideographic-boundary); each change row lists "risks",
 the §8 risks of its refined link, and the summary's "risky" counts the refined links with
@@ -69,19 +83,21 @@ engines:
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
   uts58-adapt report docs/ --backend urlextract -o audit.html
+  uts58-adapt report docs/ --linkifier myapp.text:linkifier -o audit.html   your configuration
   uts58-adapt report docs/ --reject-risky -o audit.html     what reject_risky=True would drop
   cat notes.txt | uts58-adapt report - --format json
 
 output: -o OUT is checked before any input is read (its directory must exist and take a
-new file); a regular file is replaced atomically (temporary file, then rename); a
+new file, and it must not be one of the inputs, or a link to one); a regular file is replaced atomically (temporary file, then rename); a
 symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
 
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
-had a line longer than --max-line, was not a regular file inside a walked directory, or
-detection failed on a line (named on stderr; the rest is still audited and the report
-is written; when no input at all could be read, nothing is written and an existing OUT
-stays as it was); 2 for usage errors (one line on stderr), a backend whose extra is not
-installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
+had a line longer than --max-line, was not a regular file inside a walked directory,
+changed (was cut) during the audit, or detection failed on a line (named on stderr and in
+the report; the rest is still audited and the report is written); 2 when no document at
+all was read (an empty directory, only hidden or binary files, only failed inputs:
+nothing is written and an existing OUT stays as it was), for usage errors (one line on
+stderr), a backend whose extra is not installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
 (no temporary file is left).
 """
 
@@ -93,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "report",
         help="audit how UTS #58 changes a backend's links (json, md or html report)",
         description=(
-            "Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why."
+            "Preview the upgrade of a linkifier to UTS #58: what it extends, trims, adds or removes, and why."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -115,7 +131,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--linkifier",
         metavar="MODULE:ATTR",
         help="audit your own configured linkifier, imported from MODULE: a LinkifyIt, a MarkdownIt (its .linkify), "
-        "a URLExtract, or a callable returning one; --backend follows from it",
+        "a URLExtract, a bleach Linker or Cleaner, or a callable returning one; --backend follows from it",
     )
     parser.add_argument(
         "--strict-hosts",
@@ -133,7 +149,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--reject-risky",
         action="store_true",
-        help="audit detect(..., reject_risky=True): a link with a UTS #58 §8 risk is removed (reason risky); "
+        help="audit the upgrade with reject_risky=True: a link with a UTS #58 §8 risk is removed (reason risky); "
         "every change lists the risks of its refined link, the summary counts the risky links",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
