@@ -424,3 +424,65 @@ def test_bleach_preview_and_linkifier(tmp_path: Path, monkeypatch: pytest.Monkey
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["backend"] == "bleach" and report["configuration"]["class"] == "bleach.sanitizer.Cleaner"
     assert report["summary"]["links_before"] > 0
+
+
+HTML_PAGE = (
+    '<html><head><title>see example.com/t</title><script>var u="http://x.com/s";</script></head>\n'
+    '<body><p>See <a href="http://x.com/a">http://x.com/a</a> and http://example.com/b<br></span> ok</p>\n'
+    "<textarea>http://example.com/ta</textarea><!-- http://example.com/c -->\n"
+    '<p class="http://example.com/attr">Mira ejemplo.es/página?año=2024&región=señal:</p></body></html>\n'
+)
+MARKDOWN_DOC = (
+    "# Title\n"
+    "\n"
+    "See `http://example.com/code` and [x](http://example.com/l) and <https://example.com/auto> ok\n"
+    "\n"
+    "```\n"
+    "Mira ejemplo.es/fence?año=2024&región=señal:\n"
+    "```\n"
+    "\n"
+    "    Mira ejemplo.es/indented?año=2024&región=señal:\n"
+    "\n"
+    "[ref]: http://example.com/def\n"
+    "Text: Mira ejemplo.es/página?año=2024&región=señal: end\n"
+)
+
+
+def test_markup_html_and_markdown_are_audited_over_their_text(tmp_path: Path) -> None:
+    """33.6: by suffix, HTML over its text nodes and Markdown without code, links and inline
+    HTML; the change's line, column and line text are the source's."""
+    (tmp_path / "page.html").write_text(HTML_PAGE, encoding="utf-8")
+    (tmp_path / "doc.md").write_text(MARKDOWN_DOC, encoding="utf-8")
+    (tmp_path / "page.txt").write_text(HTML_PAGE, encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["report", str(tmp_path), "-q", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    by_source: dict[str, list[dict]] = defaultdict(list)
+    for c in report["changes"]:
+        by_source[Path(c["source"]).name].append(c)
+    # As text, the page's links run into its markup ("bracket-kept" into </title, <br></span …).
+    assert any("<br></span" in (c["after_text"] or "") for c in by_source["page.txt"])
+    html_line = HTML_PAGE.split("\n")[3]
+    md_line = MARKDOWN_DOC.split("\n")[11]
+    for name, line, lineno in (("page.html", html_line, 4), ("doc.md", md_line, 12)):
+        (change,) = by_source[name]
+        start = line.index("ejemplo.es/página")
+        assert (change["line"], change["column"], change["kind"]) == (lineno, start + 1, "trimmed")
+        assert change["before_text"] == "ejemplo.es/página?año=2024&región=señal:"
+        assert change["line_text"] == line  # the source line, markup included
+    # --markup text audits them as plain text again.
+    assert main(["report", str(tmp_path / "page.html"), "--markup", "text", "-q", "-o", str(out)]) == 0
+    as_text = json.loads(out.read_text(encoding="utf-8"))
+    assert any("<br></span" in (c["after_text"] or "") for c in as_text["changes"])
+    assert as_text["options"]["markup"] == "text"
+
+
+@pytest.mark.parametrize("markup", ["html", "markdown"])
+def test_mask_keeps_every_offset(markup: str) -> None:
+    from uts58_adapt.report.markup import mask
+
+    for text in (HTML_PAGE, MARKDOWN_DOC, HTML_PAGE + MARKDOWN_DOC, "<a href='x'>\nunclosed", "```\nno end", "`a`b``c"):
+        masked = mask(text, markup)
+        assert len(masked) == len(text)
+        assert [i for i, ch in enumerate(masked) if ch == "\n"] == [i for i, ch in enumerate(text) if ch == "\n"]
+        assert all(m in (t, " ") for m, t in zip(masked, text))

@@ -141,6 +141,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "on with --detect)",
     )
     parser.add_argument(
+        "--markup",
+        choices=("auto", "text", "html", "markdown"),
+        default="auto",
+        help="audit HTML over its text nodes (no tags, attributes, script/style/textarea, existing links) and "
+        "Markdown without its code, links and inline HTML; lines and columns stay the source's "
+        "(default: auto, from the suffix: .html/.htm/.xhtml, .md/.markdown, the rest text)",
+    )
+    parser.add_argument(
         "--detect",
         action="store_true",
         help="audit detect(line, backend) instead of the upgrade: the bundled PSL TLD list, http/https/ftp "
@@ -478,6 +486,7 @@ def _provenance(args: argparse.Namespace, paths: list[str], audit: dict[str, Any
             "encoding": args.encoding,
             "errors": args.errors,
             "linkifier": args.linkifier,
+            "markup": args.markup,
             "max_line": args.max_line,
             "paths": list(paths),
             "reject_risky": bool(args.reject_risky),
@@ -588,6 +597,7 @@ def _audit(
         reject_risky=args.reject_risky,
         preview=args.preview,
         strict_hosts=args.strict,
+        markup=args.markup,
     )
     total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
     on_result, close = _progress(args.quiet, total)

@@ -62,6 +62,9 @@ class ChunkTask(NamedTuple):
     preview: str | None = None
     #: §1.4's registrable-domain rule; None: the audit's default (on for ``detect()``, off for ``wrap()``).
     strict_hosts: bool | None = None
+    #: With ``--markup html|markdown`` (:mod:`.markup`): the source lines, shown in the report, while
+    #: ``lines`` are the same lines with the markup blanked out (same lengths), which are audited.
+    shown: list[str] | None = None
 
 
 #: A line of at most this many code points is carried whole by each of its change rows;
@@ -405,8 +408,10 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
     cut = (backend in _CUT_AT_SPACE and (task.preview is not None or detect is _detect)) or (
         task.preview is not None and backend in ("django", "jinja2")
     )
+    shown = task.shown
     for offset, text in enumerate(lines):
         lineno = first_line + offset
+        display = shown[offset] if shown is not None else text
         for start, part in _pieces(text, backend, cut, piece):
             found: list[Pair] | list[tuple[Link | None, Link | None, str, str]]
             risky: list[tuple[str, ...]] = []
@@ -425,7 +430,7 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
                 tally.risky_links += len(risky)
                 for codes in risky:
                     tally.risky.update(codes)
-            changes = [_change(source, lineno, text, start, *pair) for pair in found]
+            changes = [_change(source, lineno, display, start, *pair) for pair in found]
             changes.sort(key=Change.sort_key)
             yield from changes
 

@@ -113,6 +113,7 @@ def iter_tasks(
     reject_risky: bool = False,
     preview: str | None = None,
     strict_hosts: bool | None = None,
+    markup: str = "text",
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
@@ -128,6 +129,24 @@ def iter_tasks(
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
+    if markup != "text":
+        yield from _markup_tasks(
+            inputs,
+            backend,
+            encoding,
+            errors,
+            problems,
+            chunk_lines,
+            max_line,
+            failed,
+            markup,
+            (
+                reject_risky,
+                preview,
+                strict_hosts,
+            ),
+        )
+        return
     for name, path in inputs:
         lines: list[str] = []
         chunks: list[ChunkTask] = []
@@ -151,6 +170,37 @@ def iter_tasks(
         yield from chunks
         if lines or first == 1:
             yield ChunkTask(name, first, lines, backend, reject_risky, preview, strict_hosts)
+
+
+def _markup_tasks(
+    inputs: Iterable[tuple[str, str]],
+    backend: str,
+    encoding: str,
+    errors: str,
+    problems: list[str],
+    chunk_lines: int,
+    max_line: int,
+    failed: set[str] | None,
+    markup: str,
+    options: tuple[bool, str | None, bool | None],
+) -> Iterator[ChunkTask]:
+    """:func:`iter_tasks` for HTML or Markdown inputs: each input is read whole (an element or a
+    code block may span lines), its markup blanked out (:func:`.markup.mask`), and cut into tasks
+    that audit the masked lines and show the source ones."""
+    from .markup import mask
+
+    for name, path in inputs:
+        try:
+            lines = list(read_lines(path, encoding, errors, max_line))
+        except InputError as exc:
+            problems.append(str(exc).replace(f"{path}:", f"{name}:", 1) if path != name else str(exc))
+            if failed is not None:
+                failed.add(name)
+            continue
+        masked = mask("\n".join(lines), markup).split("\n") if lines else []
+        for first in range(0, max(len(lines), 1), chunk_lines):
+            part = slice(first, first + chunk_lines)
+            yield ChunkTask(name, first + 1, masked[part], backend, *options, shown=lines[part])
 
 
 class RangeTask(NamedTuple):
@@ -312,6 +362,7 @@ def iter_report_tasks(
     reject_risky: bool = False,
     preview: str | None = None,
     strict_hosts: bool | None = None,
+    markup: str = "text",
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -324,8 +375,12 @@ def iter_report_tasks(
     named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
     a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
     ``reject_risky``, ``preview``, ``strict_hosts``: every task's (``--reject-risky``, the migration
-    preview, ``--strict-hosts``: see :class:`~.core.ChunkTask`).
+    preview, ``--strict-hosts``: see :class:`~.core.ChunkTask`).  ``markup``: ``text``, ``html``,
+    ``markdown`` or ``auto`` (from each input's suffix, :func:`.markup.markup_for`); an HTML or
+    Markdown input is read whole here and audited over its text (:mod:`.markup`).
     """
+    from .markup import markup_for
+
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
     notes: list[str] = []
@@ -333,7 +388,8 @@ def iter_report_tasks(
     for name, path in resolve_inputs(paths, sample, notes):
         yield from (Notice(None, message, backend) for message in notes)
         notes.clear()
-        if by_bytes and path != "-" and _regular(path):
+        kind = "text" if path == "-" and markup == "auto" else markup_for(name, markup)
+        if by_bytes and path != "-" and _regular(path) and kind == "text":
             where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
@@ -368,6 +424,7 @@ def iter_report_tasks(
             reject_risky=reject_risky,
             preview=preview,
             strict_hosts=strict_hosts,
+            markup=kind,
         )
         yield from (Notice(name if name in failed else None, message, backend) for message in notes)
         notes.clear()
