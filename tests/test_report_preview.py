@@ -168,7 +168,7 @@ def test_linkifier_audits_the_team_configuration(tmp_path: Path, monkeypatch: py
         ("no_such_module_x:y", "cannot import no_such_module_x"),
         ("json:nope", "json has no attribute nope"),
         ("json:dumps", "calling it failed"),
-        ("json:JSONDecoder", "not a LinkifyIt, MarkdownIt, URLExtract, bleach Linker or Cleaner"),
+        ("json:JSONDecoder", "not a LinkifyIt, MarkdownIt, URLExtract, bleach Linker or Cleaner, or Jinja2"),
     ],
 )
 def test_a_bad_linkifier_is_one_line(
@@ -486,3 +486,46 @@ def test_mask_keeps_every_offset(markup: str) -> None:
         assert len(masked) == len(text)
         assert [i for i, ch in enumerate(masked) if ch == "\n"] == [i for i, ch in enumerate(text) if ch == "\n"]
         assert all(m in (t, " ") for m, t in zip(masked, text))
+
+
+def test_linkifier_jinja2_environment_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """33.2: a Jinja2 Environment factory; its urlize policies decide the links, the upgrade is installed
+    on an overlay (the team's Environment is left as it is)."""
+    jinja2 = pytest.importorskip("jinja2")
+    (tmp_path / "team_env.py").write_text(
+        "import jinja2\n"
+        "def make_env():\n"
+        "    env = jinja2.Environment()\n"
+        "    env.policies['urlize.extra_schemes'] = ['svn://']\n"
+        "    return env\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lines = ["get svn://svn.example.org/repo) now", "see http://localhost:8000/admin and example.com/a)."]
+    (tmp_path / "a.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["report", str(tmp_path / "a.txt"), "--linkifier", "team_env:make_env", "-q", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["backend"] == "jinja2"
+    assert report["configuration"]["policies"]["urlize.extra_schemes"] == ["svn://"]
+    import team_env  # type: ignore[import-not-found]
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = team_env.make_env()
+    upgraded = team_env.make_env()
+    install(upgraded)
+    listed: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+    for c in report["changes"]:
+        if c["before"] is not None:
+            listed[c["line"]][0].add(tuple(c["before"]))
+        if c["after"] is not None:
+            listed[c["line"]][1].add(tuple(c["after"]))
+    for lineno, line in enumerate(lines, 1):
+        text_b, before = _anchor_spans(env.from_string("{{ t|urlize }}").render(t=line))
+        text_a, after = _anchor_spans(upgraded.from_string("{{ t|urlize }}").render(t=line))
+        assert text_b == text_a == line
+        b, a = listed.get(lineno, (set(), set()))
+        assert b <= before and a <= after and before - b == after - a, line
+    assert report["summary"]["links_before"] >= 3  # the svn:// link of the extra scheme is one
+    assert jinja2 is not None

@@ -131,7 +131,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--linkifier",
         metavar="MODULE:ATTR",
         help="audit your own configured linkifier, imported from MODULE: a LinkifyIt, a MarkdownIt (its .linkify), "
-        "a URLExtract, a bleach Linker or Cleaner, or a callable returning one; --backend follows from it",
+        "a URLExtract, a bleach Linker or Cleaner, a Jinja2 Environment, or a callable returning one; "
+        "--backend follows from it",
     )
     parser.add_argument(
         "--strict-hosts",
@@ -422,6 +423,15 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
     options = "".join(
         f", {name}=True" for name, on in (("strict_hosts", args.strict), ("reject_risky", args.reject_risky)) if on
     )
+    if backend in URLIZE and args.linkifier is not None:  # a Jinja2 Environment (or its factory)
+        return {
+            "mode": "upgrade",
+            "before": f"{args.linkifier}: env.from_string('{{{{ line|urlize }}}}')",
+            "after": f"uts58_adapt.integrations.jinja2.install(env{options}) (on an overlay), then the same",
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": args.linkifier,
+        }
     if backend in URLIZE:
         before, after = {
             "django": (

@@ -77,7 +77,7 @@ def load_linkifier(spec: str) -> Any:
     if backend_of(obj) is None:
         raise LinkifierError(
             f"--linkifier {spec!r}: a {type(obj).__name__}, not a LinkifyIt, MarkdownIt, URLExtract, "
-            "bleach Linker or Cleaner (or a callable returning one)"
+            "bleach Linker or Cleaner, or Jinja2 Environment (or a callable returning one)"
         )
     return obj
 
@@ -124,6 +124,9 @@ def backend_of(obj: Any) -> str | None:
         bleach_sanitizer is not None and isinstance(obj, bleach_sanitizer.Cleaner)
     ):
         return "bleach"
+    jinja2 = sys.modules.get("jinja2")
+    if jinja2 is not None and isinstance(obj, jinja2.Environment):
+        return "jinja2"
     return None
 
 
@@ -239,9 +242,10 @@ class UrlizePreview:
     renders a plain-text value (escaped), and the links read back from the two HTML outputs
     (``backends._html_spans.anchor_hrefs``: the text outside the anchors is the line's)."""
 
-    def __init__(self, backend: str, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+    def __init__(self, backend: str, strict_hosts: bool = False, reject_risky: bool = False, env: Any = None) -> None:
         self.backend = backend
         self.strict_hosts = strict_hosts
+        self.env = env
         self._render: tuple[Callable[[str], str], Callable[[str], str]]
         if backend == "django":
             from django.utils.html import urlize
@@ -259,7 +263,10 @@ class UrlizePreview:
 
             from ..integrations.jinja2 import install
 
-            own, env = Environment(), Environment()
+            own = env if env is not None else Environment()
+            # The team's Environment as it is, and an overlay of it (its own filters dict) upgraded.
+            env = own.overlay()
+            env.filters = dict(own.filters)
             install(env, strict_hosts=strict_hosts, reject_risky=reject_risky)
             before, after = own.from_string("{{ line|urlize }}"), env.from_string("{{ line|urlize }}")
             self._render = (lambda line: before.render(line=line), lambda line: after.render(line=line))
@@ -293,9 +300,11 @@ class UrlizePreview:
             }
         from jinja2 import Environment
 
-        policies = Environment().policies
+        env = self.env if self.env is not None else Environment()
+        policies = env.policies
         return {
-            "call": "Environment().from_string('{{ line|urlize }}').render(line=line)",
+            "class": _class_name(env),
+            "call": "env.from_string('{{ line|urlize }}').render(line=line)",
             "policies": {k: v for k, v in sorted(policies.items()) if k.startswith("urlize.")},
             "strict_hosts": self.strict_hosts,
         }
@@ -390,7 +399,9 @@ def preview(
             found = UrlizePreview(backend, strict_hosts, reject_risky)
         else:
             instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
-            if backend_of(instance) == "bleach":
+            if backend_of(instance) == "jinja2":
+                found = UrlizePreview("jinja2", strict_hosts, reject_risky, env=instance)
+            elif backend_of(instance) == "bleach":
                 found = BleachPreview(instance, strict_hosts, reject_risky)
             else:
                 found = Preview(instance, strict_hosts, reject_risky)
