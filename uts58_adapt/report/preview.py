@@ -57,6 +57,14 @@ def load_linkifier(spec: str) -> Any:
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise LinkifierError(f"--linkifier {spec!r}: expected MODULE:ATTR, e.g. myapp.text:linkifier")
+    import os
+    import sys
+
+    # MODULE is looked for in the current directory too, as ``python -m`` would (the console
+    # script's sys.path holds only its own directory); each worker process does the same.
+    here = os.getcwd()
+    if "" not in sys.path and here not in sys.path:
+        sys.path.append(here)
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:  # ImportError, or anything the module raises on import
