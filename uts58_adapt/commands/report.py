@@ -29,7 +29,8 @@ switch: an intranet link it links stays linked, nothing is invented inside a tok
   bleach       Linker().linkify(html.escape(line))  vs  wrap(Linker())'s
   django       django.utils.html.urlize(line, autoescape=True)  vs  the integration's urlize
   jinja2       {{ line|urlize }} in Environment()  vs  after integrations.jinja2.install(env)
-  mistune, magiclink: detect(line, backend, refine=False) vs detect(..., strict_hosts=False)
+  mistune      create_markdown(plugins=['url'])(line)  vs  with integrations.mistune.url_plugin()
+  magiclink    Markdown(extensions=['pymdownx.magiclink'])  vs  integrations.magiclink's
 --linkifier MODULE:ATTR audits your configured object instead (a LinkifyIt, a MarkdownIt,
 a URLExtract, a bleach Linker or Cleaner, or a callable returning one), --strict-hosts adds
 §1.4's registrable-domain rule (wrap(..., strict_hosts=True)), and --detect audits detect()
@@ -431,6 +432,27 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
             "strict_hosts": args.strict,
             "reject_risky": bool(args.reject_risky),
             "linkifier": args.linkifier,
+        }
+    if backend in ("mistune", "magiclink"):
+        before, after = {
+            "mistune": (
+                "mistune.create_markdown(plugins=['url'])(line)",
+                f"mistune.create_markdown(plugins=[uts58_adapt.integrations.mistune.url_plugin({options[2:]})])(line)",
+            ),
+            "magiclink": (
+                "markdown.Markdown(extensions=['pymdownx.magiclink']).convert(line)",
+                "markdown.Markdown(extensions=['uts58_adapt.integrations.magiclink']"
+                + (f", options: {options[2:]}" if options else "")
+                + ").convert(line)",
+            ),
+        }[backend]
+        return {
+            "mode": "upgrade",
+            "before": before,
+            "after": after,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
         }
     if backend in URLIZE:
         before, after = {

@@ -404,9 +404,9 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
     pair = pair_function(task, detect)
     # The hosts rule the risks are judged with: the audited call's.
     strict = task.strict_hosts if task.strict_hosts is not None else task.preview is None
-    # (Django's and Jinja2's urlize split words at white space too, and so do their upgrades.)
+    # (The previews of the HTML-producing libraries and their upgrades link no white space either.)
     cut = (backend in _CUT_AT_SPACE and (task.preview is not None or detect is _detect)) or (
-        task.preview is not None and backend in ("django", "jinja2")
+        task.preview is not None and backend in ("bleach", "django", "jinja2", "mistune", "magiclink")
     )
     shown = task.shown
     for offset, text in enumerate(lines):

@@ -38,7 +38,7 @@ __all__ = [
 #: The backends whose upgrade the report previews line by line: ``wrap(instance)`` for the first
 #: two, the integration (``uts58_adapt.integrations.django.urlize``, ``integrations.jinja2.install``)
 #: for Django's and Jinja2's urlize.
-UPGRADABLE = ("linkify-it", "urlextract", "bleach", "django", "jinja2")
+UPGRADABLE = ("linkify-it", "urlextract", "bleach", "django", "jinja2", "mistune", "magiclink")
 #: Of those, the ones given HTML-producing calls (:class:`UrlizePreview`).
 URLIZE = ("django", "jinja2")
 
@@ -318,6 +318,70 @@ class UrlizePreview:
         }
 
 
+class MarkdownPreview:
+    """mistune's ``url`` plugin or Python-Markdown's magiclink, and their integrations: each line
+    rendered as a Markdown paragraph by both, and the links read back from the two outputs
+    (``backends._html_spans.anchor_hrefs`` places each anchor's text in the line)."""
+
+    #: Every link of these renderers (and every email the integrations add) holds one of these.
+    _ANCHORS = ("://", "@", "www.", "ftp.")
+
+    def __init__(self, backend: str, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+        self.backend = backend
+        self.strict_hosts = strict_hosts
+        if backend == "mistune":
+            import mistune
+
+            from ..integrations.mistune import url_plugin
+
+            own = mistune.create_markdown(plugins=["url"])
+            plugin: Any = url_plugin(strict_hosts=strict_hosts, reject_risky=reject_risky)
+            upgraded = mistune.create_markdown(plugins=[plugin])
+            self._render: tuple[Callable[[str], str], Callable[[str], str]] = (
+                lambda line: str(own(line)),
+                lambda line: str(upgraded(line)),
+            )
+        elif backend == "magiclink":
+            import markdown
+
+            own_md = markdown.Markdown(extensions=["pymdownx.magiclink"])
+            up_md = markdown.Markdown(
+                extensions=["uts58_adapt.integrations.magiclink"],
+                extension_configs={
+                    "uts58_adapt.integrations.magiclink": {"strict_hosts": strict_hosts, "reject_risky": reject_risky}
+                },
+            )
+            self._render = (lambda line: own_md.reset().convert(line), lambda line: up_md.reset().convert(line))
+        else:
+            raise ValueError(f"no Markdown preview for the {backend} backend")
+
+    def pair(self, line: str) -> tuple[list[Link], list[Link]]:
+        """``(before, after)``: the links of the library's HTML for ``line`` and of the integration's."""
+        from ..backends._html_spans import anchor_hrefs
+
+        lowered = line.lower()
+        if not any(anchor in lowered for anchor in self._ANCHORS):
+            return [], []
+        sides = []
+        for own, render in zip((True, False), self._render):
+            sides.append(
+                [
+                    Link(r.start, r.end, line[r.start : r.end], r.kind, href, (r.start, r.end) if own else None)
+                    for r, href in anchor_hrefs(line, render(line))
+                ]
+            )
+        return sides[0], sides[1]
+
+    def configuration(self) -> dict[str, Any]:
+        """What decides the links: the renderer as the preview builds it."""
+        call = (
+            "mistune.create_markdown(plugins=['url'])(line)"
+            if self.backend == "mistune"
+            else "markdown.Markdown(extensions=['pymdownx.magiclink']).convert(line)"
+        )
+        return {"call": call, "strict_hosts": self.strict_hosts}
+
+
 class BleachPreview:
     """A bleach ``Linker`` (or a ``Cleaner`` with a ``LinkifyFilter``) and its upgrade: each line,
     HTML-escaped (plain text, as a template would give it), linkified twice, and the links read
@@ -392,11 +456,11 @@ _local = threading.local()
 
 def preview(
     backend: str, linkifier: str = "", strict_hosts: bool = False, reject_risky: bool = False
-) -> Preview | UrlizePreview | BleachPreview:
+) -> Preview | UrlizePreview | BleachPreview | MarkdownPreview:
     """The preview of ``backend``'s default instance, or of ``--linkifier`` ``linkifier``
     (``MODULE:ATTR``), built once per process and thread."""
-    cache: dict[tuple[str, str, bool, bool], Preview | UrlizePreview | BleachPreview] | None = getattr(
-        _local, "previews", None
+    cache: dict[tuple[str, str, bool, bool], Preview | UrlizePreview | BleachPreview | MarkdownPreview] | None = (
+        getattr(_local, "previews", None)
     )
     if cache is None:
         cache = _local.previews = {}
@@ -405,6 +469,8 @@ def preview(
     if found is None:
         if backend in URLIZE and not linkifier:
             found = UrlizePreview(backend, strict_hosts, reject_risky)
+        elif backend in ("mistune", "magiclink") and not linkifier:
+            found = MarkdownPreview(backend, strict_hosts, reject_risky)
         else:
             instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
             if backend_of(instance) == "jinja2":
