@@ -68,16 +68,16 @@ def test_a_missing_dependency_stops_it(
 def test_a_failing_chunk_stops_it(
     old_reports: dict[Path, bytes], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from uts58_adapt.detection import detect
-    from uts58_adapt.report import core
+    from uts58_adapt.report.preview import Preview
 
-    def failing_detect(text: str, *args: object, **kwargs: object) -> object:
+    real: Callable[..., object] = Preview.pair
+
+    def failing_pair(self: Preview, text: str) -> object:
         if "@" in text:
             raise ValueError("boom on an email line")
-        return detect(text, *args, **kwargs)  # type: ignore[arg-type]
+        return real(self, text)
 
-    factory: Callable[[], Callable[..., object]] = lambda: failing_detect  # noqa: E731
-    monkeypatch.setattr(core, "get_detect", factory)
+    monkeypatch.setattr(Preview, "pair", failing_pair)  # the audit previews wrap(LinkifyIt()) (issue 33)
     assert TOOL.main([]) == 2
     err = capsys.readouterr().err
     assert err.startswith("regenerate_reports: no report written: linkify-it: detection failed on ")
@@ -88,9 +88,9 @@ def test_a_failing_chunk_stops_it(
 def test_no_link_at_all_stops_it(
     old_reports: dict[Path, bytes], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from uts58_adapt.report import core
+    from uts58_adapt.report.preview import Preview
 
-    monkeypatch.setattr(core, "get_detect", lambda: lambda *args, **kwargs: [])
+    monkeypatch.setattr(Preview, "pair", lambda self, text: ([], []))
     assert TOOL.main([]) == 2
     assert "the sample corpus gave no link at all" in capsys.readouterr().err
     assert _unchanged(old_reports)

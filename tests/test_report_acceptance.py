@@ -61,12 +61,16 @@ def test_official_lines_report(plain_lines: Path, tmp_path: Path, backend: str) 
 def test_official_lines_same_in_worker_processes(plain_lines: Path, tmp_path: Path) -> None:
     """Small chunks over two worker processes give the CLI's bytes."""
     from uts58_adapt.report import merge, render
+    from uts58_adapt.report.core import PROVENANCE
     from uts58_adapt.report.runner import iter_tasks, map_local
 
     cli_out = tmp_path / "cli.json"
     assert main(["report", str(plain_lines), "--quiet", "-o", str(cli_out)]) == 0
     problems: list[str] = []
-    tasks = iter_tasks([(str(plain_lines), str(plain_lines))], "linkify-it", problems=problems, chunk_lines=40)
+    tasks = iter_tasks(
+        [(str(plain_lines), str(plain_lines))], "linkify-it", problems=problems, chunk_lines=40, preview=""
+    )
     results = map_local(tasks, jobs=2)
     assert len(results) == 9 and not problems
-    assert render(merge(results), "json").encode("utf-8") == cli_out.read_bytes()
+    meta = {key: json.loads(cli_out.read_bytes())[key] for key in PROVENANCE}
+    assert render(merge(results, meta=meta), "json").encode("utf-8") == cli_out.read_bytes()

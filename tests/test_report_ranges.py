@@ -14,7 +14,7 @@ import pytest
 from uts58_adapt._io import InputError, read_lines
 from uts58_adapt.cli import main
 from uts58_adapt.report import merge, render
-from uts58_adapt.report.core import ChunkTask, audit_chunk
+from uts58_adapt.report.core import PROVENANCE, ChunkTask, audit_chunk
 from uts58_adapt.report.runner import (
     Notice,
     RangeTask,
@@ -173,7 +173,11 @@ def test_cli_report_is_the_same_for_one_and_two_jobs_and_for_lines(tmp_path: Pat
         outs[label] = out.read_bytes()
     problems: list[str] = []
     inputs = [(str(p), str(p)) for p in sorted(corpus.iterdir())]
-    report = merge(map(audit_chunk, iter_tasks(inputs, "linkify-it", problems=problems)), backend="linkify-it")
+    tasks = iter_tasks(inputs, "linkify-it", problems=problems, preview="")
+    json_out = tmp_path / "meta.json"
+    assert main(["report", str(corpus), "-q", "--format", "json", "-o", str(json_out)]) == 0
+    meta = {key: json.loads(json_out.read_bytes())[key] for key in PROVENANCE}
+    report = merge(map(audit_chunk, tasks), backend="linkify-it", meta=meta)
     assert report["summary"]["documents"] == 3 and report["summary"]["changed"] > 0
     assert outs["j1"] == outs["j2"] == render(report, fmt).encode("utf-8", "replace")
 

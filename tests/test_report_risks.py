@@ -192,16 +192,16 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def test_cli_reject_risky_is_the_same_with_any_jobs(corpus: Path) -> None:
-    one = _run(str(corpus), "--reject-risky", "--jobs", "1", "--format", "json")
-    two = _run(str(corpus), "--reject-risky", "--jobs", "2", "--format", "json")
+    one = _run(str(corpus), "--reject-risky", "--detect", "--jobs", "1", "--format", "json")
+    two = _run(str(corpus), "--reject-risky", "--detect", "--jobs", "2", "--format", "json")
     assert one.returncode == two.returncode == 0, (one.stderr, two.stderr)
     assert one.stdout == two.stdout
     report = json.loads(one.stdout)
     assert report["summary"]["risky"]["links"] == 4 * 501 + 1
     assert report["summary"]["by_reason"]["risky"] == 3 * 501 + 1
     # stdin (lines read by the main process) gives the same rows as the file (byte ranges).
-    piped = _run("-", "--reject-risky", "--format", "json", input=(corpus / "a.txt").read_bytes())
-    file = _run(str(corpus / "a.txt"), "--reject-risky", "--format", "json")
+    piped = _run("-", "--reject-risky", "--detect", "--format", "json", input=(corpus / "a.txt").read_bytes())
+    file = _run(str(corpus / "a.txt"), "--reject-risky", "--detect", "--format", "json")
     assert json.loads(piped.stdout)["changes"] == [
         {**c, "source": "<stdin>"} for c in json.loads(file.stdout)["changes"]
     ]
@@ -215,8 +215,8 @@ def test_cli_without_the_flag_is_unchanged(corpus: Path) -> None:
 
 def test_cli_reject_risky_on_dask_is_the_same(corpus: Path) -> None:
     pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'uts58_adapt[dask]'")
-    local = _run(str(corpus), "--reject-risky", "--jobs", "1", "--format", "json")
-    dask = _run(str(corpus), "--reject-risky", "--engine", "dask", "--jobs", "2", "--format", "json")
+    local = _run(str(corpus), "--reject-risky", "--detect", "--jobs", "1", "--format", "json")
+    dask = _run(str(corpus), "--reject-risky", "--detect", "--engine", "dask", "--jobs", "2", "--format", "json")
     assert dask.returncode == 0, dask.stderr.decode()
     assert dask.stdout == local.stdout
 

@@ -8,8 +8,8 @@ Each report is exactly what ``uts58-adapt report --sample --backend B --format F
 the bundled sample corpus audited with each backend, as Markdown and as JSON.
 ``tests/test_compat_reports.py`` fails when a committed report differs from this output.
 
-Every report is built before any is written.  When a dependency is missing, a chunk
-fails (``ChunkResult.failures``: ``detect`` raised on a line) or the audit finds no link
+Every report is built before any is written.  When a dependency is missing, a line
+fails (the report's ``problems``: detection raised on a line) or the audit finds no link
 at all, the tool names the cause on stderr, writes nothing and exits 2; the committed
 reports stay as they are.  ``--check`` names what differs in each stale report.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from pathlib import Path
 
@@ -79,22 +80,39 @@ def build(backend: str, fmt: str) -> bytes:
     read, a chunk has failures, or no link is found at all (the sample has many).
     """
     check_dependencies()
-    from uts58_adapt.report import merge, render
-    from uts58_adapt.report.runner import iter_tasks, map_local, resolve_inputs
-
-    problems: list[str] = []
-    tasks = iter_tasks(resolve_inputs([], True, problems), backend, problems=problems)
-    results = map_local(tasks, jobs=1)
-    if problems:
-        raise RegenerationError(f"{backend}: " + "; ".join(problems))
-    failures = [failure for result in results for failure in result.failures]
+    data, stderr = _cli(backend, "json")
+    if not data:
+        raise RegenerationError(f"{backend}: " + (stderr.strip() or "no report"))
+    report = json.loads(data)
+    problems = report.get("problems") or []
+    failures = [p for p in problems if ": detect failed: " in p]
     if failures:
         raise RegenerationError(
             f"{backend}: detection failed on {len(failures)} line(s) of the sample corpus; first: {failures[0]}"
         )
-    if not results or sum(result.links_before + result.links_after for result in results) == 0:
+    if problems:
+        raise RegenerationError(f"{backend}: " + "; ".join(problems))
+    s = report["summary"]
+    if s["links_before"] + s["links_after"] == 0:
         raise RegenerationError(f"{backend}: the sample corpus gave no link at all; the backend is not working")
-    return render(merge(results, backend=backend), fmt).encode("utf-8", "replace")
+    return data if fmt == "json" else _cli(backend, fmt)[0]
+
+
+def _cli(backend: str, fmt: str) -> tuple[bytes, str]:
+    """What ``uts58-adapt report --sample --backend BACKEND --format FMT`` writes (in this process),
+    and its stderr; empty bytes when it writes nothing."""
+    import contextlib
+    import io
+    import tempfile
+
+    from uts58_adapt.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / f"report.{fmt}"
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            main(["report", "--sample", "--backend", backend, "--format", fmt, "--quiet", "-o", str(out)])
+        return (out.read_bytes() if out.is_file() else b""), err.getvalue()
 
 
 def difference(committed: bytes | None, fresh: bytes) -> str:

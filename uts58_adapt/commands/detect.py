@@ -149,6 +149,7 @@ def _json(source: str, lineno: int, links: list[Link], profile: str = "default")
 def run(args: argparse.Namespace) -> int:
     from ..backends import get_backend
     from ..detection import detect
+    from ..report.display import terminal_safe
 
     problem = codec_problem(args.encoding, args.errors)
     if problem is not None:  # a usage error: one message, before any input is read
@@ -191,12 +192,12 @@ def run(args: argparse.Namespace) -> int:
                     out.write(_marked(line, links) + "\n")
         except InputError as exc:
             errors.append(str(exc))
-        for message in errors:
-            print(f"uts58-adapt detect: {message}", file=sys.stderr)
+        for message in errors:  # a file name cannot write terminal escapes or forge a line (issue 33.5)
+            print(f"uts58-adapt detect: {terminal_safe(message)}", file=sys.stderr)
             status = 1
         errors.clear()
     for message in errors:
-        print(f"uts58-adapt detect: {message}", file=sys.stderr)
+        print(f"uts58-adapt detect: {terminal_safe(message)}", file=sys.stderr)
         status = 1
     out.flush()
     return status

@@ -9,7 +9,7 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._io import add_decoding_options, codec_problem, write_output
 
@@ -21,13 +21,28 @@ if TYPE_CHECKING:
 PROG = "uts58-adapt report"
 
 EPILOG = """\
-For every line, the backend's own links ("before", detect(line, refine=False)) are paired
-with the refined ones ("after", refine=True) through Link.original, and each pair is
-classified: unchanged, extended, trimmed, start-moved, added or removed, with the rule
-that caused it (soft-trailing, unmatched-close, bracket-across-separator, hard-char,
-fragment-directive, invalid-host, userinfo, email-local-part, ...; the Markdown and HTML
-reports explain each).  Unchanged links are counted, not listed.
-With --reject-risky, "after" is detect(line, reject_risky=True): a link with a UTS #58 §8
+The audit previews the upgrade: for every line, "before" is what the library itself links
+and "after" what its upgrade links, the library's configuration kept (schemas, TLDs, email
+switch: an intranet link it links stays linked, nothing is invented inside a token):
+  linkify-it   LinkifyIt().match(line)  vs  wrap(LinkifyIt()).match(line)
+  urlextract   URLExtract().find_urls(line, get_indices=True)  vs  wrap(URLExtract())'s
+  bleach       Linker().linkify(html.escape(line))  vs  wrap(Linker())'s
+  django       django.utils.html.urlize(line, autoescape=True)  vs  the integration's urlize
+  jinja2       {{ line|urlize }} in Environment()  vs  after integrations.jinja2.install(env)
+  mistune      create_markdown(plugins=['url'])(line)  vs  with integrations.mistune.url_plugin()
+  magiclink    Markdown(extensions=['pymdownx.magiclink'])  vs  integrations.magiclink's
+--linkifier MODULE:ATTR audits your configured object instead (a LinkifyIt, a MarkdownIt,
+a URLExtract, a bleach Linker or Cleaner, or a callable returning one), --strict-hosts adds
+§1.4's registrable-domain rule (wrap(..., strict_hosts=True)), and --detect audits detect()
+itself (strict hosts, the bundled PSL TLD list, http/https/ftp only).  Each pair of links
+(paired by overlap) is classified: unchanged, extended, trimmed, start-moved, added or
+removed, with the rule that caused it (soft-trailing, unmatched-close,
+bracket-across-separator, hard-char, fragment-directive, invalid-host, userinfo,
+email-local-part, ...; the Markdown and HTML reports explain each).  Unchanged links are
+counted, not listed.  Every report records its provenance: the tool and library versions,
+the configuration that decides links, the data versions (Unicode, PSL, idna), the options,
+every input with its line count, and every input that failed and why.
+With --reject-risky, "after" also drops the links with a UTS #58 §8
 risk (mixed-script, bidi-control, ...: docs/security.md) is a removed change with the
 reason risky (or start-moved, for ideographic-boundary); each change row lists "risks",
 the §8 risks of its refined link, and the summary's "risky" counts the refined links with
@@ -69,19 +84,21 @@ engines:
 examples:
   uts58-adapt report --sample --format md                  the bundled sample corpus
   uts58-adapt report docs/ --backend urlextract -o audit.html
+  uts58-adapt report docs/ --linkifier myapp.text:linkifier -o audit.html   your configuration
   uts58-adapt report docs/ --reject-risky -o audit.html     what reject_risky=True would drop
   cat notes.txt | uts58-adapt report - --format json
 
 output: -o OUT is checked before any input is read (its directory must exist and take a
-new file); a regular file is replaced atomically (temporary file, then rename); a
+new file, and it must not be one of the inputs, or a link to one); a regular file is replaced atomically (temporary file, then rename); a
 symbolic link is followed; a device or FIFO (/dev/null, /dev/stdout) is written directly.
 
 exit status: 0 when every input was read; 1 when an input could not be read or decoded,
-had a line longer than --max-line, was not a regular file inside a walked directory, or
-detection failed on a line (named on stderr; the rest is still audited and the report
-is written; when no input at all could be read, nothing is written and an existing OUT
-stays as it was); 2 for usage errors (one line on stderr), a backend whose extra is not
-installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
+had a line longer than --max-line, was not a regular file inside a walked directory,
+changed (was cut) during the audit, or detection failed on a line (named on stderr and in
+the report; the rest is still audited and the report is written); 2 when no document at
+all was read (an empty directory, only hidden or binary files, only failed inputs:
+nothing is written and an existing OUT stays as it was), for usage errors (one line on
+stderr), a backend whose extra is not installed, or when the report cannot be written; 130 and 143 after Ctrl-C and SIGTERM
 (no temporary file is left).
 """
 
@@ -93,7 +110,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "report",
         help="audit how UTS #58 changes a backend's links (json, md or html report)",
         description=(
-            "Audit a backend's links against UTS #58: what refinement extends, trims, adds or removes, and why."
+            "Preview the upgrade of a linkifier to UTS #58: what it extends, trims, adds or removes, and why."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -102,7 +119,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "paths", nargs="*", metavar="PATH", help="files, directories (recursive) or '-' for stdin; stdin when none"
     )
     parser.add_argument(
-        "--backend", choices=tuple(BACKENDS), default="linkify-it", help="linkifier to audit (default: %(default)s)"
+        "--backend",
+        choices=tuple(BACKENDS),
+        help="linkifier to audit (default: linkify-it, or that of --linkifier)",
     )
     parser.add_argument("--format", choices=("json", "md", "html"), help="report format (default: see below)")
     parser.add_argument(
@@ -110,9 +129,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--sample", action="store_true", help="audit the bundled sample corpus (too)")
     parser.add_argument(
+        "--linkifier",
+        metavar="MODULE:ATTR",
+        help="audit your own configured linkifier, imported from MODULE: a LinkifyIt, a MarkdownIt (its .linkify), "
+        "a URLExtract, a bleach Linker or Cleaner, a Jinja2 Environment, or a callable returning one; "
+        "--backend follows from it",
+    )
+    parser.add_argument(
+        "--strict-hosts",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="§1.4's registrable-domain rule: wrap(instance, strict_hosts=True) (default: off, as wrap(); "
+        "on with --detect)",
+    )
+    parser.add_argument(
+        "--markup",
+        choices=("auto", "text", "html", "markdown"),
+        default="auto",
+        help="audit HTML over its text nodes (no tags, attributes, script/style/textarea, existing links) and "
+        "Markdown without its code, links and inline HTML; lines and columns stay the source's "
+        "(default: auto, from the suffix: .html/.htm/.xhtml, .md/.markdown, the rest text)",
+    )
+    parser.add_argument(
+        "--detect",
+        action="store_true",
+        help="audit detect(line, backend) instead of the upgrade: the bundled PSL TLD list, http/https/ftp "
+        "schemes only, strict hosts unless --no-strict-hosts",
+    )
+    parser.add_argument(
         "--reject-risky",
         action="store_true",
-        help="audit detect(..., reject_risky=True): a link with a UTS #58 §8 risk is removed (reason risky); "
+        help="audit the upgrade with reject_risky=True: a link with a UTS #58 §8 risk is removed (reason risky); "
         "every change lists the risks of its refined link, the summary counts the risky links",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -319,6 +366,168 @@ def _backend_problem(name: str) -> str | None:
 EXTRAS = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "magiclink"}
 
 
+def _output_is_input(output: str, paths: list[str], sample: bool) -> str | None:
+    """The input that ``-o OUT`` names (the same file, or a link to it), or None (issue 33.5).
+
+    Checked before any work: writing the report would replace the input it audits.
+    """
+    from ..report.runner import resolve_inputs
+
+    try:
+        out = os.stat(output)
+    except OSError:
+        return None  # a new file: no input yet
+    if not stat.S_ISREG(out.st_mode):
+        return None  # /dev/null, /dev/stdout, a FIFO: written directly, never replaced
+    for name, path in resolve_inputs(paths, sample, []):
+        if path == "-":
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return name
+    return None
+
+
+def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
+    """What the audit compares (the report's ``audit``), from ``--backend``, ``--linkifier``,
+    ``--detect`` and ``--strict-hosts``; sets ``args.backend``, ``args.preview`` (see
+    :class:`~uts58_adapt.report.core.ChunkTask`) and ``args.strict``.  Raises ValueError (one line)."""
+    from ..report.preview import UPGRADABLE, URLIZE, backend_of, load_linkifier
+
+    if args.linkifier is not None:
+        if args.detect:
+            raise ValueError("--linkifier audits your linkifier's upgrade; --detect audits detect(): choose one")
+        found = backend_of(load_linkifier(args.linkifier))
+        if args.backend is not None and args.backend != found:
+            raise ValueError(f"--linkifier {args.linkifier!r} is a {found} linkifier, not {args.backend}")
+        args.backend = found
+    args.backend = args.backend or "linkify-it"
+    backend = args.backend
+    if args.detect or backend not in UPGRADABLE:
+        args.preview = None
+        # detect(): strict hosts by default; an HTML backend's upgrade (its integration) keeps any valid host.
+        args.strict = args.strict_hosts if args.strict_hosts is not None else bool(args.detect)
+        call = f"detect(line, backend={backend!r}, strict_hosts={args.strict})"
+        return {
+            "mode": "detect",
+            "before": f"detect(line, backend={backend!r}, refine=False): the library's links",
+            "after": call,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
+        }
+    args.preview = args.linkifier or ""
+    args.strict = bool(args.strict_hosts)
+    options = "".join(
+        f", {name}=True" for name, on in (("strict_hosts", args.strict), ("reject_risky", args.reject_risky)) if on
+    )
+    if backend in URLIZE and args.linkifier is not None:  # a Jinja2 Environment (or its factory)
+        return {
+            "mode": "upgrade",
+            "before": f"{args.linkifier}: env.from_string('{{{{ line|urlize }}}}')",
+            "after": f"uts58_adapt.integrations.jinja2.install(env{options}) (on an overlay), then the same",
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": args.linkifier,
+        }
+    if backend in ("mistune", "magiclink"):
+        before, after = {
+            "mistune": (
+                "mistune.create_markdown(plugins=['url'])(line)",
+                f"mistune.create_markdown(plugins=[uts58_adapt.integrations.mistune.url_plugin({options[2:]})])(line)",
+            ),
+            "magiclink": (
+                "markdown.Markdown(extensions=['pymdownx.magiclink']).convert(line)",
+                "markdown.Markdown(extensions=['uts58_adapt.integrations.magiclink']"
+                + (f", options: {options[2:]}" if options else "")
+                + ").convert(line)",
+            ),
+        }[backend]
+        return {
+            "mode": "upgrade",
+            "before": before,
+            "after": after,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
+        }
+    if backend in URLIZE:
+        before, after = {
+            "django": (
+                "django.utils.html.urlize(line, autoescape=True)",
+                f"uts58_adapt.integrations.django.urlize(line, autoescape=True{options})",
+            ),
+            "jinja2": (
+                "Environment().from_string('{{ line|urlize }}')",
+                f"uts58_adapt.integrations.jinja2.install(env{options}), then the same",
+            ),
+        }[backend]
+        return {
+            "mode": "upgrade",
+            "before": before,
+            "after": after,
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": None,
+        }
+    instance = (
+        args.linkifier or {"linkify-it": "LinkifyIt()", "urlextract": "URLExtract()", "bleach": "Linker()"}[backend]
+    )
+    method = {
+        "linkify-it": "match(line)",
+        "urlextract": "find_urls(line, get_indices=True)",
+        "bleach": "linkify(html.escape(line)) (a Cleaner: clean(...))",
+    }[backend]
+    return {
+        "mode": "upgrade",
+        "before": f"{instance}.{method}",
+        "after": f"wrap({instance}{options}).{method}",
+        "strict_hosts": args.strict,
+        "reject_risky": bool(args.reject_risky),
+        "linkifier": args.linkifier,
+    }
+
+
+def _provenance(args: argparse.Namespace, paths: list[str], audit: dict[str, Any]) -> dict[str, Any]:
+    """The report's provenance: the tool, the audit, the libraries, the configuration, the data
+    and the options (the inputs and their problems are added by the merge)."""
+    from ..backends import data_versions
+    from ..report.preview import library_versions, preview
+
+    if args.preview is not None:
+        config = preview(args.backend, args.preview, args.strict).configuration()
+    else:
+        config = {
+            "detect": "the backend's library as uts58_adapt configures it (the ICANN TLDs of the bundled PSL)",
+            "schemes": ["ftp", "http", "https", "mailto"],
+            "strict_hosts": args.strict,
+        }
+    return {
+        # (the package: imported before any of its modules, so no import points up to it here)
+        "tool": {"name": "uts58-adapt", "version": str(sys.modules["uts58_adapt"].__version__)},
+        "audit": audit,
+        "libraries": library_versions(args.backend),
+        "configuration": config,
+        "data": data_versions(),
+        "options": {
+            "backend": args.backend,
+            "detect": bool(args.detect),
+            "encoding": args.encoding,
+            "errors": args.errors,
+            "linkifier": args.linkifier,
+            "markup": args.markup,
+            "max_line": args.max_line,
+            "paths": list(paths),
+            "reject_risky": bool(args.reject_risky),
+            "sample": bool(args.sample),
+            "strict_hosts": args.strict_hosts,
+        },
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from .._io import Output
     from ..report.display import terminal_safe
@@ -343,6 +552,10 @@ def run(args: argparse.Namespace) -> int:
             f"{terminal_safe(args.output)}: unknown report format {os.path.splitext(args.output)[1]!r}; "
             f"name the file .json, .md or .html, or give --format json|md|html"
         )
+    try:
+        audit = _audit_plan(args)
+    except ValueError as exc:
+        return _fail(terminal_safe(str(exc)))
     problem = _backend_problem(args.backend)
     if problem is not None:
         return _fail(problem)
@@ -353,6 +566,9 @@ def run(args: argparse.Namespace) -> int:
     # (issue 23.3); its temporary file exists from here on, and is removed on any error.
     output: Output | None = None
     if args.output and args.output != "-":
+        clash = _output_is_input(args.output, paths, args.sample)
+        if clash is not None:
+            return _fail(f"{terminal_safe(args.output)}: is the input {terminal_safe(clash)}; name another report file")
         try:
             output = Output.open(args.output)
         except OSError as exc:
@@ -364,7 +580,9 @@ def run(args: argparse.Namespace) -> int:
             stack.enter_context(output)
         try:
             spill = stack.enter_context(tempfile.TemporaryDirectory(prefix="uts58-report-"))
-            merged = stack.enter_context(StreamingMerge(args.backend, spill, risks=args.reject_risky))
+            merged = stack.enter_context(
+                StreamingMerge(args.backend, spill, risks=args.reject_risky, meta=_provenance(args, paths, audit))
+            )
         except OSError as exc:  # a full or read-only $TMPDIR
             return _fail(f"cannot make a temporary file: {exc.strerror or exc} (set TMPDIR)")
         return _audit(args, paths, fmt, output, spill, merged)
@@ -409,6 +627,9 @@ def _audit(
         range_bytes=size,
         spill_dir=spill,
         reject_risky=args.reject_risky,
+        preview=args.preview,
+        strict_hosts=args.strict,
+        markup=args.markup,
     )
     total = _input_bytes(paths, args.sample) if _bar_wanted(args.quiet) else None
     on_result, close = _progress(args.quiet, total)
@@ -457,9 +678,12 @@ def _audit(
     problems.extend(message for source, message in failures if source not in failed)
     for message in problems:
         print(f"{PROG}: {terminal_safe(message)}", file=sys.stderr)
-    if problems and not merged.sources(exclude=failed):
-        # Nothing could be read: no report (an existing -o file stays as it was).
-        return _fail("no input could be read; nothing written", 1)
+    if not merged.sources(exclude=failed):
+        # No document read (nothing given, an empty directory, only skipped or failed files): no
+        # report, and an existing -o file stays as it was (issue 33.5).
+        kept = f"; {terminal_safe(args.output)} left as it was" if output is not None else ""
+        return _fail(f"no document was read ({_plural(len(problems), 'problem')} above); nothing written{kept}")
+    merged.problems = problems
     data: bytes | Iterator[bytes]
     if fmt == "json":
         data = merged.json_chunks(exclude=failed)

@@ -24,6 +24,7 @@ from .display import CONTEXT, window
 __all__ = [
     "CONTEXT",
     "PIECE",
+    "PROVENANCE",
     "WHOLE_LINE",
     "Change",
     "ChunkResult",
@@ -41,6 +42,10 @@ __all__ = [
 ]
 
 
+#: The report's provenance keys (``merge(meta=...)``, the CLI's report), after its summary.
+PROVENANCE = ("tool", "audit", "libraries", "configuration", "data", "options")
+
+
 class ChunkTask(NamedTuple):
     """Lines ``first_line``, ``first_line + 1``, … (1-based) of ``source``, to audit with ``backend``."""
 
@@ -51,6 +56,15 @@ class ChunkTask(NamedTuple):
     #: ``uts58-adapt report --reject-risky``: the "after" links are those of ``detect(...,
     #: reject_risky=True)``, each row carries ``risks`` and the summary counts the risky links.
     reject_risky: bool = False
+    #: The migration preview (:mod:`.preview`): None audits ``detect()`` (its strict hosts, its TLD
+    #: list); ``""`` the backend's default instance, before and after ``wrap()``; ``"MODULE:ATTR"`` the
+    #: linkifier it names (``uts58-adapt report --linkifier``).
+    preview: str | None = None
+    #: §1.4's registrable-domain rule; None: the audit's default (on for ``detect()``, off for ``wrap()``).
+    strict_hosts: bool | None = None
+    #: With ``--markup html|markdown`` (:mod:`.markup`): the source lines, shown in the report, while
+    #: ``lines`` are the same lines with the markup blanked out (same lengths), which are audited.
+    shown: list[str] | None = None
 
 
 #: A line of at most this many code points is carried whole by each of its change rows;
@@ -179,16 +193,40 @@ def pair_links(before: list[Link], after: list[Link]) -> list[tuple[Link | None,
     return pairs
 
 
+LinkPair = Callable[[str], tuple[list[Link], list[Link]]]
+
+
+def pair_function(task: ChunkTask, detect: Callable[..., list[Link]]) -> LinkPair:
+    """What gives a line's links ``(before, after)`` for ``task``.
+
+    The migration preview (``task.preview`` not None, :mod:`.preview`): the instance's own
+    links and ``wrap(instance)``'s.  Else ``detect()``'s: the backend's own links
+    (``refine=False``) and the refined ones, from one :func:`detect_pair` with the real ``detect``.
+    """
+    backend = task.backend
+    if task.preview is not None:
+        from .preview import preview
+
+        return preview(backend, task.preview, bool(task.strict_hosts)).pair
+    strict = {} if task.strict_hosts is None else {"strict_hosts": task.strict_hosts}
+    if detect is _detect:
+        return lambda line: detect_pair(line, backend, **strict)
+    return lambda line: (detect(line, backend, refine=False, **strict), detect(line, backend, refine=True, **strict))
+
+
 def audit_line(
-    line: str, backend: str, detect: Callable[..., list[Link]]
+    line: str, backend: str, detect: Callable[..., list[Link]], pair: LinkPair | None = None
 ) -> tuple[int, int, int, list[tuple[Link | None, Link | None, str, str]]]:
     """Audit one line: ``(links_before, links_after, unchanged, [(before, after, kind, reason), …])``.
 
-    "before" is the backend's own links (``refine=False``), "after" the refined ones,
-    paired by :func:`pair_links`; with the real ``detect``, both come from one
-    :func:`detect_pair`.  Only changed pairs are classified.
+    "before" and "after" are ``pair(line)`` (:func:`pair_function`); without ``pair``,
+    ``detect()``'s: the backend's own links (``refine=False``) and the refined ones, with the
+    real ``detect`` from one :func:`detect_pair`.  They are paired by :func:`pair_links`;
+    only changed pairs are classified.
     """
-    if detect is _detect:
+    if pair is not None:
+        before, after = pair(line)
+    elif detect is _detect:
         before, after = detect_pair(line, backend)
     else:
         before = detect(line, backend, refine=False)
@@ -206,7 +244,11 @@ Pair = tuple[Link | None, Link | None, str, str, tuple[str, ...] | None]
 
 
 def audit_line_risky(
-    line: str, backend: str, detect: Callable[..., list[Link]]
+    line: str,
+    backend: str,
+    detect: Callable[..., list[Link]],
+    pair: LinkPair | None = None,
+    strict_hosts: bool = True,
 ) -> tuple[int, int, int, list[Pair], list[tuple[str, ...]]]:
     """:func:`audit_line` for ``reject_risky=True``: ``(links_before, links_after, unchanged,
     [(before, after, kind, reason, risks), …], [risks of each risky refined link, …])``.
@@ -219,7 +261,9 @@ def audit_line_risky(
     """
     from ..refine.risks import link_risks, reject_risky_links
 
-    if detect is _detect:
+    if pair is not None:
+        before, refined = pair(line)
+    elif detect is _detect:
         before, refined = detect_pair(line, backend)
     else:
         before = detect(line, backend, refine=False)
@@ -233,7 +277,7 @@ def audit_line_risky(
         risks = link_risks(link)
         if risks:
             found.append(risks)
-            kept = reject_risky_links(line, [link])
+            kept = reject_risky_links(line, [link], strict_hosts=strict_hosts)
             fate[id(link)] = (kept[0] if kept else None, risks)
         else:
             fate[id(link)] = (link, ())
@@ -276,16 +320,17 @@ def _audited(
     return len(before), len(after), unchanged, changes
 
 
-def _pieces(line: str, backend: str, detect: Callable[..., list[Link]], piece: int) -> Iterator[tuple[int, str]]:
+def _pieces(line: str, backend: str, cuttable: bool, piece: int) -> Iterator[tuple[int, str]]:
     """``(offset, text)``: the line, or for a line longer than ``piece`` code points audited by a
-    plain-text backend, pieces of it that each end just after a space (the last at the line's end).
+    plain-text backend (``cuttable``), pieces of it that each end just after a space (the last at
+    the line's end).
 
     No link of those backends contains a space, and each decides a link's ends by what comes
     up to the nearest space (a Hard character, UTS #58 §3.4.1, which ends every refined link
     and every email local part): so a piece's links, and the reasons found for their changes,
     are those of the whole line (tests/test_report_long_lines.py compares them).
     """
-    if len(line) <= piece or backend not in _CUT_AT_SPACE or detect is not _detect:
+    if len(line) <= piece or not cuttable:
         yield 0, line
         return
     start = 0
@@ -355,17 +400,26 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
     added to ``tally.failures``.
     """
     detect = get_detect()
-    source, first_line, lines, backend, reject_risky = task
+    source, first_line, lines, backend, reject_risky = task[:5]
+    pair = pair_function(task, detect)
+    # The hosts rule the risks are judged with: the audited call's.
+    strict = task.strict_hosts if task.strict_hosts is not None else task.preview is None
+    # (The previews of the HTML-producing libraries and their upgrades link no white space either.)
+    cut = (backend in _CUT_AT_SPACE and (task.preview is not None or detect is _detect)) or (
+        task.preview is not None and backend in ("bleach", "django", "jinja2", "mistune", "magiclink")
+    )
+    shown = task.shown
     for offset, text in enumerate(lines):
         lineno = first_line + offset
-        for start, part in _pieces(text, backend, detect, piece):
+        display = shown[offset] if shown is not None else text
+        for start, part in _pieces(text, backend, cut, piece):
             found: list[Pair] | list[tuple[Link | None, Link | None, str, str]]
             risky: list[tuple[str, ...]] = []
             try:
                 if reject_risky:
-                    b_count, a_count, unchanged, found, risky = audit_line_risky(part, backend, detect)
+                    b_count, a_count, unchanged, found, risky = audit_line_risky(part, backend, detect, pair, strict)
                 else:
-                    b_count, a_count, unchanged, found = audit_line(part, backend, detect)
+                    b_count, a_count, unchanged, found = audit_line(part, backend, detect, pair)
             except Exception as exc:  # one bad line must not sink a long audit
                 tally.failures.append(f"{source}:{lineno}: detect failed: {type(exc).__name__}: {exc}")
                 continue
@@ -376,7 +430,7 @@ def iter_changes(task: ChunkTask, tally: Tally, piece: int = PIECE) -> Iterator[
                 tally.risky_links += len(risky)
                 for codes in risky:
                     tally.risky.update(codes)
-            changes = [_change(source, lineno, text, start, *pair) for pair in found]
+            changes = [_change(source, lineno, display, start, *pair) for pair in found]
             changes.sort(key=Change.sort_key)
             yield from changes
 
@@ -408,12 +462,22 @@ def _ordered_counts(counter: Counter[str], order: Iterable[str]) -> dict[str, in
     return {name: counter[name] for name in names}
 
 
-def merge(results: Iterable[ChunkResult], backend: str | None = None, *, risks: bool = False) -> dict[str, Any]:
+def merge(
+    results: Iterable[ChunkResult],
+    backend: str | None = None,
+    *,
+    risks: bool = False,
+    meta: dict[str, Any] | None = None,
+    problems: Iterable[str] = (),
+) -> dict[str, Any]:
     """Combine chunk results (in any order) into the report (a JSON-able dict).
 
     ``backend`` names the backend when there are no results; otherwise it is taken
     from them (and must be the same for all).  ``risks``: the tasks had ``reject_risky``;
-    the summary then has ``risky`` (see :func:`summary`).
+    the summary then has ``risky`` (see :func:`summary`).  ``meta``: the report's provenance
+    (``tool``, ``audit``, ``libraries``, ``configuration``, ``data``, ``options``, as the CLI
+    records them); with it, the report also lists its ``inputs`` (each source and its lines,
+    sorted) and ``problems`` (the messages about the inputs), as ``uts58-adapt report`` does.
     """
     results = list(results)
     backends = {r.backend for r in results}
@@ -424,7 +488,7 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None, *, risks: 
     changes = sorted((c for r in results for c in r.changes), key=Change.sort_key)
     by_kind = Counter(c.kind for c in changes)
     by_reason = Counter(c.reason for c in changes)
-    return {
+    report: dict[str, Any] = {
         "backend": backends.pop() if backends else None,
         "unicode_version": UNICODE_VERSION,
         "summary": summary(
@@ -437,8 +501,16 @@ def merge(results: Iterable[ChunkResult], backend: str | None = None, *, risks: 
             by_reason,
             risky_counts(sum(r.risky_links for r in results), [r.risky for r in results]) if risks else None,
         ),
-        "changes": [change_row(c) for c in changes],
     }
+    if meta is not None:
+        report.update(meta)
+        lines: Counter[str] = Counter()
+        for r in results:
+            lines[r.source] += r.lines
+        report["inputs"] = [{"source": name, "lines": lines[name]} for name in sorted(lines)]
+        report["problems"] = list(problems)
+    report["changes"] = [change_row(c) for c in changes]
+    return report
 
 
 def change_row(c: Change) -> dict[str, Any]:

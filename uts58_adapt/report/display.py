@@ -13,6 +13,7 @@ __all__ = [
     "Excerpt",
     "RowText",
     "excerpt",
+    "provenance",
     "row_text",
     "terminal_safe",
     "visible_pieces",
@@ -138,3 +139,35 @@ def row_text(change: Mapping[str, Any]) -> RowText:
         (int(span[0]) - start, int(span[1]) - start) if span else None for span in (change["before"], change["after"])
     ]
     return RowText(text, spans[0], spans[1], start > 0, start + len(text) < length)
+
+
+def _compact(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+
+
+def provenance(head: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The report's provenance as ``(label, text)`` lines, for the Markdown, HTML and text reports:
+    what was audited, the tool, the libraries, the configuration, the data, the options, the inputs
+    (each with its lines) and every problem with an input.  Empty for a report without it (the API's
+    :func:`~.core.merge` without ``meta``)."""
+    if "audit" not in head:
+        return []
+    audit = head["audit"]
+    out = [
+        ("before", str(audit.get("before"))),
+        ("after", str(audit.get("after"))),
+        ("tool", f"{head['tool']['name']} {head['tool']['version']}"),
+        ("libraries", ", ".join(f"{name} {version}" for name, version in head["libraries"].items()) or "(none)"),
+        ("configuration", _compact(head["configuration"])),
+        ("data", ", ".join(f"{name} {version}" for name, version in head["data"].items())),
+        ("options", _compact(head["options"])),
+    ]
+    inputs = head.get("inputs", [])
+    out.append(("inputs", f"{len(inputs)} read"))
+    out.extend(("input", f"{item['source']} ({item['lines']} lines)") for item in inputs)
+    problems = head.get("problems", [])
+    out.append(("problems", f"{len(problems)}"))
+    out.extend(("problem", message) for message in problems)
+    return out

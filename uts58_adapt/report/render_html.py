@@ -36,7 +36,7 @@ from itertools import chain, islice
 from typing import Any
 
 from .classify import KINDS, REASONS, RISKS
-from .display import RowText, excerpt, row_text, visible_pieces, window
+from .display import RowText, excerpt, provenance, row_text, visible_pieces, visible_text, window
 
 __all__ = ["PAGE_ROWS", "STATIC_ROWS", "file_counts", "html_chunks", "render_html"]
 
@@ -318,6 +318,13 @@ def html_chunks(
     if risky is not None:
         counts.append(("links with a §8 risk", risky["links"], ""))
         tables.append(_table("§8 risk", [(k, n, RISKS.get(k, "")) for k, n in risky["by_code"].items()], True))
+    recorded = provenance(head)
+    if recorded:
+        body = "".join(
+            f"<tr><td>{escape(label)}</td><td><code>{escape(visible_text(text))}</code></td></tr>"
+            for label, text in recorded
+        )
+        tables.append(f"<table><thead><tr><th>provenance</th><th></th></tr></thead><tbody>{body}</tbody></table>")
     meanings = "\n".join(tables)
     charts, files = _charts(s, per_file)
     rows = iter(changes)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .classify import KINDS, REASONS, RISKS
-from .display import RowText, excerpt, row_text, visible_text, window
+from .display import RowText, excerpt, provenance, row_text, visible_text, window
 
 __all__ = ["code_span", "md_chunks", "md_escape", "render_md"]
 
@@ -108,6 +108,11 @@ def _md_lines(report: Mapping[str, Any], changes: Iterable[Mapping[str, Any]]) -
             yield f"| {md_escape(code)} | {count} | {md_escape(RISKS.get(code, ''))} |"
         if not risky["by_code"]:
             yield "| (none) | 0 | |"
+    shown = provenance(report)
+    if shown:
+        yield from ["", "## Provenance", "", "| | |", "| --- | --- |"]
+        for label, text in shown:
+            yield f"| {label} | {code_span(visible_text(text))} |"
     yield from ["", "## Changes", ""]
     source = None
     for c in changes:

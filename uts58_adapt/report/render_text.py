@@ -108,6 +108,12 @@ def render_text(report: Mapping[str, Any], width: int = 80, changes: int = SHOWN
         f"{s['links_before']} links before UTS #58 refinement, {s['links_after']} after",
         _counts(s["unchanged"], by_kind),
     ]
+    audit = report.get("audit")
+    if audit is not None:  # what was audited: the command's choice, shown first of the provenance
+        lines.append(f"Before: {terminal_safe(str(audit['before']))}; after: {terminal_safe(str(audit['after']))}")
+        problems = report.get("problems") or []
+        if problems:
+            lines.append(f"{len(problems)} input problem{'s' if len(problems) != 1 else ''} (listed in the report)")
     risky = s.get("risky")  # an audit with --reject-risky
     if risky is not None:
         codes = ", ".join(f"{n} {terminal_safe(code)}" for code, n in risky["by_code"].items())

@@ -111,6 +111,9 @@ def iter_tasks(
     max_line: int = MAX_LINE,
     failed: set[str] | None = None,
     reject_risky: bool = False,
+    preview: str | None = None,
+    strict_hosts: bool | None = None,
+    markup: str = "text",
 ) -> Iterator[ChunkTask]:
     """Yield the chunks of each input ``(name in reports, path or "-")``.
 
@@ -121,10 +124,29 @@ def iter_tasks(
     memory) its chunks are yielded as they are read, and the caller drops the results
     of every input named in ``failed`` (:class:`~.stream.StreamingMerge` does): either
     way a report never holds half a file.  An empty input yields one empty chunk, so
-    it still counts as a document.  ``reject_risky``: the tasks' (see :class:`~.core.ChunkTask`).
+    it still counts as a document.  ``reject_risky``, ``preview``, ``strict_hosts``: the tasks' (see
+    :class:`~.core.ChunkTask`).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
+    if markup != "text":
+        yield from _markup_tasks(
+            inputs,
+            backend,
+            encoding,
+            errors,
+            problems,
+            chunk_lines,
+            max_line,
+            failed,
+            markup,
+            (
+                reject_risky,
+                preview,
+                strict_hosts,
+            ),
+        )
+        return
     for name, path in inputs:
         lines: list[str] = []
         chunks: list[ChunkTask] = []
@@ -133,7 +155,7 @@ def iter_tasks(
             for line in read_lines(path, encoding, errors, max_line):
                 lines.append(line)
                 if len(lines) == chunk_lines:
-                    task = ChunkTask(name, first, lines, backend, reject_risky)
+                    task = ChunkTask(name, first, lines, backend, reject_risky, preview, strict_hosts)
                     if failed is None:
                         chunks.append(task)
                     else:
@@ -147,7 +169,38 @@ def iter_tasks(
             continue
         yield from chunks
         if lines or first == 1:
-            yield ChunkTask(name, first, lines, backend, reject_risky)
+            yield ChunkTask(name, first, lines, backend, reject_risky, preview, strict_hosts)
+
+
+def _markup_tasks(
+    inputs: Iterable[tuple[str, str]],
+    backend: str,
+    encoding: str,
+    errors: str,
+    problems: list[str],
+    chunk_lines: int,
+    max_line: int,
+    failed: set[str] | None,
+    markup: str,
+    options: tuple[bool, str | None, bool | None],
+) -> Iterator[ChunkTask]:
+    """:func:`iter_tasks` for HTML or Markdown inputs: each input is read whole (an element or a
+    code block may span lines), its markup blanked out (:func:`.markup.mask`), and cut into tasks
+    that audit the masked lines and show the source ones."""
+    from .markup import mask
+
+    for name, path in inputs:
+        try:
+            lines = list(read_lines(path, encoding, errors, max_line))
+        except InputError as exc:
+            problems.append(str(exc).replace(f"{path}:", f"{name}:", 1) if path != name else str(exc))
+            if failed is not None:
+                failed.add(name)
+            continue
+        masked = mask("\n".join(lines), markup).split("\n") if lines else []
+        for first in range(0, max(len(lines), 1), chunk_lines):
+            part = slice(first, first + chunk_lines)
+            yield ChunkTask(name, first + 1, masked[part], backend, *options, shown=lines[part])
 
 
 class RangeTask(NamedTuple):
@@ -174,6 +227,9 @@ class RangeTask(NamedTuple):
     spill_dir: str | None = None
     #: The audit's ``--reject-risky`` (:class:`~.core.ChunkTask`).
     reject_risky: bool = False
+    #: The audit's migration preview and hosts rule (:class:`~.core.ChunkTask`).
+    preview: str | None = None
+    strict_hosts: bool | None = None
 
 
 class Notice(NamedTuple):
@@ -215,7 +271,7 @@ def read_range(task: RangeTask) -> ChunkTask:
             f"{name}: cannot decode line {lineno} as {task.encoding} ({exc.reason} at byte {exc.start});"
             " try --encoding or --errors replace"
         ) from None
-    return ChunkTask(name, task.first_line, lines, task.backend, task.reject_risky)
+    return ChunkTask(name, task.first_line, lines, task.backend, task.reject_risky, task.preview, task.strict_hosts)
 
 
 def audit_rows(task: Task) -> Rows:
@@ -238,7 +294,8 @@ def _lines_pattern(n: int) -> re.Pattern[bytes]:
 
 
 def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: int) -> Iterator[tuple[int, int, int]]:
-    """``(offset, length, first line)`` of the ranges of the file ``path``; raises InputError (cannot open or read).
+    """``(offset, length, first line)`` of the ranges of the file ``path``; raises InputError (cannot open or
+    read, or the file is shorter at its end than when it was opened: it changed during the audit).
 
     Each range is ``chunk_lines`` whole lines, or fewer when they would pass ``range_bytes``
     (a longer line is a range of its own); the last range ends at the end of the file.
@@ -251,6 +308,10 @@ def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: 
     except OSError as exc:
         raise InputError(f"{name}: cannot open: {exc.strerror}") from None
     with fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size  # what a file cut while it is read falls short of
+        except OSError:
+            size = 0
         buf = b""
         base = 0  # the offset of buf in the file
         line = 1
@@ -274,6 +335,10 @@ def _ranges(name: str, path: str, chunk_lines: int, max_line: int, range_bytes: 
             buf = buf[pos:]
             base += pos
             if not block:
+                if base + len(buf) < size:  # issue 33.5: audited in part, it must not pass for whole
+                    raise InputError(
+                        f"{name}: changed during the audit: {size} bytes when opened, {base + len(buf)} when read"
+                    )
                 if buf or base == 0:
                     yield base, len(buf), line
                 return
@@ -295,6 +360,9 @@ def iter_report_tasks(
     range_bytes: int = RANGE_BYTES,
     spill_dir: str | None = None,
     reject_risky: bool = False,
+    preview: str | None = None,
+    strict_hosts: bool | None = None,
+    markup: str = "text",
 ) -> Iterator[Task]:
     """The tasks of the CLI's audit of ``paths`` (and the sample corpus when asked), for :func:`audit_rows`.
 
@@ -306,8 +374,13 @@ def iter_report_tasks(
     part-way may already have had some chunks audited: the caller leaves out every source
     named by a Notice or a failed range (the CLI does).  ``spill_dir``: where the workers of
     a :class:`RangeTask` may leave large results (:func:`~.stream.audit_to_rows`).
-    ``reject_risky``: every task's (``--reject-risky``: see :class:`~.core.ChunkTask`).
+    ``reject_risky``, ``preview``, ``strict_hosts``: every task's (``--reject-risky``, the migration
+    preview, ``--strict-hosts``: see :class:`~.core.ChunkTask`).  ``markup``: ``text``, ``html``,
+    ``markdown`` or ``auto`` (from each input's suffix, :func:`.markup.markup_for`); an HTML or
+    Markdown input is read whole here and audited over its text (:mod:`.markup`).
     """
+    from .markup import markup_for
+
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be at least 1")
     notes: list[str] = []
@@ -315,12 +388,25 @@ def iter_report_tasks(
     for name, path in resolve_inputs(paths, sample, notes):
         yield from (Notice(None, message, backend) for message in notes)
         notes.clear()
-        if by_bytes and path != "-" and _regular(path):
+        kind = "text" if path == "-" and markup == "auto" else markup_for(name, markup)
+        if by_bytes and path != "-" and _regular(path) and kind == "text":
             where = os.path.abspath(path)  # the workers' working directory may differ
             try:
                 for offset, length, first in _ranges(name, path, chunk_lines, max_line, range_bytes):
                     yield RangeTask(
-                        name, where, offset, length, first, backend, encoding, errors, max_line, spill_dir, reject_risky
+                        name,
+                        where,
+                        offset,
+                        length,
+                        first,
+                        backend,
+                        encoding,
+                        errors,
+                        max_line,
+                        spill_dir,
+                        reject_risky,
+                        preview,
+                        strict_hosts,
                     )
             except InputError as exc:
                 yield Notice(name, str(exc), backend)
@@ -336,6 +422,9 @@ def iter_report_tasks(
             max_line=max_line,
             failed=failed,
             reject_risky=reject_risky,
+            preview=preview,
+            strict_hosts=strict_hosts,
+            markup=kind,
         )
         yield from (Notice(name if name in failed else None, message, backend) for message in notes)
         notes.clear()

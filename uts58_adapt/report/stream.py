@@ -168,9 +168,16 @@ class StreamingMerge:
     the risky links: :func:`~.core.risky_counts`).
     """
 
-    def __init__(self, backend: str, spill_dir: str | None = None, *, risks: bool = False) -> None:
+    def __init__(
+        self, backend: str, spill_dir: str | None = None, *, risks: bool = False, meta: dict[str, Any] | None = None
+    ) -> None:
         self.backend = backend
         self.risks = risks
+        #: The report's provenance (the CLI's: tool, audit, libraries, configuration, data, options):
+        #: with it, :meth:`head` also lists every input with its lines and :attr:`problems`.
+        self.meta = meta
+        #: The messages about the inputs (an input that failed, and why), in input order.
+        self.problems: list[str] = []
         # Open for the merge's lifetime (closed by close()): no context manager fits.
         self._spill: IO[bytes] = tempfile.TemporaryFile(dir=spill_dir, prefix="uts58-report-")  # noqa: SIM115
         self._end = 0
@@ -242,7 +249,7 @@ class StreamingMerge:
         for src in kept:
             by_kind.update(src.by_kind)
             by_reason.update(src.by_reason)
-        return {
+        head: dict[str, Any] = {
             "backend": self.backend,
             "unicode_version": UNICODE_VERSION,
             "summary": summary(
@@ -258,6 +265,16 @@ class StreamingMerge:
                 else None,
             ),
         }
+        if self.meta is None:
+            return head
+        head.update(self.meta)
+        head["inputs"] = [
+            {"source": name, "lines": self._sources[name].lines}
+            for name in sorted(self._sources)
+            if name not in exclude
+        ]
+        head["problems"] = list(self.problems)
+        return head
 
     def rows(self, exclude: Collection[str] = ()) -> Iterator[bytes]:
         """The JSON rows of the changes (without newline), in report order."""
