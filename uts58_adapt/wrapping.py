@@ -421,6 +421,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                     strict_hosts=self._strict_hosts,
                     scheme_ok=scheme_check(self._accepts_scheme),
                     accepts_email=self._accepts_email,
+                    accepts_host=self._accepts_email,  # (either: whether it links the probe whole)
                 ),
             )
         ]
@@ -662,7 +663,12 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         refine_text = text.translate(stops) if stops else text
         scheme_ok = scheme_check(accepts_scheme)
         links = refine_links(
-            refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
+            refine_text,
+            raw,
+            strict_hosts=self._strict_hosts,
+            scheme_ok=scheme_ok,
+            accepts_email=accepts_email,
+            accepts_host=accepts_email,  # (either: whether it links the probe whole)
         )
         for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):

@@ -58,7 +58,7 @@ from ..properties import (
     largest_astral,
 )
 from . import hosts
-from .acceptance import EmailCheck, accepted_emails
+from .acceptance import EmailCheck, HostCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start
@@ -174,6 +174,7 @@ def refine_links(
     strict_hosts: bool = True,
     scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
     accepts_email: EmailCheck | None = None,
+    accepts_host: HostCheck | None = None,
 ) -> list[Link]:
     """Refine a backend's raw spans into UTS #58 links (see the module docstring).
 
@@ -189,6 +190,10 @@ def refine_links(
     or (schemeless URLs) ``https://``; :func:`.acceptance.scheme_check` builds one that
     follows a library's own configuration.  ``accepts_email`` (the library's answer for
     an address) drops the emails the library would not link (step 4); None keeps them all.
+    ``accepts_host`` (the library's answer for a bare host, asked with the ``.`` form of a
+    domain written with ``。 ． ｡``, e.g. ``evil.com`` for ``evil。com``) decides whether
+    such a domain found by the adapter is linked: the library decides the host, with its
+    own configuration (fuzzy links off, its TLD list); None links every valid one.
     """
     if not raw and type(text) is str and text.isascii() and "@" not in text:
         return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
@@ -207,7 +212,7 @@ def refine_links(
                     else [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
                 )
     if links is None:
-        links = _refine(text, raw, strict_hosts, scheme_ok)
+        links = _refine(text, raw, strict_hosts, scheme_ok, accepts_host)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 
 
@@ -275,7 +280,13 @@ def _no_match(text: str, pos: int) -> None:
     return None
 
 
-def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: hosts.SchemeCheck) -> list[Link]:
+def _refine(
+    text: str,
+    raw: Sequence[RawLink],
+    strict_hosts: bool,
+    scheme_ok: hosts.SchemeCheck,
+    accepts_host: HostCheck | None = None,
+) -> list[Link]:
     """Steps 1 to 3 of :func:`refine_links`."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -350,6 +361,8 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             hm = url_host(text, pos, scheme_ok=scheme_ok)
             if hm is None or hm.start in seen:
                 continue
+            if accepts_host is not None and not accepts_host(hosts.normalize_separators(text[hm.start : hm.end])):
+                continue  # the library does not link the host in its "." form
             seen.add(hm.start)
             end = terminate(text, hm.end)
             added_end = end
