@@ -262,6 +262,8 @@ def _one_url(
     if found is None:
         return None
     link_start, _hs, host_end, after_host, scheme, host = found
+    if link_start < start and _inside_token(text, link_start):
+        return None
     if after_host == n or text[after_host] not in "/?#":
         url_end = after_host
     else:
@@ -273,6 +275,21 @@ def _one_url(
         + text[host_end:url_end]
     )
     return link_start, url_end, href
+
+
+#: Characters that continue a token of a URL or a path (``methods/rsh.cc``, ``foo_unittest.cc``,
+#: ``uile.io/מיזם。me``): a link the library did not start there does not start after one.
+_TOKEN_INSIDE = frozenset("/\\_@%~+=&#?*$^|")
+
+
+def _inside_token(text: str, start: int) -> bool:
+    """Whether a link at ``start`` would begin inside a token: after a character that continues one.
+
+    Only asked where the library linked nothing at ``start``: a host the refinement found
+    before the start of the library's span (its TLD alone, urlextract's discarded hits) or
+    a domain written with ``。`` that the adapter found itself (issue 32, item 5).
+    """
+    return start > 0 and text[start - 1] in _TOKEN_INSIDE
 
 
 def _no_match(text: str, pos: int) -> None:
@@ -324,7 +341,7 @@ def _refine(
         if found is None:
             continue
         link_start, _hs, host_end, after_host, scheme, host = found
-        if link_start in seen:
+        if link_start in seen or (link_start < start and _inside_token(text, link_start)):
             continue
         seen.add(link_start)
         if after_host == n or text[after_host] not in "/?#":
@@ -359,7 +376,7 @@ def _refine(
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
                 continue  # inside a URL already found
             hm = url_host(text, pos, scheme_ok=scheme_ok)
-            if hm is None or hm.start in seen:
+            if hm is None or hm.start in seen or _inside_token(text, hm.start):
                 continue
             if accepts_host is not None and not accepts_host(hosts.normalize_separators(text[hm.start : hm.end])):
                 continue  # the library does not link the host in its "." form
