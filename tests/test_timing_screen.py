@@ -8,8 +8,9 @@ fails when the wrapped path is
 
 - more than ``RATIO`` times slower than the library on one text (both times floored at
   ``FLOOR``: below it a time is the cost of a call, not of the text), or
-- super-linear where the library is not: from the smallest to the largest size (8× the
-  text) its time grows by more than ``GROWTH`` and by more than twice the library's.
+- super-linear where the library is not: from the 2,048 size to the 4,096 one (twice the
+  text; the smaller sizes straddle the step from one call to windows) its time grows by
+  more than ``GROWTH`` and by more than 1.5 times the library's.
 
 Each entry point runs in a subprocess with a time limit (``LIMIT``), so a hang fails
 the test at once instead of stopping the suite.  Times are CPU times of that process, the
@@ -31,8 +32,8 @@ import pytest
 from test_linear_time import repeated
 
 RATIO = 10.0
-FLOOR = 0.004  # seconds
-GROWTH = 24.0  # linear time grows 8x from the smallest size to the largest, quadratic 64x
+FLOOR = 0.001  # seconds
+GROWTH = 3.2  # linear time doubles with the text, quadratic time grows 4x
 REPEATS = 2
 LIMIT = 90  # seconds per entry point (all its shapes)
 
@@ -209,11 +210,19 @@ ENTRY_POINTS: dict[str, Callable[[], tuple[Call, Call]]] = {
 }
 #: Slow shapes found by the screen and not fixed yet: (entry point, shape) -> why.  Such a
 #: shape is reported as an expected failure (xfail), never hidden; the others still fail.
+_EMAILS = (
+    "the email stage (refine/email.py) reads back from every '@' of a 4 kB word the library drops "
+    "at once: linear, about 3 us per character, against the library's pattern failing at the start"
+)
 KNOWN = {
     ("detect urlextract", "**a.co** * n"): (
         "the refinement's candidate pass (backends/urlextract.py, _CandidateURLExtract) walks from every "
         "TLD hit urlextract discards to the end of its window: 11-13x urlextract alone, linear in the text"
     ),
+    ("django", "a@b.co.x.com@ * n"): _EMAILS,
+    ("jinja2", "a@b.co.x.com@ * n"): _EMAILS,
+    ("magiclink", "a@ * n"): _EMAILS,
+    ("magiclink", "a@b.co.x.com@ * n"): _EMAILS,
 }
 _MODULES = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "pymdownx"}
 
@@ -270,10 +279,10 @@ def test_entry_point_is_no_slower_than_its_library(name: str) -> None:
             if max(w, FLOOR) > RATIO * max(lib, FLOOR):
                 found.append(f"{shape} ({len(text)} cp): {w:.4f} s against {lib:.4f} s")
         if len(times) > 1:
-            grown = max(times[-1][0], FLOOR) / max(times[0][0], FLOOR)
-            library = max(times[-1][1], FLOOR) / max(times[0][1], FLOOR)
-            if grown > GROWTH and grown > 2 * library:
-                found.append(f"{shape}: grows {grown:.1f}x over 8x the text, the library {library:.1f}x")
+            grown = max(times[-1][0], FLOOR) / max(times[-2][0], FLOOR)
+            library = max(times[-1][1], FLOOR) / max(times[-2][1], FLOOR)
+            if grown > GROWTH and grown > 1.5 * library:
+                found.append(f"{shape}: grows {grown:.1f}x over 2x the text, the library {library:.1f}x")
     assert not slow, f"{name}: " + "; ".join(slow)
     if known:
         pytest.xfail(f"{name}, known: " + "; ".join(known))
