@@ -559,6 +559,7 @@ SLOW_FILES = frozenset(
         "test_urlextract_email_candidates.py",
         "test_conftest_data.py",
         "test_wrap_typing.py",
+        "test_timing_screen.py",
     }
 )
 #: Test files about tools/upstream_compat.py (marked ``upstream``).

@@ -96,3 +96,78 @@ def test_windows_of_a_short_text() -> None:
     assert list(windows("")) == [(0, 0)]
     assert list(windows("a b")) == [(0, 3)]
     assert list(windows("a" * WINDOW)) == [(0, WINDOW)]
+
+
+# --- Windows never end inside a host (issue 32, item 1) ------------------------------------------
+
+#: The outside campaign's reproducers: linkify-it takes time exponential in the number of
+#: ``xn--`` labels before a text's end that is not a TLD (``'xn--80ak6aa92e.' * 20 + 'xn--'``
+#: alone takes seconds), so a window cut inside such a host hangs where one call on the
+#: whole text takes milliseconds.
+HANG_TEXTS = [
+    "xn--a." * 200 + "com",
+    "see " + "xn--80ak6aa92e." * 69 + "com now",
+    "http://" + "xn--80ak6aa92e." * 69 + "com",
+    "a@" + "xn--80ak6aa92e." * 69 + "com",
+    "x.com/path/" + "xn--80ak6aa92e." * 69 + "com/x",
+    "x.co/(" * 60 + "xn--80ak6aa92e." * 69 + "com",
+]
+
+_HANG_SCRIPT = """
+from linkify_it import LinkifyIt
+from markdown_it import MarkdownIt
+import uts58_adapt
+from uts58_adapt import detect, linkify, linkify_html
+from uts58_adapt.backends import get_backend
+from test_linkify_it_windows import HANG_TEXTS
+
+wrapped = uts58_adapt.wrap(LinkifyIt())
+md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+md.linkify = uts58_adapt.wrap(md.linkify)
+for text in HANG_TEXTS:
+    wrapped.match(text)
+    detect(text)
+    detect(text, refine=False)
+    linkify(text)
+    linkify_html(text)
+    md.render(text)
+backend = get_backend("linkify-it")
+for text in HANG_TEXTS[:4]:  # no cut character in the run: given to linkify-it whole, as one call
+    assert backend.find(text) == backend.plain(text), text
+print("done")
+"""
+
+
+def test_windows_do_not_hang_on_long_hosts() -> None:
+    """Every linkify-it entry point finishes on the reproducers in bounded time (a
+    subprocess, so a hang fails the test instead of stopping the suite)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _HANG_SCRIPT], cwd=root, env=env, capture_output=True, text=True, timeout=60
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("an entry point ran past 60 s on a text that linkify-it matches in milliseconds")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "done"
+
+
+def test_windows_cut_a_run_only_after_a_cut_character() -> None:
+    from uts58_adapt.backends._windows import LINKIFY_IT_CUT
+
+    text = "a" * 300 + ("xn--80ak6aa92e." * 40 + "com/") * 6 + "b" * 3000 + " " + "xn--a." * 400
+    ws = list(windows(text, cut=LINKIFY_IT_CUT))
+    assert ws[0][0] == 0 and ws[-1][1] == len(text)
+    for (lo1, hi1), (lo2, _hi2) in itertools.pairwise(ws):
+        assert lo1 < lo2 <= hi1
+        assert text[hi1 - 1] in "/ "  # after a cut character or white space, never inside a host
+        assert lo2 == hi1 or text[lo2] == "/"  # the next window starts at a cut character
+    # a run without a cut character is one window, however long
+    assert (text.index("b") - 1, text.index(" ") + 1) in ws
+    assert ws[-1] == (text.index(" ") + 1, len(text))

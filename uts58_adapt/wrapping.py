@@ -390,8 +390,9 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         (markdown-it's core rule hands the wrapper whole paragraphs).  The windows are cut
         after white space (``backends._windows.windows``), which linkify-it treats like the
         ends of the text, so the matches are those of one call; only inside a run of over
-        ``WINDOW // 2`` code points without white space do the windows overlap, and there
-        a match may differ (overlaps are resolved by the refinement, as for ``detect()``).
+        ``WINDOW // 2`` code points without white space do the windows overlap, cut only
+        where linkify-it's host matching cannot run across (``backends.linkify_it.anchored_matches``),
+        and there a match may differ.
 
         With anchors derived from the instance's own configuration
         (``backends.linkify_it.instance_anchor``: its schemas, fuzzy options and TLDs), only
@@ -399,17 +400,13 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         an instance with a validator of its own has none and takes every window.
         """
         anchor = instance_anchor(self._wrapped)
-        if anchor is not None:
+        if anchor is not None or len(text) <= WINDOW:
             return anchored_matches(self._wrapped, text, anchor)
-        if len(text) <= WINDOW:
-            return self._wrapped.match(text) or []
-        seen: dict[tuple[int, int, str], Match] = {}
-        for lo, hi in windows(text):
-            for m in self._wrapped.match(text[lo:hi]) or ():
-                key = (m.index + lo, m.last_index + lo, m.schema)
-                if key not in seen:
-                    seen[key] = m if lo == 0 else self._make_match(text, m.schema, key[0], key[1])
-        return [seen[key] for key in sorted(seen, key=lambda k: (k[0], -k[1]))]
+        out: list[Match] = []
+        for m in anchored_matches(self._wrapped, text, None):
+            # (a custom validator may read the text around a match: rebuilt from the whole text)
+            out.append(self._make_match(text, m.schema, m.index, m.last_index) if m.index else m)
+        return out
 
     def _refined_matches(self, text: str, matches: Sequence[Match], backend_text: str) -> list[Match]:
         """Refine the URL and email matches the backend found in ``backend_text``; keep the others.
@@ -436,6 +433,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                     strict_hosts=self._strict_hosts,
                     scheme_ok=scheme_check(self._accepts_scheme),
                     accepts_email=self._accepts_email,
+                    accepts_host=self._accepts_email,  # (either: whether it links the probe whole)
                 ),
             )
         ]
@@ -677,7 +675,12 @@ class URLExtractWrapper(_Wrapper, URLExtract):
         refine_text = text.translate(stops) if stops else text
         scheme_ok = scheme_check(accepts_scheme)
         links = refine_links(
-            refine_text, raw, strict_hosts=self._strict_hosts, scheme_ok=scheme_ok, accepts_email=accepts_email
+            refine_text,
+            raw,
+            strict_hosts=self._strict_hosts,
+            scheme_ok=scheme_ok,
+            accepts_email=accepts_email,
+            accepts_host=accepts_email,  # (either: whether it links the probe whole)
         )
         for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):

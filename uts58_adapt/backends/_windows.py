@@ -27,7 +27,17 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["ANY_SPACE", "ASCII_SPACE", "GAP", "OVERLAP", "WINDOW", "Space", "anchored_windows", "windows"]
+__all__ = [
+    "ANY_SPACE",
+    "ASCII_SPACE",
+    "GAP",
+    "LINKIFY_IT_CUT",
+    "OVERLAP",
+    "WINDOW",
+    "Space",
+    "anchored_windows",
+    "windows",
+]
 
 #: Longest text given to a backend in one call (code points), and the overlap of two
 #: windows cut inside a run without white space.
@@ -55,6 +65,13 @@ def _space(cls: str) -> Space:
 ANY_SPACE = _space(r"\s")
 #: ASCII white space only (``string.whitespace``: urlextract's stop characters).
 ASCII_SPACE = _space(r"[ \t\n\r\x0b\x0c]")
+#: Where linkify-it-py's host matching cannot run across: ASCII punctuation (``P``, so never
+#: in its domain labels) other than the ``.``, ``-`` and ``:`` that its host, port and
+#: terminator patterns look at, and its separators ``<`` ``>``.  A host ends before such a
+#: character, and what its patterns look at past the host's end is that character alone,
+#: so a window that ends just after one gives every host it holds exactly as the whole
+#: text does (docs/performance.md, "Windows").
+LINKIFY_IT_CUT = _space(r"""[!"#%&'()*,/;<>?@\[\\\]_{}]""")
 
 
 def windows(
@@ -64,10 +81,19 @@ def windows(
     space: Space = ANY_SPACE,
     lo: int = 0,
     hi: int | None = None,
+    cut: Space | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Yield ``(lo, hi)`` windows covering ``text[lo:hi]`` in order: each at most ``window``
     long, cut after the last white space in the window's second half when there is some
-    (then the next window starts there), else overlapping the next one by ``overlap``."""
+    (then the next window starts there), else overlapping the next one by ``overlap``.
+
+    With ``cut`` (the characters after which the backend's matching cannot run on, e.g.
+    :data:`LINKIFY_IT_CUT`), a run without white space is cut only just after one of them:
+    the last one in the window's second half, else the first one past it (a longer window;
+    none at all: the rest of the run is one window).  The next window then starts at a
+    ``cut`` character (the first one in the ``overlap`` before the cut), so it never
+    starts inside a host either.
+    """
     if not 0 <= overlap < window // 2:
         raise ValueError("overlap must be in [0, window // 2)")
     n = len(text) if hi is None else hi
@@ -77,9 +103,25 @@ def windows(
         if m is not None:
             yield lo, m.end()
             lo = m.end()
-        else:
+            continue
+        if cut is None:
             yield lo, end
             lo = end - overlap
+            continue
+        c = cut.last.match(text, lo + window // 2, end)
+        if c is None:  # none in the second half: the first one past the window, unless white space comes first
+            c = cut.search.search(text, end, n)
+            m = space.search.search(text, end, n if c is None else c.start())
+            if m is not None:
+                yield lo, m.end()
+                lo = m.end()
+                continue
+            if c is None:
+                break
+        yield lo, c.end()
+        # (found: the character just before the cut is one)
+        start = cut.search.search(text, max(lo + 1, c.end() - overlap), c.end())
+        lo = c.end() - 1 if start is None else start.start()
     yield lo, n
 
 
@@ -90,6 +132,7 @@ def anchored_windows(
     gap: int = GAP,
     window: int = WINDOW,
     first: re.Match[str] | None = None,
+    cut: Space | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Yield the windows (as :func:`windows` cuts them) of the white-space-delimited tokens
     of ``text`` that hold a match of ``anchor``, in order.
@@ -98,7 +141,8 @@ def anchored_windows(
     next one (or the end), so every window starts and ends where :func:`windows` may cut.
     Tokens at most ``gap`` apart are joined, with what lies between; ``window`` is the
     longest window (a larger one than any text: never cut inside a run); ``first`` is the
-    first match of ``anchor`` in ``text`` when the caller has it.  Cost: one search of
+    first match of ``anchor`` in ``text`` when the caller has it; ``cut`` is given to
+    :func:`windows` for a long run.  Cost: one search of
     ``anchor`` and of white space over the text, in C, and a few steps per token.
     """
     n = len(text)
@@ -113,7 +157,7 @@ def anchored_windows(
             if hi - lo <= window:
                 yield lo, hi  # what windows() gives, without its generator
             else:
-                yield from windows(text, window, space=space, lo=lo, hi=hi)
+                yield from windows(text, window, space=space, lo=lo, hi=hi, cut=cut)
             lo = start
         elif lo == hi:
             lo = start
@@ -123,4 +167,4 @@ def anchored_windows(
         if hi - lo <= window:
             yield lo, hi
         else:
-            yield from windows(text, window, space=space, lo=lo, hi=hi)
+            yield from windows(text, window, space=space, lo=lo, hi=hi, cut=cut)

@@ -18,15 +18,16 @@ from __future__ import annotations
 import re
 import threading
 import weakref
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from linkify_it.main import LinkifyIt, Match
 
 from ._tlds import tld_initials, tld_pattern
-from ._windows import anchored_windows
+from ._windows import LINKIFY_IT_CUT, anchored_windows, windows
 from .base import RawLink
 
-__all__ = ["LinkifyItBackend", "anchored_matches", "instance_anchor"]
+__all__ = ["LinkifyItBackend", "anchored_matches", "instance_anchor", "merge_windows"]
 
 #: Anchored tokens at most this far apart go to linkify-it in one window.  linkify-it-py 2.2
 #: matches a text in one pass of each of its patterns, so joining tokens saves little more
@@ -79,29 +80,18 @@ class LinkifyItBackend:
         ``WINDOW // 2`` code points without white space is cut inside (the windows then
         overlap), and there the links can differ from those of one call.
         """
-        first = self._anchor.search(text)
-        if first is None:
-            return []  # no anchor: no link
-        found: list[RawLink] = []
-        overlapped = False
-        end = 0
         with self._lock:
-            for lo, hi in anchored_windows(text, self._anchor, gap=GAP, first=first):
-                overlapped |= lo < end
-                end = hi
-                found += self._spans(text[lo:hi] if hi - lo < len(text) else text, lo)
-        if overlapped:  # overlapping windows can report a link twice
-            return sorted(set(found), key=lambda r: (r.start, r.end))
-        return found
+            return [self._raw(m, 0) for m in anchored_matches(self._linkify, text, self._anchor)]
 
     def _spans(self, text: str, shift: int) -> list[RawLink]:
         """linkify-it's matches in ``text`` as RawLinks, offsets plus ``shift``; the caller holds the lock."""
-        out = []
-        for m in self._linkify.match(text) or ():
-            email = m.schema == "mailto:" or (not m.schema and "@" in m.raw and "/" not in m.raw)
-            kind: Literal["url", "email"] = "email" if email else "url"
-            out.append(RawLink(m.index + shift, m.last_index + shift, kind))
-        return out
+        return [self._raw(m, shift) for m in self._linkify.match(text) or ()]
+
+    @staticmethod
+    def _raw(m: Match, shift: int) -> RawLink:
+        email = m.schema == "mailto:" or (not m.schema and "@" in m.raw and "/" not in m.raw)
+        kind: Literal["url", "email"] = "email" if email else "url"
+        return RawLink(m.index + shift, m.last_index + shift, kind)
 
 
 # --- Anchors of any configured LinkifyIt instance (the fast path of a wrapped instance) -----------
@@ -188,36 +178,59 @@ def _instance_anchor(linkify: LinkifyIt) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-def anchored_matches(linkify: LinkifyIt, text: str, anchor: re.Pattern[str]) -> list[Match]:
+def anchored_matches(linkify: LinkifyIt, text: str, anchor: re.Pattern[str] | None) -> list[Match]:
     """``linkify.match(text)`` (as a list, sorted), given to linkify-it in anchored windows.
 
     ``anchor`` is :func:`instance_anchor` of ``linkify``.  The windows are those of
     :meth:`LinkifyItBackend.find`: the white-space-delimited tokens that hold an anchor,
     joined when at most ``GAP`` apart, so the matches are those of one call on the whole
     text (tests/test_fast_path.py), each the instance's own ``Match`` with its offsets
-    moved to the text.  A run of over ``WINDOW // 2`` code points without white space is
-    cut inside, in overlapping windows (the bound that keeps linkify-it linear there); a
-    match found twice is given once, and there the matches can differ from one call.
+    moved to the text.  Without an anchor (None: an instance with a validator of its own),
+    every window of the text.  A run of over ``WINDOW // 2`` code points without white
+    space is cut inside, in overlapping windows (the bound that keeps linkify-it linear
+    there), only just after a character its host matching cannot run across
+    (``_windows.LINKIFY_IT_CUT``): a window never ends inside a host, where linkify-it
+    may take time exponential in the number of labels that it would not take on the
+    whole text (``xn--a.`` × n, issue 32).  There the matches can differ from one call:
+    see :func:`merge_windows`.
     """
-    first = anchor.search(text)
-    if first is None:
-        return []
+    if anchor is None:
+        pieces: Iterator[tuple[int, int]] = windows(text, cut=LINKIFY_IT_CUT)
+    else:
+        first = anchor.search(text)
+        if first is None:
+            return []
+        pieces = anchored_windows(text, anchor, gap=GAP, first=first, cut=LINKIFY_IT_CUT)
     out: list[Match] = []
     end = 0
     overlapped = False
-    for lo, hi in anchored_windows(text, anchor, gap=GAP, first=first):
+    for lo, hi in pieces:
         if hi - lo == len(text):
             return linkify.match(text) or []
-        overlapped |= lo < end
+        inside = lo < end  # a window that starts inside a run, at a cut character
+        overlapped |= inside
         end = hi
         for m in linkify.match(text[lo:hi]) or ():
+            if inside and m.index == 0:
+                continue  # linkify-it took the window's start for the start of a text
             if lo:
                 m.index += lo
                 m.last_index += lo
             out.append(m)
-    if overlapped:  # overlapping windows can report a match twice
-        seen: dict[tuple[Any, ...], Match] = {}
-        for m in out:
-            seen.setdefault((m.index, m.last_index, m.schema), m)
-        out = sorted(seen.values(), key=lambda m: (m.index, -m.last_index))
+    return merge_windows(out) if overlapped else out
+
+
+def merge_windows(matches: list[Match]) -> list[Match]:
+    """The matches of overlapping windows as one call gives them: sorted, none twice, none
+    inside another (linkify-it's matches of one text never overlap; of two that start at
+    the same place, the longer one is of the window that saw more of the text)."""
+    seen: dict[tuple[Any, ...], Match] = {}
+    for m in matches:
+        seen.setdefault((m.index, m.last_index, m.schema), m)
+    out: list[Match] = []
+    reach = 0
+    for m in sorted(seen.values(), key=lambda m: (m.index, -m.last_index)):
+        if m.index >= reach:
+            out.append(m)
+            reach = m.last_index
     return out

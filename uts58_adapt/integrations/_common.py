@@ -11,7 +11,7 @@ from html.entities import html5 as _HTML5_ENTITIES
 from ..backends.base import RawLink
 from ..html import FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
-from ..refine.acceptance import EmailCheck, SchemeProbe, scheme_check
+from ..refine.acceptance import EmailCheck, HostCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links, refine_span
 from ..refine.risk_profile import RejectRisky, profile_of
@@ -44,6 +44,7 @@ def refine(
     strict_hosts: bool = False,
     scheme_probe: SchemeProbe | None = None,
     reject_risky: RejectRisky = False,
+    accepts_host: HostCheck | None = None,
 ) -> list[Link]:
     """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links, the library deciding scheme and host.
 
@@ -54,7 +55,9 @@ def refine(
     rule); emails the library did not report are kept only when ``accepts_email`` accepts
     the same address with the local part ``a``, and ``accepts_email=None`` (emails
     switched off) drops every email.  Hostless links the library made are kept as they are.
-    ``reject_risky``: the §8 checks of ``detect()`` (:func:`risk_filter`).
+    ``reject_risky``: the §8 checks of ``detect()`` (:func:`risk_filter`).  ``accepts_host``:
+    whether the library links a bare host, asked for a domain written with ``。 ． ｡`` in its
+    ``.`` form (``refine_links``); None links every valid one.
     """
     links = refine_links(
         text,
@@ -62,6 +65,7 @@ def refine(
         strict_hosts=strict_hosts,
         scheme_ok=scheme_check(scheme_probe, default_scheme_ok),
         accepts_email=accepts_email,
+        accepts_host=accepts_host,
     )
     if accepts_email is None:
         links = [link for link in links if link.kind != "email"]

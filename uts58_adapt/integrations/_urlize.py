@@ -377,7 +377,22 @@ def urlize_refined(
             reusable[one.link.start, one.link.end] = one
 
     probes = _probes(render_escaped, probe_key, links_url, links_email)
-    links = refine(text, raw, probes[2], strict_hosts=strict_hosts, scheme_probe=probes[3], reject_risky=reject_risky)
+    links = refine(
+        text,
+        raw,
+        probes[2],
+        strict_hosts=strict_hosts,
+        scheme_probe=probes[3],
+        reject_risky=reject_risky,
+        accepts_host=lambda host: bool(
+            _remember(
+                probe_key,
+                "host",
+                host,
+                lambda: anchor_spans(host, render_escaped(host)) == [RawLink(0, len(host), "url")],
+            )
+        ),
+    )
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}

@@ -110,6 +110,11 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         m = self.email_re.search(probe)
         return m is not None and m.group(0) == probe
 
+    def _accepts_host(self, host: str) -> bool:
+        """Whether ``url_re`` links the bare ``host`` whole (its TLDs, its configuration)."""
+        m = self.url_re.search(host)
+        return m is not None and m.span() == (0, len(host))
+
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:
         the probe is written only when the answer is not known yet)."""
@@ -153,6 +158,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 strict_hosts=self.strict_hosts,
                 scheme_probe=HostProbe(self._accepts_scheme),
                 reject_risky=self.reject_risky,
+                accepts_host=self._accepts_host,
             )
             if not links:
                 yield token

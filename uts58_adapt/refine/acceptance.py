@@ -24,11 +24,22 @@ from ..link import Link
 from .email import MAILTO
 from .hosts import SchemeCheck
 
-__all__ = ["EmailCheck", "HostProbe", "SchemeProbe", "accepted_emails", "ascii_host", "email_probe", "scheme_check"]
+__all__ = [
+    "EmailCheck",
+    "HostCheck",
+    "HostProbe",
+    "SchemeProbe",
+    "accepted_emails",
+    "ascii_host",
+    "email_probe",
+    "scheme_check",
+]
 
 #: ``accepts_email(address)``: whether the library links ``address`` (``a@domain`` or
 #: ``mailto:a@domain``) whole.
 EmailCheck = Callable[[str], bool]
+#: ``accepts_host(host)``: whether the library links the bare host ``host`` (a domain, in its ``.`` form).
+HostCheck = Callable[[str], bool]
 #: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) from its
 #: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
 #: the library gives the link, not only its span, must have that scheme.

@@ -58,7 +58,7 @@ from ..properties import (
     largest_astral,
 )
 from . import hosts
-from .acceptance import EmailCheck, accepted_emails
+from .acceptance import EmailCheck, HostCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
 from .email import MAILTO, email_start, mailto_href
@@ -174,6 +174,7 @@ def refine_links(
     strict_hosts: bool = True,
     scheme_ok: hosts.SchemeCheck = hosts.default_scheme_ok,
     accepts_email: EmailCheck | None = None,
+    accepts_host: HostCheck | None = None,
 ) -> list[Link]:
     """Refine a backend's raw spans into UTS #58 links (see the module docstring).
 
@@ -189,6 +190,10 @@ def refine_links(
     or (schemeless URLs) ``https://``; :func:`.acceptance.scheme_check` builds one that
     follows a library's own configuration.  ``accepts_email`` (the library's answer for
     an address) drops the emails the library would not link (step 4); None keeps them all.
+    ``accepts_host`` (the library's answer for a bare host, asked with the ``.`` form of a
+    domain written with ``。 ． ｡``, e.g. ``evil.com`` for ``evil。com``) decides whether
+    such a domain found by the adapter is linked: the library decides the host, with its
+    own configuration (fuzzy links off, its TLD list); None links every valid one.
     """
     if not raw and type(text) is str and text.isascii() and "@" not in text:
         return []  # (most lines of a text: no span, no email, no "。" domain; see _refine)
@@ -207,7 +212,7 @@ def refine_links(
                     else [Link(url[0], url[1], text[url[0] : url[1]], "url", url[2], (r.start, r.end))]
                 )
     if links is None:
-        links = _refine(text, raw, strict_hosts, scheme_ok)
+        links = _refine(text, raw, strict_hosts, scheme_ok, accepts_host)
     return links if accepts_email is None else accepted_emails(links, accepts_email)
 
 
@@ -257,6 +262,8 @@ def _one_url(
     if found is None:
         return None
     link_start, _hs, host_end, after_host, scheme, host = found
+    if link_start < start and _inside_token(text, link_start):
+        return None
     if after_host == n or text[after_host] not in "/?#":
         url_end = after_host
     else:
@@ -270,12 +277,33 @@ def _one_url(
     return link_start, url_end, href
 
 
+#: Characters that continue a token of a URL or a path (``methods/rsh.cc``, ``foo_unittest.cc``,
+#: ``uile.io/מיזם。me``): a link the library did not start there does not start after one.
+_TOKEN_INSIDE = frozenset("/\\_@%~+=&#?*$^|")
+
+
+def _inside_token(text: str, start: int) -> bool:
+    """Whether a link at ``start`` would begin inside a token: after a character that continues one.
+
+    Only asked where the library linked nothing at ``start``: a host the refinement found
+    before the start of the library's span (its TLD alone, urlextract's discarded hits) or
+    a domain written with ``。`` that the adapter found itself (issue 32, item 5).
+    """
+    return start > 0 and text[start - 1] in _TOKEN_INSIDE
+
+
 def _no_match(text: str, pos: int) -> None:
     """``LANE``'s match without the lane."""
     return None
 
 
-def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: hosts.SchemeCheck) -> list[Link]:
+def _refine(
+    text: str,
+    raw: Sequence[RawLink],
+    strict_hosts: bool,
+    scheme_ok: hosts.SchemeCheck,
+    accepts_host: HostCheck | None = None,
+) -> list[Link]:
     """Steps 1 to 3 of :func:`refine_links`."""
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -313,7 +341,7 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
         if found is None:
             continue
         link_start, _hs, host_end, after_host, scheme, host = found
-        if link_start in seen:
+        if link_start in seen or (link_start < start and _inside_token(text, link_start)):
             continue
         seen.add(link_start)
         if after_host == n or text[after_host] not in "/?#":
@@ -348,8 +376,10 @@ def _refine(text: str, raw: Sequence[RawLink], strict_hosts: bool, scheme_ok: ho
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
                 continue  # inside a URL already found
             hm = url_host(text, pos, scheme_ok=scheme_ok)
-            if hm is None or hm.start in seen:
+            if hm is None or hm.start in seen or _inside_token(text, hm.start):
                 continue
+            if accepts_host is not None and not accepts_host(hosts.normalize_separators(text[hm.start : hm.end])):
+                continue  # the library does not link the host in its "." form
             seen.add(hm.start)
             end = terminate(text, hm.end)
             added_end = end
