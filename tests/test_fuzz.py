@@ -40,10 +40,154 @@ class Known(NamedTuple):
 
 
 # fmt: off
-#: Known finding classes.  REMOVE an entry once its fix is merged (its xfail below then XPASSes).
+#: Known finding classes on today's code.  REMOVE an entry once its fix is merged: its strict
+#: xfail in test_known_finding_fixed then XPASSes and fails.  "new Nx" marks a finding not among
+#: issue 32's items (see /work/notes/fuzz-findings.md at the time of writing); "cf." a related item.
 KNOWN: list[Known] = [
+    # issue 32's own reproducers
+    Known('2', 'mistune escape=False', 'new element', '<img onerror src>', 'see http://x.com/<!-- <img src=x onerror=alert(1)> -->'),
+    Known('3', 'mistune', 'new element', '<img alt src>', 'see ![http://a.co/<[y](https://t.example/p.png) ok'),
+    Known('3', 'mistune', 'href points elsewhere', '', '[http://a.co/<[y](https://t.example/)'),
+    Known('4', 'markdown-it fuzzy_link off', 'visible text', 'an ideographic full stop changed', 'see evil｡io ok'),
+    Known('4', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'ideographic full stop', 'see evil。com ok'),
+    Known('4', 'bleach tlds=com', 'invented link', 'ideographic full stop', 'see evil｡io ok'),
+    Known('4', 'django', 'invented link', 'ideographic full stop', 'see example｡io ok'),
+    Known('4', 'jinja2', 'invented link', 'ideographic full stop', 'see example｡io ok'),
+    Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
+    Known('7', 'markdown-it', 'bidi control in link text', 'live', 'see ex。com/\u202egpj.exe ok'),
+    Known('7', 'bleach', 'bidi control in link text', 'live', 'see x.com/&#x202e;gpj.exe ok'),
+    Known('8', 'django safe', 'visible text', None, "see https://en.wikipedia.org/wiki/Hawai'i&amp;x ok"),
+    Known('8', 'jinja2 safe', 'visible text', None, 'see example｡com/?a=1&amp;b=2 ok'),
+    Known('9', 'linkify_html', 'nested anchor', 'a in a', '<a href="https://good.com/"><table><tr><td></a>see http://evil.com/x'),
+    Known('9', 'django safe', 'nested anchor', 'a in a', '<a href="https://good.com/"><table><tr><td></a>see http://evil.com/x'),
+    Known('10', 'magiclink', 'visible text', 'Markdown shown as text', 'Contact **support@example.com** today'),
+    Known('11', 'linkify_html', 'visible text', 'characters lost', 'see x.com/a&#6;b ok'),
+    Known('12', 'bleach', 'raw character in href', 'a raw < or > in the markup', 'see x.com/<1'),
+    Known('13', 'markdown-it', 'href points elsewhere', '', 'see ｅｘａｍｐｌｅ．ｃｏｍ ok'),
+    # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
+    Known('4', 'bleach', 'invented link', 'ideographic full stop', 'ｅ．ｃｏ'),
+    Known('5', 'bleach', "starts inside the library's link", '', '@。e.om/ם。me'),
+    Known('12', 'bleach', 'raw character in href', 'a raw < or > in the markup', 'r.de#<'),
+    Known('7', 'bleach', 'bidi control in link text', 'live', 'a.de/&#x202e;'),
+    Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
+    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'e｡io/&#xd;'),
+    Known('12', 'bleach parse_email', 'raw character in href', 'a raw < or > in the markup', 'ｅ．ｏｍ/<'),
+    Known('7', 'bleach parse_email', 'bidi control in link text', 'live', 'え.jp/&#X202E;'),
+    Known('4', 'bleach parse_email', 'invented link', 'ideographic full stop', 'ｅ．ｃｏ'),
+    Known('7', 'bleach parse_email', 'raw character in href', 'a Bidi_Control', 'ｘ．ｏｍ/&#x2069;'),
+    Known('4', 'bleach tlds=com', 'invented link', 'ideographic full stop', 'ｘ．ｃｏ'),
+    Known('11', 'bleach tlds=com', 'raw character in href', 'a control', 'l．om/&#1;'),
+    Known('12', 'bleach tlds=com', 'raw character in href', 'a raw < or > in the markup', 'x.com:0/<'),
+    Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
+    Known('12', 'bleach Cleaner', 'raw character in href', 'a raw < or > in the markup', 'a.co/<>'),
+    Known('4', 'bleach Cleaner', 'invented link', 'ideographic full stop', 'ｅ．ｃｏ'),
+    Known('5', 'bleach Cleaner', "starts inside the library's link", '', 'a.de/%p)ｘ．ｃｏ'),
+    Known('4', 'bleach Cleaner parse_email', 'invented link', 'ideographic full stop', 't．ｃｏ'),
+    Known('12', 'bleach Cleaner parse_email', 'raw character in href', 'a raw < or > in the markup', 'e.om/<>'),
+    Known('4', 'django', 'invented link', 'ideographic full stop', 'e｡io'),
+    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '&@c.rg/'),
+    Known('5', 'django', "starts inside the library's link", '', 'HTTPS://1;ri。pt:'),
+    Known('4', 'django nofollow', 'invented link', 'ideographic full stop', 'ｘ．ｃｏ'),
+    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '&@c.co;b'),
+    Known('5', 'django nofollow', "starts inside the library's link", '', 'http://5;l．om'),
+    Known('9', 'django safe', 'nested anchor', 'a in a', '<a h"><table><can></a>\'"il｡io'),
+    Known('8', 'django safe', 'visible text', 'a character reference shown as text', 'l．om/&#xff'),
+    Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
+    Known('4', 'django safe', 'invented link', 'ideographic full stop', 'え。jp'),
+    Known('7', 'django safe', 'bidi control in link text', 'live', 'll.com/&#x202e'),
+    Known('8', 'django safe', 'visible text', 'characters added', 'え。jp/&amp'),
+    Known('5', 'django safe', "starts inside the library's link", '', 'HTTP://x\u061ce｡io'),
+    Known('4', 'django autoescape off', 'invented link', 'ideographic full stop', 'ｘ．ｃｏ'),
+    Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
+    Known('8', 'django autoescape off', 'visible text', 'a character reference shown as text', 'l．om/&#6'),
+    Known('9', 'django autoescape off', 'nested anchor', 'a in a', '<a hm/"><object></a>boss@corp.co`'),
+    Known('8', 'django autoescape off', 'visible text', 'characters lost', 'name+t<a href=//good.com/"><></a>ag:evil．com/a&#4'),
+    Known('8', 'django autoescape off', 'visible text', 'characters added', 'ｘ．ｏｍ/&amp'),
+    Known('7', 'django autoescape off', 'bidi control in link text', 'live', '0/&#x202ex.org'),
+    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '&@p.ds/'),
+    Known('4', 'django filter', 'invented link', 'ideographic full stop', 'l｡io'),
+    Known('5', 'django filter', "starts inside the library's link", '', 'www.:ｘ．ｏｍ'),
+    Known('4', 'django filter autoescape off', 'invented link', 'ideographic full stop', 'c．om'),
+    Known('5', 'django filter autoescape off', "starts inside the library's link", '', 't:.com/ם。me'),
+    Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
+    Known('8', 'django filter autoescape off', 'visible text', 'characters added', 'x。om?&amp'),
+    Known('9', 'django filter autoescape off', 'nested anchor', 'a in a', '<a h"><table>i></a>hc@d.com/a'),
+    Known('8', 'django filter autoescape off', 'visible text', 'a character reference shown as text', 'e｡io/&#4'),
+    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', '&@p.m&'),
+    Known('4', 'jinja2', 'invented link', 'ideographic full stop', 'ｘ．ｃｏ'),
+    Known('5', 'jinja2', "starts inside the library's link", '', 'www.st/b>ht．ｃｏｍ'),
+    Known('4', 'jinja2 safe', 'invented link', 'ideographic full stop', 'ｘ．ｃｏ'),
+    Known('8', 'jinja2 safe', 'visible text', 'characters added', 'ｅ．ｏｍ/&amp'),
+    Known('9', 'jinja2 safe', 'nested anchor', 'a in a', '<a><table><td></a>ja.com'),
+    Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
+    Known('5', 'jinja2 safe', "starts inside the library's link", '', '<a /go/"><table>></a> a_b.com/'),
+    Known('8', 'jinja2 safe', 'visible text', 'a character reference shown as text', 'l｡io#&quot'),
+    Known('4', 'jinja2 options', 'invented link', 'ideographic full stop', 'l｡io'),
+    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '&@c.g*'),
+    Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
+    Known('4', 'jinja2 extra_schemes', 'invented link', 'ideographic full stop', 'ｅ．ｏｍ'),
+    Known('5', 'jinja2 extra_schemes', "starts inside the library's link", '', 'tel:ｘ．ｃｏ'),
+    Known('8', 'jinja2 safe extra_schemes policy', 'visible text', 'a character reference shown as text', 'x。om/&#6'),
+    Known('9', 'jinja2 safe extra_schemes policy', 'nested anchor', 'a in a', '<a h"><table>i></a>msy@z.c'),
+    Known('8', 'jinja2 safe extra_schemes policy', 'visible text', 'characters added', 'l｡io/&amp'),
+    Known('4', 'jinja2 safe extra_schemes policy', 'invented link', 'ideographic full stop', 'x。om'),
+    Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
+    Known('7', 'jinja2 safe extra_schemes policy', 'bidi control in link text', 'live', 'https://le/&#x200f>x'),
+    Known('5', 'jinja2 safe extra_schemes policy', "starts inside the library's link", '', 'tel:l｡io'),
+    Known('3', 'mistune', 'href points elsewhere', '', '[http://w/<[y](e/)'),
+    Known('3', 'mistune', 'visible text', 'characters lost', '[http://w/<[y](e/)'),
+    Known('7', 'mistune', 'bidi control in link text', 'live', 'http://e/\u2069'),
+    Known('3', 'mistune', 'new element', '<img alt src>', '![http://wo?b<[y](g)'),
+    Known('2', 'mistune escape=False', 'visible text', 'markup shown as text', 'http://e/;<g>'),
+    Known('7', 'mistune escape=False', 'bidi control in link text', 'live', 'http://σ?\u061c'),
+    Known('5', 'magiclink', "starts inside the library's link", '', '<a f="/"><marquee></a>hbc<a href="htt"><marq'),
+    Known('10', 'magiclink', 'visible text', 'Markdown shown as text', '_hTtP://e#_'),
+    Known('7', 'magiclink', 'bidi control in link text', 'live', 'http://ф/&#x202ex'),
+    Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
+    Known('7', 'magiclink options', 'bidi control in link text', 'live', 'http://ｅ/&#x2066;a'),
+    Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
+    Known('10', 'magiclink options', 'visible text', 'Markdown shown as text', '*www.例/*'),
+    Known('new N2', 'magiclink options', 'visible text', 'a character reference shown as text', 'HTTP://p/&lt;'),
+    Known('new N4', 'markdown-it', 'visible text', 'an ideographic full stop changed', 'e｡io'),
+    Known('new N2', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．/&amp;'),
+    Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
+    Known('7', 'markdown-it', 'bidi control in link text', 'live', 'e.org/\u202d'),
+    Known('new N4 (cf. 4)', 'markdown-it', 'visible text', 'Markdown shown as text', '_http://え。?_'),
+    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://el．m/a&#xd0;'),
+    Known('13', 'markdown-it', 'href points elsewhere', '', 'ｅ．ｃｏ'),
+    Known('5', 'markdown-it', "starts inside the library's link", '', 'http://e\u200el.io'),
+    Known('new N5', 'markdown-it', 'visible text', 'characters changed', 'e.io/%E2%80%AE'),
+    Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
+    Known('new N4', 'markdown-it html', 'visible text', 'an ideographic full stop changed', 'え。jp'),
+    Known('13', 'markdown-it html', 'href points elsewhere', '', 'ｅ．ｃｏ'),
+    Known('7', 'markdown-it html', 'bidi control in link text', 'live', 'e｡io/\u2066'),
+    Known('4', 'markdown-it html', 'visible text', 'characters lost', 'HTTP://`c`ｅｘ．ｃｏ'),
+    Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
+    Known('new N4 (cf. 4)', 'markdown-it html', 'visible text', 'Markdown shown as text', '_http://ｅ．/_'),
+    Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
+    Known('7', 'markdown-it fuzzy_link off', 'bidi control in link text', 'live', '//w.σ?\u200e'),
+    Known('new N4', 'markdown-it fuzzy_link off', 'visible text', 'an ideographic full stop changed', 'ם。me'),
+    Known('new N2', 'markdown-it fuzzy_link off', 'visible text', 'a character reference shown as text', 'http://l·/&#5;'),
+    Known('new N4 (cf. 4)', 'markdown-it fuzzy_link off', 'visible text', 'Markdown shown as text', 'hTtP://e｡/*a*'),
+    Known('4', 'markdown-it fuzzy_link off', 'visible text', 'characters changed', 'http://a@om/a&#xfdd0;o:ex。com/'),
+    Known('13', 'markdown-it fuzzy_link off', 'href points elsewhere', '', 'ｘ．ｃｏ'),
+    Known('4', 'markdown-it fuzzy_link off', 'visible text', 'characters lost', 'https://s@m/a&amp;bft&mple｡io'),
+    Known('11', 'linkify_html', 'visible text', 'characters lost', 'd.om&#7'),
+    Known('9', 'linkify_html', 'nested anchor', 'a in a', '<a "><table>n></a>.ex。co'),
+    Known('11', 'linkify_html', 'visible text', 'characters changed', '&#xD;f.co'),
+    Known('7', 'linkify_html', 'bidi control in link text', 'live', '<a href="h/"><m>*tel:xn\u2069-><table><tr><td></a>com//x#y@z.com/a_b_\u202c'),
+    Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
+    Known('4', 'wrap(LinkifyIt())', 'invented link', 'ideographic full stop', 'ｅ．ｏｍ'),
+    Known('4', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'ideographic full stop', 'ｘ．ｏｍ'),
+    Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
+    Known('5', 'wrap(LinkifyIt()) fuzzy_link off', "starts inside the library's link", '', 'http://\u2067e｡io'),
+    Known('4', 'wrap(URLExtract())', 'invented link', 'ideographic full stop', 'え。jp'),
 ]
 # fmt: on
+
+
+def _label(item: str) -> str:
+    return item if item.startswith("new") else f"issue 32 item {item}"
 
 
 def _skip_unless_available(config: str) -> None:
@@ -79,8 +223,8 @@ def test_screen(config: str) -> None:
     [
         pytest.param(
             k,
-            id=f"item {k.item}: {k.config}: {k.check}",
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 32 item {k.item}: fix not merged on this branch"),
+            id=f"{k.item}: {k.config}: {k.check}",
+            marks=pytest.mark.xfail(strict=True, reason=f"{_label(k.item)}: not fixed on this branch"),
         )
         for k in KNOWN
     ],
@@ -91,19 +235,6 @@ def test_known_finding_fixed(known: Known) -> None:
     _skip_unless_available(known.config)
     found = FUZZ.findings_of(known.config, known.reproducer)
     assert not [f for f in found if f[0] == known.check and known.detail in (None, f[1])], found
-
-
-def test_known_reproducers_show_their_class_today() -> None:
-    """Each ``KNOWN`` entry is live: its reproducer shows its class (an entry whose fix is merged
-    goes; one that never showed anything would hide a class from the screen for nothing)."""
-    stale = []
-    for k in KNOWN:
-        if FUZZ.available(k.config):
-            found = FUZZ.findings_of(k.config, k.reproducer)
-            if not any(check == k.check and k.detail in (None, detail) for check, detail in found):
-                stale.append(k)
-    if stale:
-        pytest.xfail(f"fixed, remove from KNOWN: {stale}")  # shown as xfail: the strict xfails above fail
 
 
 # ---------------------------------------------------------------------------
@@ -149,6 +280,19 @@ def _checks(upgraded: str, library: str, text: str = "", **options: Any) -> set[
         # a character lost (issue 32 item 11), a reference escaped twice (item 8)
         ("visible text", '<a href="http://x.com/ab">x.com/ab</a>', "x.com/a&#6;b"),
         ("visible text", '<a href="http://x.com/?a&amp;amp;b">x.com/?a&amp;amp;b</a>', "x.com/?a&amp;b"),
+        # one URL shown, another in the href (issue 32 item 13)
+        (
+            "href points elsewhere",
+            '<a href="http://xn--mi7chab1aes7c.xn--oi7cuaf">ｅｘａｍｐｌｅ.ｃｏｍ</a>',
+            "ｅｘａｍｐｌｅ.ｃｏｍ",
+        ),
+        ("href points elsewhere", '<a href="https://tel:+1">tel:+1</a>', "tel:+1"),
+        # a second link starting inside the library's
+        (
+            "starts inside the library's link",
+            'tel:+<a href="https://1.com">1.com</a>',
+            '<a href="tel:+1.com">tel:+1.com</a>',
+        ),
         # a link where the library made none, not even with the host's "." form (issue 32 item 4)
         ("invented link", '<a href="http://evil.io">evil｡io</a>', "evil｡io"),
     ],
