@@ -383,6 +383,7 @@ def compare_pages(
     links_alone: Callable[[str], bool] | None = None,
     shown: Callable[[str], str] | None = None,
     plain_text: bool = False,
+    library_hrefs: Callable[[str], set[str]] | None = None,
 ) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of the upgrade's output against the library's on ``text``.
 
@@ -402,6 +403,7 @@ def compare_pages(
     its text alone: the upgrade cut it out of a word the library read whole (a ``/`` after an
     email for Django, markup before it for trusted markup), as UTS #58 ends it.
     ``shown``: applied to the visible text of both outputs (a configuration that hides schemes).
+    ``library_hrefs(text)``: the hrefs the library writes for ``text`` alone.
     ``plain_text``: the input is text (escaped by the integration): showing it as it is is
     right even where the library's output does not (Django drops a "]" after a link).
     """
@@ -443,11 +445,20 @@ def compare_pages(
     # (Jinja2 writes "https://HTTP://x" for "HTTP://x", Django "http://tel:.com" for "tel:.com").
     own_hrefs = {href for page in (Page(text), author) if page for _, _, href, _ in page.anchors}
     theirs_elsewhere = {
-        start for page in (lib, author) if page for start, _, h, t in page.anchors if h and _points_elsewhere(h, t)
+        start
+        for page in (lib, author)
+        if page
+        for start, _, h, t in page.anchors
+        if h is not None and _points_elsewhere(h, t)
     }
+    their_links = {(h, t) for page in (lib, author, given) if page for _, _, h, t in page.anchors}
     for start, _, href, anchor_text in up.anchors:
-        if href is None or start in theirs_elsewhere or (href in own_hrefs and not _SHOWN_SCHEME.match(anchor_text)):
+        if href is None or start in theirs_elsewhere or (href, anchor_text) in their_links:
             continue
+        if href in own_hrefs and not _SHOWN_SCHEME.match(anchor_text):
+            continue
+        if library_hrefs is not None and href in library_hrefs(anchor_text):
+            continue  # the library's own href for that text (Jinja2: "https://hTtP://x")
         if _points_elsewhere(href, anchor_text):
             findings.append(("href points elsewhere", ""))
             break
@@ -1006,6 +1017,9 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         page = Page(alone(html.escape(probe, quote=False)))
         return any(anchor_text == probe for _, _, _, anchor_text in page.anchors)
 
+    def library_hrefs(shown: str) -> set[str]:
+        return {href for _, _, href, _ in Page(alone(html.escape(shown, quote=False))).anchors if href is not None}
+
     def links_scheme(scheme: str) -> bool:  # "" is a scheme-relative link, //example.com/
         if scheme not in config.probes:
             probe = f"see {scheme}{':' if scheme else ''}//example.com/ ok"
@@ -1033,6 +1047,7 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             links_alone,
             config.shown,
             config.plain_text,
+            library_hrefs,
         )
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
