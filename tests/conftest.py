@@ -546,7 +546,7 @@ def processes_left(pids: set[int], timeout: float, step: float) -> list[int]:
 SLOW_FILES = frozenset(
     {
         "test_linear_time.py",
-        "test_fuzz.py",
+        "test_terminate_properties.py",
         "test_fuzz_campaign.py",
         "test_dask.py",
         "test_dask_cli_cluster.py",
