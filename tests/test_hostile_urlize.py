@@ -320,3 +320,27 @@ def test_django_bare_domain_after_a_scheme_keeps_djangos_href() -> None:
     assert [href.split(":")[0] for href, _ in _anchors(upgraded)] == [
         href.split(":")[0] for href, _ in _anchors(library)
     ]
+
+
+# --- Fuzz finding N7: a reference bleach keeps is not broken by the percent-escape after it --------
+
+#: A numeric reference without ";", then one character and ";": bleach keeps the reference.
+CUT_REFERENCE_TEXTS = ["\u3048.jp/&#xf\u202a;", "see x.jp/&#15\u202e;b ok", "see x.jp/&#x41\u200f; ok"]
+
+
+@pytest.mark.parametrize("text", CUT_REFERENCE_TEXTS)
+def test_bleach_reference_before_a_bidi_control_stays_a_reference(text: str) -> None:
+    pytest.importorskip("bleach")
+    from bleach.linkifier import Linker
+
+    from uts58_adapt import wrap
+
+    library, upgraded = Linker().linkify(text), wrap(Linker()).linkify(text)
+    _no_new_markup(upgraded, library)
+    for href, shown in _anchors(upgraded):
+        assert not any(ch in BIDI for ch in href + shown), (text, upgraded)
+    # What a browser reads in the input, the Bidi_Control shown as its percent-escape (no "&#xf" as text)...
+    assert _visible(upgraded) == _bidi_shown(_visible(text)), (text, upgraded)
+    # ...and what bleach alone shows, plus that escape (bleach drops the character).
+    bidi = next(ch for ch in text if ch in BIDI)
+    assert _visible(upgraded).replace(_percent(bidi), "", 1) == _visible(library), (text, upgraded, library)
