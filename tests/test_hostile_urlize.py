@@ -344,3 +344,64 @@ def test_bleach_reference_before_a_bidi_control_stays_a_reference(text: str) -> 
     # ...and what bleach alone shows, plus that escape (bleach drops the character).
     bidi = next(ch for ch in text if ch in BIDI)
     assert _visible(upgraded).replace(_percent(bidi), "", 1) == _visible(library), (text, upgraded, library)
+
+
+# --- Fuzz finding N8: no link inside a word a browser shows joined across a tag ---------------------
+
+#: Jinja2 splits Markup into words at white space only: a word that holds a tag is never linked.
+JOINED_WORDS = [
+    "x<b>hTtP://ao",
+    "see x<b>http://example.com/a</b> ok",
+    "see <i>a</i>www.example.com ok",
+    "http://example.com<b>x</b>",
+    "see http://example.com.<b>evil.net</b>",
+    "a<!-- c -->http://example.com b",
+]
+
+
+@pytest.mark.parametrize("text", JOINED_WORDS)
+def test_jinja2_safe_no_link_inside_a_word_joined_across_a_tag(text: str) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    library = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    install(env)
+    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    assert _anchors(library) == []
+    assert _anchors(upgraded) == [], (text, upgraded)
+    assert _elements(upgraded) == _elements(library) and _visible(upgraded) == _visible(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["x <b>http://example.com/a</b> y", "<p>x</p><p>http://example.com/a</p>", "a <!-- c -->http://example.com"]
+)
+def test_jinja2_safe_links_a_word_a_tag_does_not_join(text: str) -> None:
+    """A word with white space or a word-ending element (``p``) around its tags is its own: still linked."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    install(env)
+    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    assert [href for href, _ in _anchors(upgraded)] == re.findall(r"http://example\.com(?:/a)?", text)
+    assert _visible(upgraded) == _visible(text)
+
+
+@pytest.mark.parametrize("text", JOINED_WORDS)
+def test_django_safe_links_as_django_does_across_a_tag(text: str) -> None:
+    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links."""
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    library, upgraded = django_urlize(mark_safe(text)), urlize(mark_safe(text))
+    _no_new_markup(upgraded, library)
+    assert [shown for _, shown in _anchors(upgraded)] == [shown for _, shown in _anchors(library)], (text, upgraded)
+    assert _visible(upgraded) == _visible(library)

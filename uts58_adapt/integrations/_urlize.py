@@ -126,22 +126,134 @@ def _remember(key: Hashable | None, question: str, probe: str, compute: Callable
     return value
 
 
-def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
+def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across_tags: bool = False) -> str:
     """``convert(text)``, or for ``markup``, ``text`` with ``convert`` applied to each run an HTML5 parser reads as text.
 
     Tags, attribute values, comments and the content of ``a`` and of raw text elements
     are copied as they are (``backends._html5_text.text_runs``).
+
+    ``words_across_tags``: the library reads words split at white space only, tags
+    included (Jinja2), so it links no word that holds a tag.  The first word of a run
+    that a browser shows joined to the text before it (``x<b>http://a.com``: one word,
+    ``xhttp://a.com``), and the last one joined to the text after it, are copied as they
+    are: no link starts or ends inside a visible word the library did not link (issue 32).
     """
     if not markup:
         return convert(text)
     out: list[str] = []
     pos = 0
-    for start, end in text_runs(text, ("a",)):
+    runs = text_runs(text, ("a",))
+    for i, (start, end) in enumerate(runs):
         out.append(text[pos:start])
-        out.append(convert(text[start:end]))
+        run = text[start:end]
+        if words_across_tags:
+            before = text[runs[i - 1][1] - 1 if i else 0 : start]
+            after = text[end : runs[i + 1][0] + 1 if i + 1 < len(runs) else len(text)]
+            head = _first_word_end(run) if _joins(before, True) else 0
+            tail = _last_word_start(run) if _joins(after, False) else len(run)
+            if head >= tail:
+                out.append(run)
+            else:
+                out.append(run[:head] + convert(run[head:tail]) + run[tail:])
+        else:
+            out.append(convert(run))
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+#: Elements a browser lays out as a box or a line break of their own (HTML Standard §15.3): their tags end a word.
+_WORD_ENDING = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "br",
+        "caption",
+        "center",
+        "col",
+        "colgroup",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "plaintext",
+        "pre",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "ul",
+        "xmp",
+    ]
+)
+#: A tag or a comment (what a browser does not show), and a tag's name.
+_NOT_SHOWN = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z/!?][^>]*(?:>|\Z)", re.S)
+_TAG_NAME = re.compile(r"</?([A-Za-z][^\s/>]*)")
+
+
+def _joins(markup: str, before: bool) -> bool:
+    """Whether a run's edge is joined to visible text across ``markup`` (a character of the
+    neighbouring run, then the markup between them, or the reverse when not ``before``):
+    no tag there ends a word, and the visible character next to the run is not white space."""
+    if any(m.group(1).lower() in _WORD_ENDING for m in _TAG_NAME.finditer(markup)):
+        return False
+    shown = _NOT_SHOWN.sub("", markup)
+    return bool(shown) and not (shown[-1] if before else shown[0]).isspace()
+
+
+def _first_word_end(run: str) -> int:
+    """Where the first white space of ``run`` is (Jinja2 splits words at ``\\s``), or its length."""
+    for i, ch in enumerate(run):
+        if ch.isspace():
+            return i
+    return len(run)
+
+
+def _last_word_start(run: str) -> int:
+    """Where the last word of ``run`` starts: after its last white space, or 0."""
+    i = len(run)
+    while i > 0 and not run[i - 1].isspace():
+        i -= 1
+    return i
 
 
 def _decoded(text: str) -> str:
