@@ -143,14 +143,18 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
     out: list[str] = []
     pos = 0
     runs = text_runs(text, ("a",))
+    gap = _shown_between(text[: runs[0][0]]) if words_across_tags and runs else None
     for i, (start, end) in enumerate(runs):
         out.append(text[pos:start])
         run = text[start:end]
         if words_across_tags:
-            before = text[runs[i - 1][1] - 1 if i else 0 : start]
-            after = text[end : runs[i + 1][0] + 1 if i + 1 < len(runs) else len(text)]
-            head = _first_word_end(run) if _joins(before, True) else 0
-            tail = _last_word_start(run) if _joins(after, False) else len(run)
+            next_gap = _shown_between(text[end : runs[i + 1][0] if i + 1 < len(runs) else len(text)])
+            # The visible text joined to the run's first and last words (None: a tag there ends a word).
+            before = None if gap is None else (text[runs[i - 1][1] - 1] if i else "") + gap
+            after = None if next_gap is None else next_gap + (text[runs[i + 1][0]] if i + 1 < len(runs) else "")
+            head = _first_word_end(run) if before and not before[-1].isspace() else 0
+            tail = _last_word_start(run) if after and not after[0].isspace() else len(run)
+            gap = next_gap
             if head >= tail:
                 out.append(run)
             else:
@@ -230,14 +234,13 @@ _NOT_SHOWN = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z/!?][^>]*(?:>|\Z)", re.S)
 _TAG_NAME = re.compile(r"</?([A-Za-z][^\s/>]*)")
 
 
-def _joins(markup: str, before: bool) -> bool:
-    """Whether a run's edge is joined to visible text across ``markup`` (a character of the
-    neighbouring run, then the markup between them, or the reverse when not ``before``):
-    no tag there ends a word, and the visible character next to the run is not white space."""
+def _shown_between(markup: str) -> str | None:
+    """The text a browser shows in ``markup`` (between two runs), or None when a tag there ends a word."""
+    if "<" not in markup:
+        return markup
     if any(m.group(1).lower() in _WORD_ENDING for m in _TAG_NAME.finditer(markup)):
-        return False
-    shown = _NOT_SHOWN.sub("", markup)
-    return bool(shown) and not (shown[-1] if before else shown[0]).isspace()
+        return None
+    return _NOT_SHOWN.sub("", markup)
 
 
 def _first_word_end(run: str) -> int:
