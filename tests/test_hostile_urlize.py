@@ -356,6 +356,9 @@ JOINED_WORDS = [
     "http://example.com<b>x</b>",
     "see http://example.com.<b>evil.net</b>",
     "a<!-- c -->http://example.com b",
+    "x</div>http://example.com",  # an end tag of an element not open is ignored
+    "x<td>http://example.com",  # a table part outside a table too
+    "x<!--<p>-->http://example.com",
 ]
 
 
@@ -376,7 +379,14 @@ def test_jinja2_safe_no_link_inside_a_word_joined_across_a_tag(text: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["x <b>http://example.com/a</b> y", "<p>x</p><p>http://example.com/a</p>", "a <!-- c -->http://example.com"]
+    "text",
+    [
+        "x <b>http://example.com/a</b> y",
+        "<p>x</p><p>http://example.com/a</p>",
+        "a <!-- c -->http://example.com",
+        "x<br>http://example.com",
+        "x</p>http://example.com",
+    ],
 )
 def test_jinja2_safe_links_a_word_a_tag_does_not_join(text: str) -> None:
     """A word with white space or a word-ending element (``p``) around its tags is its own: still linked."""

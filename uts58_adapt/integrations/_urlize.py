@@ -166,19 +166,17 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
     return "".join(out)
 
 
-#: Elements a browser lays out as a box or a line break of their own (HTML Standard §15.3): their tags end a word.
+#: Elements whose start tag, in a body, opens a box or a line break of its own (HTML Standard §15.3):
+#: it ends a word.  Not the table parts, ignored outside a table, nor an end tag but ``</p>`` and
+#: ``</br>`` (one of an element not open is ignored): a word they may not end is taken as one.
 _WORD_ENDING = frozenset(
     [
         "address",
         "article",
         "aside",
         "blockquote",
-        "body",
         "br",
-        "caption",
         "center",
-        "col",
-        "colgroup",
         "dd",
         "details",
         "dialog",
@@ -197,11 +195,9 @@ _WORD_ENDING = frozenset(
         "h4",
         "h5",
         "h6",
-        "head",
         "header",
         "hgroup",
         "hr",
-        "html",
         "legend",
         "li",
         "listing",
@@ -209,8 +205,6 @@ _WORD_ENDING = frozenset(
         "menu",
         "nav",
         "ol",
-        "optgroup",
-        "option",
         "p",
         "plaintext",
         "pre",
@@ -218,29 +212,30 @@ _WORD_ENDING = frozenset(
         "section",
         "summary",
         "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "title",
-        "tr",
         "ul",
         "xmp",
     ]
 )
+_WORD_ENDING_END_TAGS = frozenset(("p", "br"))
 #: A tag or a comment (what a browser does not show), and a tag's name.
 _NOT_SHOWN = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z/!?][^>]*(?:>|\Z)", re.S)
-_TAG_NAME = re.compile(r"</?([A-Za-z][^\s/>]*)")
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][^\s/>]*)")
 
 
 def _shown_between(markup: str) -> str | None:
     """The text a browser shows in ``markup`` (between two runs), or None when a tag there ends a word."""
     if "<" not in markup:
         return markup
-    if any(m.group(1).lower() in _WORD_ENDING for m in _TAG_NAME.finditer(markup)):
-        return None
-    return _NOT_SHOWN.sub("", markup)
+    shown = []
+    pos = 0
+    for m in _NOT_SHOWN.finditer(markup):
+        shown.append(markup[pos : m.start()])
+        pos = m.end()
+        tag = _TAG_NAME.match(m.group())
+        if tag is not None and tag.group(2).lower() in (_WORD_ENDING_END_TAGS if tag.group(1) else _WORD_ENDING):
+            return None
+    shown.append(markup[pos:])
+    return "".join(shown)
 
 
 def _first_word_end(run: str) -> int:
