@@ -55,7 +55,7 @@ _BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|lrm;|rlm;)")
 #: bleach keeps ``&#xf\u202a;`` as the reference ``&#xf;`` (``html5lib_shim.match_entity`` reads one
 #: character past the digits) and drops that character.
 _REFERENCE_CUT = re.compile(
-    r"(&#(?:[xX][0-9a-fA-F]+(?=[^0-9a-fA-F<&=;\t\n\f\v\r ];)|[0-9]+(?=[^0-9<&=;\t\n\f\v\r ];)))"
+    r"(&#(?:[xX][0-9a-fA-F]+(?=[^0-9a-fA-F<&=;\t\n\f\v\r ];)|[0-9]+(?=[^0-9<&=;\t\n\f\v\r ];)))(.)", re.S
 )
 #: What bleach never writes in an href (its ``url_re`` stops before them), percent-encoded.
 _HREF_ESCAPES = {ord("<"): "%3C", ord(">"): "%3E"}
@@ -73,12 +73,9 @@ def _escape_bidi_references(s: str) -> str:
 
 
 def _end_references(shown: str, after: str) -> str:
-    """``shown`` (a link's text, references unread) with ``;`` after each numeric reference
-    bleach keeps though a character comes before its ``;`` (``after``: the character after the link).
-
-    The character is then shown after the reference, as a browser reads it, where bleach
-    alone drops it; a Bidi_Control character among them is percent-escaped (§8).
-    """
+    """``shown`` (a link's text, references unread) as bleach writes it: a numeric reference
+    whose ``;`` comes one character later ends there, that character dropped (``after``: the
+    character after the link)."""
     tail = ";" if after == ";" else ""
     ended = _REFERENCE_CUT.sub(r"\1;", shown + tail)
     return ended[: len(ended) - len(tail)]
@@ -195,7 +192,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         ``after``: the character of the text node that follows the link, if any.
         """
         if "&#" in shown:
-            # "&#xf\u202a;": the reference bleach keeps gets its ";" before U+202A is percent-escaped.
+            # "&#xf\u202a;": bleach keeps the reference "&#xf;" and drops U+202A; so does the link.
             shown = _end_references(shown, after)
         if email and shown[:7].lower() != "mailto:":
             local, _, domain = shown.rpartition("@")
