@@ -29,10 +29,10 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from ..backends._html5_text import text_runs
+from ..backends._html5_text import decode_text, text_runs
 from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
-from ..html import BIDI_CONTROLS
+from ..html import BIDI_CONTROLS, _references
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host
 from ..refine.email import mailto_href
@@ -55,6 +55,9 @@ _HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
+#: Controls and noncharacters a link's text may hold once its references are read (``&#xf``): in an href,
+#: percent-encoded (WHATWG URL's C0 control percent-encode set, and the noncharacters UTS #58 §4.1 escapes).
+_UNWRITABLE = re.compile("[\x00-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_OR_BIDI = re.compile("[\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Starts of a link whose scheme is safe (``_common.safe_scheme``).
@@ -254,9 +257,14 @@ def _last_word_start(run: str) -> int:
     return i
 
 
+def _percent_escape(m: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in m.group().encode("utf-8"))
+
+
 def _decoded(text: str) -> str:
     """``text``, a piece of HTML text, as a browser shows it: its character references read."""
-    return html.unescape(text) if "&" in text else text
+    # Not ``html.unescape``, which makes "&#xf" nothing: a reference to a control is that control (§13.2.5.80).
+    return decode_text(text) if "&" in text else text
 
 
 def _library_keeps_scheme(text: str, render_escaped: Callable[[str], str]) -> bool:
@@ -404,13 +412,18 @@ def _render_link(
     if after_href is None:  # no href to replace
         start = before_href
     else:
-        start = f'{before_href} href="{html.escape(escape_bidi(href), quote=True)}"{after_href}'
+        href = escape_bidi(href)
+        if markup and _UNWRITABLE.search(href) is not None:
+            href = _UNWRITABLE.sub(_percent_escape, href)  # "&#xf" read once: U+000F, percent-encoded
+        start = f'{before_href} href="{html.escape(href, quote=True)}"{after_href}'
     if probe_shown != probe:  # the library shortened it: shorten the link's text the same way
         common = 0
         while common < min(len(probe), len(probe_shown)) and probe[common] == probe_shown[common]:
             common += 1
         shown = shown[:common] + probe_shown[common:]
-    return f"{start}{html.escape(shown, quote=True)}</a>"
+    escaped = html.escape(shown, quote=True)
+    # In markup, a character read from a reference that would not read back as itself is written as one.
+    return f"{start}{_references(escaped) if markup else escaped}</a>"
 
 
 def urlize_refined(
