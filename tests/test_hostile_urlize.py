@@ -320,3 +320,139 @@ def test_django_bare_domain_after_a_scheme_keeps_djangos_href() -> None:
     assert [href.split(":")[0] for href, _ in _anchors(upgraded)] == [
         href.split(":")[0] for href, _ in _anchors(library)
     ]
+
+
+# --- Fuzz finding N7: a reference bleach keeps is not broken by the percent-escape after it --------
+
+#: A numeric reference without ";", then one character and ";": bleach keeps the reference (and drops the character).
+CUT_REFERENCE_TEXTS = ["\u3048.jp/&#xf\u202a;", "see x.jp/&#15\u202e;b ok", "see x.jp/&#x41\u200f; ok"]
+
+
+@pytest.mark.parametrize("text", CUT_REFERENCE_TEXTS)
+def test_bleach_reference_before_a_bidi_control_stays_a_reference(text: str) -> None:
+    pytest.importorskip("bleach")
+    from bleach.linkifier import Linker
+
+    from uts58_adapt import wrap
+
+    library, upgraded = Linker().linkify(text), wrap(Linker()).linkify(text)
+    _no_new_markup(upgraded, library)
+    for href, shown in _anchors(upgraded):
+        assert not any(ch in BIDI for ch in href + shown), (text, upgraded)
+    # What bleach alone shows: the reference read, the character before its ";" dropped (no "&#xf" as text).
+    assert _visible(upgraded) == _visible(library), (text, upgraded, library)
+    assert "&#" not in _visible(upgraded)
+
+
+# --- Fuzz finding N8: no link inside a word a browser shows joined across a tag ---------------------
+
+#: Jinja2 splits Markup into words at white space only: a word that holds a tag is never linked.
+JOINED_WORDS = [
+    "x<b>hTtP://ao",
+    "see x<b>http://example.com/a</b> ok",
+    "see <i>a</i>www.example.com ok",
+    "http://example.com<b>x</b>",
+    "see http://example.com.<b>evil.net</b>",
+    "a<!-- c -->http://example.com b",
+    "x</div>http://example.com",  # an end tag of an element not open is ignored
+    "x<td>http://example.com",  # a table part outside a table too
+    "x<!--<p>-->http://example.com",
+]
+
+
+@pytest.mark.parametrize("text", JOINED_WORDS)
+def test_jinja2_safe_no_link_inside_a_word_joined_across_a_tag(text: str) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    library = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    install(env)
+    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    assert _anchors(library) == []
+    assert _anchors(upgraded) == [], (text, upgraded)
+    assert _elements(upgraded) == _elements(library) and _visible(upgraded) == _visible(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x <b>http://example.com/a</b> y",
+        "<p>x</p><p>http://example.com/a</p>",
+        "a <!-- c -->http://example.com",
+        "x<br>http://example.com",
+        "x</p>http://example.com",
+    ],
+)
+def test_jinja2_safe_links_a_word_a_tag_does_not_join(text: str) -> None:
+    """A word with white space or a word-ending element (``p``) around its tags is its own: still linked."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    install(env)
+    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    assert [href for href, _ in _anchors(upgraded)] == re.findall(r"http://example\.com(?:/a)?", text)
+    assert _visible(upgraded) == _visible(text)
+
+
+@pytest.mark.parametrize("text", JOINED_WORDS)
+def test_django_safe_links_as_django_does_across_a_tag(text: str) -> None:
+    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links."""
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    library, upgraded = django_urlize(mark_safe(text)), urlize(mark_safe(text))
+    _no_new_markup(upgraded, library)
+    assert [shown for _, shown in _anchors(upgraded)] == [shown for _, shown in _anchors(library)], (text, upgraded)
+    assert _visible(upgraded) == _visible(library)
+
+
+# --- Fuzz rerun: a reference to a control in a link built from a probe (trusted markup) is not lost ---
+
+#: In a link with a Bidi_Control character (built from a probe), references to controls and noncharacters.
+CONTROL_REFERENCE_TEXTS = [
+    "see http://example.com/\u202e&#xf ok",
+    "see http://example.com/a&#x202e;&#6;b ok",
+    "see http://example.com/\u202e&#x7f;&#xfdd0; ok",
+]
+_CONTROLS = re.compile("[\x00-\x1f\x7f\ufdd0-\ufdef]")
+
+
+def _check_controls(upgraded: str, library: str, source: str) -> None:
+    _no_new_markup(upgraded, library)
+    for href, shown in _anchors(upgraded):
+        assert _CONTROLS.search(href) is None and not any(ch in BIDI for ch in href + shown), (source, upgraded)
+    # What a browser reads in the input (html5lib: a reference to a control is that control), bidi escaped.
+    assert _visible(upgraded) == _bidi_shown(_visible(source)), (source, upgraded)
+
+
+@pytest.mark.parametrize("text", CONTROL_REFERENCE_TEXTS)
+def test_jinja2_safe_control_references_are_kept(text: str) -> None:
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    library = env.from_string("{{ x|safe|urlize }}").render(x=text)
+    install(env)
+    _check_controls(env.from_string("{{ x|safe|urlize }}").render(x=text), library, text)
+
+
+@pytest.mark.parametrize("text", CONTROL_REFERENCE_TEXTS)
+def test_django_safe_control_references_are_kept(text: str) -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    _check_controls(urlize(mark_safe(text)), django_urlize(mark_safe(text)), text)

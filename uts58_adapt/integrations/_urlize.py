@@ -29,10 +29,10 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from ..backends._html5_text import text_runs
+from ..backends._html5_text import decode_text, text_runs
 from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
-from ..html import BIDI_CONTROLS
+from ..html import BIDI_CONTROLS, _references
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host
 from ..refine.email import mailto_href
@@ -55,6 +55,9 @@ _HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 _ESCAPED = re.compile("[&<>\"']")
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Lone surrogates, replaced by U+FFFD before the library reads the text (``_html_spans.without_surrogates``).
+#: Controls and noncharacters a link's text may hold once its references are read (``&#xf``): in an href,
+#: percent-encoded (WHATWG URL's C0 control percent-encode set, and the noncharacters UTS #58 §4.1 escapes).
+_UNWRITABLE = re.compile("[\x00-\x1f\x7f\ufdd0-\ufdef\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_OR_BIDI = re.compile("[\ud800-\udfff" + "".join(sorted(BIDI_CONTROLS)) + "]")
 #: Starts of a link whose scheme is safe (``_common.safe_scheme``).
@@ -126,27 +129,142 @@ def _remember(key: Hashable | None, question: str, probe: str, compute: Callable
     return value
 
 
-def in_text(text: str, markup: bool, convert: Callable[[str], str]) -> str:
+def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across_tags: bool = False) -> str:
     """``convert(text)``, or for ``markup``, ``text`` with ``convert`` applied to each run an HTML5 parser reads as text.
 
     Tags, attribute values, comments and the content of ``a`` and of raw text elements
     are copied as they are (``backends._html5_text.text_runs``).
+
+    ``words_across_tags``: the library reads words split at white space only, tags
+    included (Jinja2), so it links no word that holds a tag.  The first word of a run
+    that a browser shows joined to the text before it (``x<b>http://a.com``: one word,
+    ``xhttp://a.com``), and the last one joined to the text after it, are copied as they
+    are: no link starts or ends inside a visible word the library did not link (issue 32).
     """
     if not markup:
         return convert(text)
     out: list[str] = []
     pos = 0
-    for start, end in text_runs(text, ("a",)):
+    runs = text_runs(text, ("a",))
+    gap = _shown_between(text[: runs[0][0]]) if words_across_tags and runs else None
+    for i, (start, end) in enumerate(runs):
         out.append(text[pos:start])
-        out.append(convert(text[start:end]))
+        run = text[start:end]
+        if words_across_tags:
+            next_gap = _shown_between(text[end : runs[i + 1][0] if i + 1 < len(runs) else len(text)])
+            # The visible text joined to the run's first and last words (None: a tag there ends a word).
+            before = None if gap is None else (text[runs[i - 1][1] - 1] if i else "") + gap
+            after = None if next_gap is None else next_gap + (text[runs[i + 1][0]] if i + 1 < len(runs) else "")
+            head = _first_word_end(run) if before and not before[-1].isspace() else 0
+            tail = _last_word_start(run) if after and not after[0].isspace() else len(run)
+            gap = next_gap
+            if head >= tail:
+                out.append(run)
+            else:
+                out.append(run[:head] + convert(run[head:tail]) + run[tail:])
+        else:
+            out.append(convert(run))
         pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
+#: Elements whose start tag, in a body, opens a box or a line break of its own (HTML Standard §15.3):
+#: it ends a word.  Not the table parts, ignored outside a table, nor an end tag but ``</p>`` and
+#: ``</br>`` (one of an element not open is ignored): a word they may not end is taken as one.
+_WORD_ENDING = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "legend",
+        "li",
+        "listing",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "plaintext",
+        "pre",
+        "search",
+        "section",
+        "summary",
+        "table",
+        "ul",
+        "xmp",
+    ]
+)
+_WORD_ENDING_END_TAGS = frozenset(("p", "br"))
+#: A tag or a comment (what a browser does not show), and a tag's name.
+_NOT_SHOWN = re.compile(r"<!--.*?(?:-->|\Z)|<[A-Za-z/!?][^>]*(?:>|\Z)", re.S)
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][^\s/>]*)")
+
+
+def _shown_between(markup: str) -> str | None:
+    """The text a browser shows in ``markup`` (between two runs), or None when a tag there ends a word."""
+    if "<" not in markup:
+        return markup
+    shown = []
+    pos = 0
+    for m in _NOT_SHOWN.finditer(markup):
+        shown.append(markup[pos : m.start()])
+        pos = m.end()
+        tag = _TAG_NAME.match(m.group())
+        if tag is not None and tag.group(2).lower() in (_WORD_ENDING_END_TAGS if tag.group(1) else _WORD_ENDING):
+            return None
+    shown.append(markup[pos:])
+    return "".join(shown)
+
+
+def _first_word_end(run: str) -> int:
+    """Where the first white space of ``run`` is (Jinja2 splits words at ``\\s``), or its length."""
+    for i, ch in enumerate(run):
+        if ch.isspace():
+            return i
+    return len(run)
+
+
+def _last_word_start(run: str) -> int:
+    """Where the last word of ``run`` starts: after its last white space, or 0."""
+    i = len(run)
+    while i > 0 and not run[i - 1].isspace():
+        i -= 1
+    return i
+
+
+def _percent_escape(m: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in m.group().encode("utf-8"))
+
+
 def _decoded(text: str) -> str:
     """``text``, a piece of HTML text, as a browser shows it: its character references read."""
-    return html.unescape(text) if "&" in text else text
+    # Not ``html.unescape``, which makes "&#xf" nothing: a reference to a control is that control (§13.2.5.80).
+    return decode_text(text) if "&" in text else text
 
 
 def _library_keeps_scheme(text: str, render_escaped: Callable[[str], str]) -> bool:
@@ -294,13 +412,18 @@ def _render_link(
     if after_href is None:  # no href to replace
         start = before_href
     else:
-        start = f'{before_href} href="{html.escape(escape_bidi(href), quote=True)}"{after_href}'
+        href = escape_bidi(href)
+        if markup and _UNWRITABLE.search(href) is not None:
+            href = _UNWRITABLE.sub(_percent_escape, href)  # "&#xf" read once: U+000F, percent-encoded
+        start = f'{before_href} href="{html.escape(href, quote=True)}"{after_href}'
     if probe_shown != probe:  # the library shortened it: shorten the link's text the same way
         common = 0
         while common < min(len(probe), len(probe_shown)) and probe[common] == probe_shown[common]:
             common += 1
         shown = shown[:common] + probe_shown[common:]
-    return f"{start}{html.escape(shown, quote=True)}</a>"
+    escaped = html.escape(shown, quote=True)
+    # In markup, a character read from a reference that would not read back as itself is written as one.
+    return f"{start}{_references(escaped) if markup else escaped}</a>"
 
 
 def urlize_refined(

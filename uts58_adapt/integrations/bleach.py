@@ -51,6 +51,12 @@ _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 _LABEL_ENDS = re.compile(r"([./])")
 #: A character reference that may stand for a Bidi_Control character (the named ones are ``&lrm;`` and ``&rlm;``).
 _BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|lrm;|rlm;)")
+#: A numeric character reference without its ";", then one character that is not a digit of it and ";":
+#: bleach keeps ``&#xf\u202a;`` as the reference ``&#xf;`` (``html5lib_shim.match_entity`` reads one
+#: character past the digits) and drops that character.
+_REFERENCE_CUT = re.compile(
+    r"(&#(?:[xX][0-9a-fA-F]+(?=[^0-9a-fA-F<&=;\t\n\f\v\r ];)|[0-9]+(?=[^0-9<&=;\t\n\f\v\r ];)))(.)", re.S
+)
 #: What bleach never writes in an href (its ``url_re`` stops before them), percent-encoded.
 _HREF_ESCAPES = {ord("<"): "%3C", ord(">"): "%3E"}
 
@@ -64,6 +70,15 @@ def _escape_bidi_references(s: str) -> str:
         return escape_bidi(char) if char in BIDI_CONTROLS else m.group()
 
     return _BIDI_REFERENCE.sub(escape, s)
+
+
+def _end_references(shown: str, after: str) -> str:
+    """``shown`` (a link's text, references unread) as bleach writes it: a numeric reference
+    whose ``;`` comes one character later ends there, that character dropped (``after``: the
+    character after the link)."""
+    tail = ";" if after == ";" else ""
+    ended = _REFERENCE_CUT.sub(r"\1;", shown + tail)
+    return ended[: len(ended) - len(tail)]
 
 
 def _unicode_labels(url: str) -> str:
@@ -171,14 +186,20 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                     link = with_entity_end(text, link)
                 if link.start > pos:
                     out.append({"type": "Characters", "data": text[pos : link.start]})
-                self._anchor(out, link.text, link.kind == "email")
+                self._anchor(out, link.text, link.kind == "email", text[link.end : link.end + 1])
                 pos = link.end
             if pos < len(text):
                 out.append({"type": "Characters", "data": text[pos:]})
             yield from out
 
-    def _anchor(self, out: list[Token], shown: str, email: bool) -> None:
-        """Append to ``out`` the tokens of the link ``shown``: bleach's href and callbacks."""
+    def _anchor(self, out: list[Token], shown: str, email: bool, after: str = "") -> None:
+        """Append to ``out`` the tokens of the link ``shown``: bleach's href and callbacks.
+
+        ``after``: the character of the text node that follows the link, if any.
+        """
+        if "&#" in shown:
+            # "&#xf\u202a;": bleach keeps the reference "&#xf;" and drops U+202A; so does the link.
+            shown = _end_references(shown, after)
         if email and shown[:7].lower() != "mailto:":
             local, _, domain = shown.rpartition("@")
             href = f"mailto:{quote(local)}@{domain}"  # a mailto: or http:// href is safe (safe_scheme)

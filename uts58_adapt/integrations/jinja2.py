@@ -41,7 +41,8 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
 
     A value that is ``Markup`` (``{{ x|safe|urlize }}``) is linkified only in what an
     HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
-    ``a`` or a raw text element such as ``script``.
+    ``a`` or a raw text element such as ``script``, and, as Jinja2 links no word that
+    holds a tag, never in a word a browser shows joined across a tag (``x<b>http://a.com``).
     """
     reject_risky = reject_risky_value(reject_risky)
     original = env.filters["urlize"]
@@ -118,7 +119,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
             )
 
         # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
-        rv = in_text(text, is_markup, convert)
+        rv = in_text(text, is_markup, convert, words_across_tags=True)
         return Markup(rv) if eval_ctx.autoescape else rv
 
     urlize.uts58 = True  # type: ignore[attr-defined]
