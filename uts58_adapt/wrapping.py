@@ -322,7 +322,7 @@ def _mapped_host_url(match: Match, link: Link) -> str:
     refined link's href holds the mapped host (§1.4): the url takes it when a label differs
     from it other than in ASCII case (which a browser folds); otherwise the url is unchanged.
     """
-    text, href, url = link.text, link.href, match.url
+    text, href, url = link.text, link.href, str(match.url)
     if text.isascii() or not url.endswith(text):
         return url
     if link.kind == "email":
@@ -572,7 +572,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         """
         match = _shown_encoded(self._make_match(text, _schema_of(link), link.start, link.end))
         url = _mapped_host_url(match, link)
-        if url is not match.url and (not same_length or len(url) == len(match.url)):
+        if url != match.url and (not same_length or len(url) == len(match.url)):
             match.url = url
         return match
 
