@@ -338,10 +338,14 @@ def test_generated_markdown_around_links(name: str) -> None:
     upgraded, alone = CONFIGURATIONS[name]()
     author = AUTHOR[name]() if name in AUTHOR else None
 
-    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    # markdown-it's inline rule can only make a link: where the upgrade's link is shorter than
+    # linkify-it's, the rest is parsed as the author wrote it, so its text is neither output's.
+    same_text = author is None
+
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(markdown_text())
     def run(text: str) -> None:
-        check(text, upgraded(text), alone(text), author=author(text) if author else None)
+        check(text, upgraded(text), alone(text), same_text, author(text) if author else None)
 
     run()
 
