@@ -51,6 +51,7 @@ from .backends._windows import ASCII_SPACE, WINDOW, windows
 from .backends.base import RawLink
 from .backends.linkify_it import anchored_matches, instance_anchor
 from .backends.urlextract import instance_gen_urls, instance_state
+from .html import _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
 from .refine.acceptance import scheme_check
@@ -171,6 +172,91 @@ def _window_end(text: str, pos: int) -> int:
 
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:)//")
+#: The characters of markdown-it's text rule's terminators (``rules_inline/text.py``) where
+#: one of its inline rules may start markup: inline HTML and autolinks, emphasis and
+#: strikethrough (a run of ``* _ ~``, see :func:`_markdown_stop`), links and images, code
+#: spans, backslash escapes, character references.
+_MARKDOWN_STOP = re.compile(r"[<*_~\[\]!`\\&]")
+_ASCII_PUNCTUATION = frozenset(string.punctuation)
+#: How far after an emphasis opener :func:`_markdown_stop` looks for a closer (then it assumes one).
+_CLOSER_REACH = 1024
+#: The runs of ``_``, ``*``, ``~`` that may close emphasis and more (CommonMark §6.2: a closer is
+#: not after white space; a ``_`` one is not before a letter or digit either).
+_CLOSER_CANDIDATE = {
+    "_": re.compile(r"(?<![\s_])_+(?![A-Za-z0-9_])"),
+    "*": re.compile(r"(?<![\s*])\*+"),
+    "~": re.compile(r"(?<![\s~])~+"),
+}
+
+
+def _flanking(text: str, start: int, end: int) -> tuple[bool, bool] | None:
+    """Whether the delimiter run ``text[start:end]`` is left-flanking and right-flanking
+    (CommonMark 0.31 §6.2), or None when a neighbour is not ASCII (then it is taken as both)."""
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if not (before.isascii() and after.isascii()):
+        return None
+    before_space, after_space = before.isspace(), after.isspace()
+    before_punct, after_punct = before in _ASCII_PUNCTUATION, after in _ASCII_PUNCTUATION
+    left = not after_space and (not after_punct or before_space or before_punct)
+    right = not before_space and (not before_punct or after_space or after_punct)
+    return left, right
+
+
+def _may_open_close(text: str, start: int, end: int) -> tuple[bool, bool]:
+    """Whether a run of ``*``, ``_`` or ``~`` may open and may close emphasis (CommonMark §6.2:
+    ``_`` not inside a word); a run next to a non-ASCII character may do both."""
+    flanking = _flanking(text, start, end)
+    if flanking is None:
+        return True, True
+    left, right = flanking
+    if text[start] != "_":
+        return left, right
+    after = text[end] if end < len(text) else " "
+    before = text[start - 1] if start else " "
+    return left and (not right or before in _ASCII_PUNCTUATION), right and (not left or after in _ASCII_PUNCTUATION)
+
+
+def _markdown_stop(text: str, start: int, end: int) -> int:
+    """Where in ``text[start:end]`` (past the library's match) a link must stop so that markdown-it
+    still parses the markup there, or ``end``.
+
+    At a ``<``, ``[``, ``]``, ``!``, a backtick, ``\\`` or ``&`` (:data:`_MARKDOWN_STOP`); at a run
+    of ``*``, ``_`` or ``~`` only where it may close emphasis, or may open it and a run of the
+    same character after it may close it (within :data:`_CLOSER_REACH`): a ``_`` inside a word,
+    as in ``…/Lista_ta'_artikli_li``, is text to markdown-it, and stays in the link.
+    """
+    pos = start
+    while True:
+        m = _MARKDOWN_STOP.search(text, pos, end)
+        if m is None:
+            return end
+        at = m.start()
+        char = text[at]
+        if char not in "*_~":
+            return at
+        run_end = at + 1
+        while run_end < len(text) and text[run_end] == char:
+            run_end += 1
+        opens, closes = _may_open_close(text, at, run_end)
+        if closes or (opens and _closer_after(text, char, run_end)):
+            return at
+        pos = run_end
+
+
+def _closer_after(text: str, char: str, pos: int) -> bool:
+    """Whether a run of ``char`` after ``pos`` may close emphasis (True past :data:`_CLOSER_REACH`).
+
+    The runs are found by :data:`_CLOSER_CANDIDATE` (a superset of those that may close, in C),
+    each checked by :func:`_may_open_close`: a ``_`` inside every word after it costs no call."""
+    reach = min(len(text), pos + _CLOSER_REACH)
+    candidate = _CLOSER_CANDIDATE[char]
+    m = candidate.search(text, pos, reach)
+    while m is not None:
+        if _may_open_close(text, m.start(), m.end())[1]:
+            return True
+        m = candidate.search(text, m.end(), reach)
+    return reach < len(text)
 
 
 def _refinable(text: str, m: Match) -> bool:
@@ -214,15 +300,20 @@ _BIDI_ENCODED = re.compile(r"%D8%9C|%E2%80%(?:8[EF]|A[A-E])|%E2%81%A[6-9]", re.I
 
 
 def _shown_encoded(match: Match) -> Match:
-    """``match`` whose display text keeps each percent-encoded Bidi_Control character encoded.
+    """``match`` whose display text shows each Bidi_Control character percent-encoded (UTS #58 §8).
 
     markdown-it shows a link's ``text`` through ``normalizeLinkText``, which decodes
-    percent-escapes (``%E2%80%AE`` would show as a live U+202E, UTS #58 §8) but never
-    ``%25``: so in ``text`` (the display text; ``raw`` and ``url`` are left alone) the
-    ``%`` of such a sequence is written ``%25``, and it shows as ``%25E2%2580%25AE``.
+    percent-escapes (``%E2%80%AE`` would show as a live U+202E) but never ``%25``: so in
+    ``text`` (the display text; ``raw`` and ``url`` are left alone) a Bidi_Control
+    character written as it is is percent-escaped (``html.linkify``'s ``escape_bidi``), and
+    the ``%`` of each such escape is written ``%25``: it shows as ``%25E2%2580%25AE``.
     """
-    if "%" in match.text:
-        match.text = _BIDI_ENCODED.sub(lambda m: m.group().replace("%", "%25"), match.text)
+    text = match.text
+    if not text.isascii():
+        text = _escape_bidi(text)
+    if "%" in text:
+        text = _BIDI_ENCODED.sub(lambda m: m.group().replace("%", "%25"), text)
+    match.text = text
     return match
 
 
@@ -234,6 +325,43 @@ def _mailto_encoded(match: Match) -> Match:
         local, _, domain = url.rpartition("@")
         match.url = mailto_href(local, domain)
     return match
+
+
+#: Where a host ends in a refined link's href (``scheme://host``, then a port, path, query or fragment).
+_HOST_END = re.compile(r"[:/?#]|\Z")
+_LABEL_SEPARATOR = re.compile(f"[{re.escape(SEPARATORS)}]")
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _mapped_host_url(match: Match, link: Link) -> str:
+    """``match.url`` with the link's host as UTS #46 maps it, where markdown-it would resolve another.
+
+    markdown-it's ``normalizeLink`` encodes each non-ASCII label of the host with Punycode
+    as it is written: ``ｅｘａｍｐｌｅ.ｃｏｍ`` becomes ``xn--mi7chab1aes7c.xn--oi7cuaf``,
+    not the ``example.com`` a browser resolves (UTS #46 §4 maps the label first).  The
+    refined link's href holds the mapped host (§1.4): the url takes it when a label differs
+    from it other than in ASCII case (which a browser folds); otherwise the url is unchanged.
+    """
+    text, href, url = link.text, link.href, str(match.url)
+    if text.isascii() or not url.endswith(text):
+        return url
+    if link.kind == "email":
+        host_start = text.rfind("@") + 1
+        mapped, tail = href[href.rfind("@") + 1 :], ""
+    else:
+        schema = match.schema or ""
+        host_start = 0 if not schema else 2 if schema == "//" else len(schema) + 2
+        after_scheme = href.find("://") + 3
+        if after_scheme < 3 or href.startswith("[", after_scheme):
+            return url
+        host_end = _HOST_END.search(href, after_scheme).start()  # type: ignore[union-attr]  # \Z matches
+        mapped, tail = href[after_scheme:host_end], href[host_end:]
+    host = text[host_start : len(text) - len(tail)]
+    if host.isascii() or "@" in host or not text.endswith(tail):
+        return url
+    if ".".join(label.translate(_ASCII_LOWER) for label in _LABEL_SEPARATOR.split(host)) == mapped:
+        return url
+    return url[: len(url) - len(text)] + text[:host_start] + mapped + tail
 
 
 _State = tuple[tuple[str, ...], tuple[object, ...], object]
@@ -328,7 +456,8 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         """Return the refined link with a schema starting at ``text[0]``, or None.
 
         markdown-it-py's inline rule calls it with the rest of the paragraph (Markdown
-        source): the refined link never extends past a ``<`` after the library's match.
+        source): past the library's match the refined link never takes a character that
+        starts markup there (``_MARKDOWN_STOP``: a ``<``, emphasis, link syntax …).
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -339,13 +468,16 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # Only the text up to the next Hard character matters; it is a prefix, so the
         # offsets are the same.
         end = _window_end(text, raw.last_index)
-        # The text is Markdown source: a "<" after the library's match may open inline HTML
-        # (markdown-it with html=True) or an autolink; the link stops there, as linkify-it's
-        # does, so no markup is swallowed into it (issue 21.5).
-        lt = text.find("<", raw.last_index, end)
-        if lt != -1:
-            end = lt
-        for m in self._refined_matches(text[:end], [raw], backend_text[:end]):
+        # The text is Markdown source, which markdown-it parses on after the link: past the
+        # library's match the link may take what linkify-it left out at its end, but not a
+        # character that starts markup there ("<" inline HTML or an autolink, issue 21.5;
+        # "*" "_" "~" emphasis, "[" "]" "!" link syntax, "`" code, "\" and "&", issue 32).
+        # markdown-it links linkify-it's match without its trailing "*" (``url.rstrip("*")``).
+        library_end = raw.last_index
+        while library_end > raw.index and text[library_end - 1] == "*":
+            library_end -= 1
+        end = _markdown_stop(text, library_end, end)
+        for m in self._refined_matches(text[:end], [raw], backend_text[:end], same_length=True):
             if m.index == raw.index:
                 return m
         return None
@@ -408,12 +540,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             out.append(self._make_match(text, m.schema, m.index, m.last_index) if m.index else m)
         return out
 
-    def _refined_matches(self, text: str, matches: Sequence[Match], backend_text: str) -> list[Match]:
+    def _refined_matches(
+        self, text: str, matches: Sequence[Match], backend_text: str, same_length: bool = False
+    ) -> list[Match]:
         """Refine the URL and email matches the backend found in ``backend_text``; keep the others.
 
         ``backend_text`` is ``text`` as given to the backend (same length, see
         ``candidate_text``).  Matches of schemas UTS #58 does not cover (custom ones
-        without a host) are kept unless a refined link overlaps them.
+        without a host) are kept unless a refined link overlaps them.  ``same_length``:
+        each ``url`` keeps the length of the link in the text (see :meth:`_upgraded_match`).
         """
         refinable = [m for m in matches if _refinable(backend_text, m)]
         raw = [
@@ -424,7 +559,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # The "---" option: a run of three hyphens ends a link, as a Hard character would.
         refine_text = text.replace("---", "   ") if isinstance(opts, dict) and opts.get("---") else text
         out = [
-            _shown_encoded(_mailto_encoded(self._make_match(text, _schema_of(link), link.start, link.end)))
+            self._upgraded_match(text, link, same_length)
             for link in self._risk_filter(
                 refine_text,
                 refine_links(
@@ -445,6 +580,19 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             ]
             out = _merge_unrefined(out, others)
         return out
+
+    def _upgraded_match(self, text: str, link: Link, same_length: bool) -> Match:
+        """The ``Match`` of a refined link: its display text with Bidi_Control characters shown
+        percent-encoded (:func:`_shown_encoded`), its url with the mapped host (:func:`_mapped_host_url`).
+
+        ``same_length``: for markdown-it's inline rule, which shows the url (not the text) and
+        moves on by the url's length: a mapped host of another length is not taken.
+        """
+        match = _shown_encoded(_mailto_encoded(self._make_match(text, _schema_of(link), link.start, link.end)))
+        url = _mapped_host_url(match, link)
+        if url != match.url and (not same_length or len(url) == len(match.url)):
+            match.url = url
+        return match
 
     def _make_match(self, text: str, schema: str, start: int, end: int) -> Match:
         """Build a ``Match`` normalised by the wrapped instance's own normaliser for ``schema``."""

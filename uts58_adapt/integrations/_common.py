@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html.entities import html5 as _HTML5_ENTITIES
 
 from ..backends.base import RawLink
-from ..html import FORBIDDEN_SCHEMES, _escape_bidi
+from ..html import BIDI_CONTROLS, FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
 from ..refine.acceptance import EmailCheck, HostCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
@@ -19,7 +20,9 @@ from ..refine.risk_profile import RejectRisky, profile_of
 __all__ = [
     "WINDOW",
     "clear_memo",
+    "completes_reference",
     "escape_bidi",
+    "escape_bidi_references",
     "refine",
     "refine_at",
     "refine_window",
@@ -34,6 +37,25 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*(?=:)")
 _HOSTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:(?!//)")
 
 escape_bidi = _escape_bidi
+#: What ``html.unescape`` reads as a character reference (its pattern, ``;`` optional).
+_REFERENCE = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
+
+
+def escape_bidi_references(text: str, decode: Callable[[str], str] = html.unescape) -> str:
+    """``text`` (link text that the output shows with its character references decoded) with each
+    reference to a Bidi_Control character replaced by that character percent-escaped (UTS #58 §8),
+    as :func:`escape_bidi` shows one written as it is: ``&#x202e;`` is shown ``%E2%80%AE``.
+
+    ``decode``: how the renderer decodes one reference (mistune's ``unescape`` needs the ``;``).
+    """
+    if "&" not in text:
+        return text
+
+    def one(reference: re.Match[str]) -> str:
+        decoded = decode(reference.group())
+        return reference.group() if BIDI_CONTROLS.isdisjoint(decoded) else _escape_bidi(decoded)
+
+    return _REFERENCE.sub(one, text)
 
 
 def refine(
@@ -208,10 +230,18 @@ def with_entity_end(text: str, link: Link) -> Link:
     In HTML text (Django's urlize input, bleach's text nodes) ``&amp;`` is one character: the ``;``
     that completes it is not a trailing Soft character of the link (§3.5.1 applies to ``&``).
     """
-    m = _ENTITY_START.search(link.text)
-    if m is None or text[link.end : link.end + 1] != ";":
-        return link
-    name = m.group(1)
-    if not name.startswith("#") and name + ";" not in _HTML5_ENTITIES:
+    if not completes_reference(text, link.end, link.text):
         return link
     return dataclasses.replace(link, end=link.end + 1, text=link.text + ";")
+
+
+def completes_reference(text: str, end: int, link_text: str) -> bool:
+    """Whether the ``;`` at ``text[end]`` completes an HTML character reference that ``link_text``
+    (the link's text, ending at ``end``) ends with: ``…&amp`` followed by ``;``."""
+    if text[end : end + 1] != ";" or "&" not in link_text:
+        return False
+    m = _ENTITY_START.search(link_text)
+    if m is None:
+        return False
+    name = m.group(1)
+    return name.startswith("#") or name + ";" in _HTML5_ENTITIES

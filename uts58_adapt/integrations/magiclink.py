@@ -22,6 +22,7 @@ included) and only invalid hosts are dropped; the extension's own option
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -35,13 +36,25 @@ from ..html import BIDI_CONTROLS
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
 from ..refine.risk_profile import reject_risky_value
-from ._common import WINDOW, escape_bidi, refined_span, risk_filter
+from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span, risk_filter
 
 __all__ = ["UTS58MagiclinkExtension", "makeExtension"]
 
 _MAIL_RE = re.compile(RE_MAIL)
 _WHOLE = re.compile(r"(?P<mail>.+)", re.DOTALL)
 _SPACE = re.compile(r"\s")
+#: Where a refined link stops past magiclink's span: where ``RE_LINK_PATH`` stops (white space,
+#: ``<``, a stash placeholder), or at a character magiclink leaves out of a link's end that a later
+#: inline processor reads: ``* _ ~ ^`` (emphasis, pymdownx's tilde and caret) and the ``&`` of a
+#: character reference.
+_LINK_STOP = re.compile(r"[\s<\x02\x03*_~^&]")
+#: Delimiters of Python-Markdown's emphasis and of pymdownx's tilde, caret and mark that magiclink's
+#: email pattern never takes: an email's local part starts after the last one before its "@".
+_MAIL_DELIMITERS = re.compile(r".*[*~^=]", re.DOTALL)
+#: An ``&`` that Python-Markdown's serializer writes ``&amp;`` (``markdown.serializers.RE_AMP``).
+_AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.IGNORECASE)
+#: What an email never ends before: magiclink's ``RE_MAIL`` ends with ``[a-z]\b(?![-@])``.
+_MAIL_NOT_BEFORE = re.compile(r"[\w@-]")
 _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 #: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
 _LOCAL_MAX = 256
@@ -79,9 +92,12 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         el, start, end = super().handleMatch(m, data)
         if el is None or start is None or end is None:
             return el, start, end
-        # The refinement's text runs to the next white space (magiclink's span holds none).
-        space = _SPACE.search(data, end, min(len(data), end + WINDOW))
-        window_end = space.start() if space else min(len(data), end + WINDOW)
+        # The refinement's text ends where magiclink's path pattern stops, or at a character it
+        # leaves out of the link that a later processor reads (``**`` closing emphasis, ``&amp;``):
+        # the link may shorten, but never take markup that magiclink alone leaves to the
+        # processors after it (issue 32).
+        stop = _LINK_STOP.search(data, end, min(len(data), end + WINDOW))
+        window_end = stop.start() if stop else min(len(data), end + WINDOW)
         config = self.config
         link = refined_span(
             data,
@@ -95,8 +111,11 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         if link is None:
             # magiclink would link the whole span: it stays plain text (no Markdown inside it
             # comes alive that magiclink alone would have kept in its link, issue 21).
-            return AtomicString(data[start:end]), start, end
+            return _inert(data[start:end]), start, end
         link_start, link_end, text, _href = link
+        if link_end < end and completes_reference(data, link_end, text):
+            # "…&amp" then ";": the reference stays whole, in the link as in magiclink's
+            link_end, text = link_end + 1, text + ";"
         if link_start != start or link_end != end:
             el.text = AtomicString(text)
             if m.group("www"):
@@ -109,14 +128,37 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
         href = el.get("href")
         if not href.isascii():  # Bidi_Control characters percent-escaped (§8); none is ASCII
             el.set("href", escape_bidi(href))
-        if not el.text.isascii() and BIDI_CONTROLS.intersection(el.text):
-            el.text = AtomicString(escape_bidi(el.text))
+        if "&" in href:  # a reference the browser decodes, as written out (it ends with ";")
+            el.set("href", escape_bidi_references(el.get("href"), _decoded_as_written))
+        text = el.text
+        if not text.isascii() and BIDI_CONTROLS.intersection(text):
+            text = escape_bidi(text)
+        if "&" in text:
+            text = escape_bidi_references(text, _decoded_as_written)
+        if text != el.text:
+            el.text = AtomicString(text)
         if link_end < end:
             # The rest of magiclink's span stays plain text, as it is in magiclink's own link:
             # no Markdown in it (``**b**``) comes alive that magiclink alone keeps inert (issue 21).
-            el.tail = AtomicString(data[link_end:end])
+            el.tail = _inert(data[link_end:end])
             return el, link_start, end
         return el, link_start, link_end
+
+
+def _inert(text: str) -> AtomicString:
+    """``text``, the end of magiclink's span, as plain text that shows as it does in magiclink's link.
+
+    Python-Markdown writes the ``&`` of a character reference out as it is (``&amp;`` stays one
+    ``&``), any other as ``&amp;``.  At the end of the link's text ``&#38`` is no reference; as the
+    text before the ``;`` that follows the span it would become one: its ``&`` is written ``&amp;``.
+    """
+    return AtomicString(_AMP.sub("&amp;", text) if "&" in text else text)
+
+
+def _decoded_as_written(reference: str) -> str:
+    """A character reference as the browser reads it in Python-Markdown's output, which keeps
+    those that end with ``;`` and writes the ``&`` of any other as ``&amp;``."""
+    return html.unescape(reference) if reference.endswith(";") else reference
 
 
 class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
@@ -138,6 +180,11 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         last = _LAST_SPACE.match(data, lo, at)  # the last white space before the "@", in one call
         if last is not None:
             lo = last.end()
+        # Emphasis runs after this pattern: the local part takes no "*" (nor pymdownx's "~ ^ ="),
+        # which magiclink's own email never holds: "**a@b.com**" stays bold (issue 32).
+        delimiter = _MAIL_DELIMITERS.match(data, lo, at)
+        if delimiter is not None:
+            lo = delimiter.end()
         hi = min(len(data), at + WINDOW)
         next_at = data.find("@", at + 1, hi)
         if next_at != -1:
@@ -145,6 +192,30 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         after = _SPACE.search(data, at, hi)
         if after:
             hi = after.start()
+        found = self._email_at(data, lo, hi, at)
+        if found is not None and data[found[0]] == "_":
+            # Nor a "_" that may open emphasis before it, unless magiclink's own email starts there.
+            own = _MAIL_RE.match(data, found[0])
+            if own is None or own.end() <= at:
+                lo = found[0]
+                while data.startswith("_", lo):
+                    lo += 1
+                found = self._email_at(data, lo, hi, at)
+        if found is None or _MAIL_NOT_BEFORE.match(data, found[1]):
+            # magiclink's pattern ends an address only at a word boundary, before neither "-"
+            # nor "@": "a@b.com_x_" is no email for it (and with the "_" left after a link,
+            # emphasis would start there that magiclink alone never makes).
+            return None, None, None
+        start, end, text = found
+        if text[:7].lower() == "mailto:":  # magiclink links the address after "mailto:"
+            start, text = start + 7, text[7:]
+        whole = _WHOLE.match(text)
+        assert whole is not None
+        el, _, _ = super().handleMatch(whole, text)
+        return el, start, end
+
+    def _email_at(self, data: str, lo: int, hi: int, at: int) -> tuple[int, int, str] | None:
+        """The refined email in ``data[lo:hi]`` that holds the "@" at ``at``: its start, end and text."""
         strict = bool(self.config["strict_hosts"])
         links = refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email)
         reject_risky = reject_risky_value(self.config["reject_risky"])
@@ -152,14 +223,8 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             links = risk_filter(data[lo:hi], links, strict_hosts=strict, reject_risky=reject_risky)
         for link in links:
             if link.kind == "email" and link.start <= at - lo < link.end:
-                start, text = lo + link.start, link.text
-                if text[:7].lower() == "mailto:":  # magiclink links the address after "mailto:"
-                    start, text = start + 7, text[7:]
-                whole = _WHOLE.match(text)
-                assert whole is not None
-                el, _, _ = super().handleMatch(whole, text)
-                return el, start, lo + link.end
-        return None, None, None
+                return lo + link.start, lo + link.end, link.text
+        return None
 
 
 class UTS58MagiclinkExtension(MagiclinkExtension):  # type: ignore[misc]

@@ -1,9 +1,16 @@
-"""mistune's ``url`` plugin with UTS #58 links: ``create_markdown(plugins=[uts58_adapt.integrations.mistune.url])``.
+r"""mistune's ``url`` plugin with UTS #58 links: ``create_markdown(plugins=[uts58_adapt.integrations.mistune.url])``.
 
 The plugin registers the same inline rule as ``mistune.plugins.url`` (its pattern finds
 ``http(s)://`` URLs), and refines each match (``integrations._common.refined_span``) before
 making the link token, exactly as mistune's own plugin makes it (``escape_url`` href,
 no link inside a link, cut at ``]`` inside link text).
+
+The refined link may end before mistune's match, never past the run its pattern's body
+takes (``[^\s<]``): after mistune's match there are only the trailing characters the
+pattern leaves out (``.,:;"')]``), never a ``<`` that mistune goes on to parse as inline
+HTML, a comment or the ``<`` of link syntax.  A Bidi_Control character in the link text
+is shown percent-escaped (UTS #58 §8), as is one that a character reference in it would
+decode to where mistune decodes them (``escape=False``).
 
 mistune decides scheme and host (``http://localhost:8000/`` stays linked) and only
 invalid hosts are dropped; ``url_plugin(strict_hosts=True)`` is the plugin with §1.4's
@@ -19,10 +26,11 @@ from re import Match
 from typing import TYPE_CHECKING
 
 from mistune.plugins.url import URL_LINK_PATTERN
-from mistune.util import escape_url
+from mistune.util import escape_url, unescape
 
+from ..html import BIDI_CONTROLS
 from ..refine.risk_profile import RejectRisky, reject_risky_value
-from ._common import WINDOW, refined_span
+from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span
 
 if TYPE_CHECKING:
     from mistune.core import InlineState
@@ -33,7 +41,8 @@ __all__ = ["url", "url_plugin"]
 
 #: Where mistune's pattern (``URL_LINK_PATTERN``) can start a link.
 _URL_START = re.compile(r"https?://")
-_SPACE = re.compile(r"\s")
+#: Where the run of mistune's pattern body (``[^\s<]+``) ends: a refined link never goes past it.
+_BODY_END = re.compile(r"[\s<]")
 
 
 def parse_url_link(
@@ -42,6 +51,7 @@ def parse_url_link(
     state: InlineState,
     strict_hosts: bool = False,
     reject_risky: RejectRisky = False,
+    decodes_references: bool = False,
 ) -> int:
     """mistune's ``parse_url_link`` on the refined spans of the match ``m``.
 
@@ -50,7 +60,10 @@ def parse_url_link(
     handled here, up to its end, linking the next ``http(s)://`` in it the same way:
     handing the rest back to mistune would make it search that run again after every
     link, time quadratic in a run such as ``http://`` * n (issue 21).  Each span given
-    to the refinement is at most ``WINDOW`` long.
+    to the refinement is at most ``WINDOW`` long, and its text ends where the run of
+    mistune's pattern body does (``_BODY_END``): past mistune's match a link may take
+    the trailing characters the pattern leaves out, never a ``<`` (issue 32).
+    ``decodes_references``: the renderer decodes character references in text (``escape=False``).
     """
     if state.in_link or state.depth >= inline.max_nested_level:
         # No link is made here (inside a link, or too deep): the text is mistune's own match, so
@@ -69,9 +82,11 @@ def parse_url_link(
         close = src.find("]", start, end)
         if close != -1:
             end = close
-    # mistune's match holds no white space: the text each refinement needs ends at the first
-    # white space after the match, found once (not once per link of a long match).
-    space = _SPACE.search(src, end, min(len(src), end + WINDOW))
+    # mistune's match holds no white space and no "<": the text each refinement needs ends at
+    # the first of them after the match, found once (not once per link of a long match).
+    # Past it mistune parses on (inline HTML, a comment, "<[" before link syntax): a link
+    # running over it would swallow markup into its text, or let it come alive (issue 32).
+    space = _BODY_END.search(src, end, min(len(src), end + WINDOW))
     space_at = space.start() if space else min(len(src), end + WINDOW)
     while True:
         span_end = min(end, start + WINDOW)
@@ -82,15 +97,18 @@ def parse_url_link(
             pos = span_end
         else:
             link_start, link_end, text, _href = link
+            if link_end < end and completes_reference(src, link_end, text):
+                # "…&amp" then ";": the reference stays whole, in the link as in mistune's
+                link_end, text = link_end + 1, text + ";"
             if link_start > pos:
                 _inert_text(inline, src[pos:link_start], state)
             if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
                 close = text.index("]")
                 text = text[:close]
                 if text:
-                    _append_link(state, text)
+                    _append_link(state, text, decodes_references)
                 return link_start + close
-            _append_link(state, text)
+            _append_link(state, text, decodes_references)
             pos = link_end
         if pos >= end:
             return pos
@@ -110,12 +128,18 @@ def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
         inline.process_text(text, state)
 
 
-def _append_link(state: InlineState, text: str) -> None:
-    """The link token mistune's own ``parse_url_link`` appends."""
+def _append_link(state: InlineState, text: str, decodes_references: bool = False) -> None:
+    """The link token mistune's own ``parse_url_link`` appends, its Bidi_Control characters
+    shown percent-escaped (UTS #58 §8; the href is mistune's, which escapes them too)."""
+    shown = text
+    if not text.isascii() and not BIDI_CONTROLS.isdisjoint(text):
+        shown = escape_bidi(text)
+    if decodes_references:  # as the renderer decodes them (mistune's safe_entity)
+        shown = escape_bidi_references(shown, unescape)
     state.append_token(
         {
             "type": "link",
-            "children": [{"type": "text", "raw": text}],
+            "children": [{"type": "text", "raw": shown}],
             "attrs": {"url": escape_url(text)},
             "_autolink": text,
         }
@@ -130,7 +154,10 @@ def url_plugin(*, strict_hosts: bool = False, reject_risky: RejectRisky = False)
 
     def plugin(md: Markdown) -> None:
         def parse(inline: InlineParser, m: Match[str], state: InlineState) -> int:
-            return parse_url_link(inline, m, state, strict_hosts, reject_risky)
+            # An HTML renderer with escape=False shows text decoded (mistune's safe_entity).
+            renderer = md.renderer
+            decodes = getattr(renderer, "escape_enabled", getattr(renderer, "_escape", True)) is False
+            return parse_url_link(inline, m, state, strict_hosts, reject_risky, decodes)
 
         md.inline.register("url_link", URL_LINK_PATTERN, parse)
 
