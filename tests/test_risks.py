@@ -147,7 +147,7 @@ def test_confusables_line_by_line() -> None:
 
 
 def test_generator_reproduces_security_tables_byte_for_byte(tmp_path: Path) -> None:
-    ucd = _official("ucd", "UnicodeData.txt").parent
+    ucd = _official("ucd", "PropList.txt").parent
     _official("security", "IdentifierStatus.txt")
     _official("idna", "Idna2008.txt")
     out = tmp_path / "_tables.py"
