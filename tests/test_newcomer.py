@@ -6,6 +6,7 @@ import io
 import itertools
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,62 @@ def test_the_standards_cited_are_the_ones_used() -> None:
 
 def test_the_docs_build_is_ignored_by_git() -> None:
     assert "site/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+SITE = "https://uts58-adapt.github.io/uts58_adapt/"
+BLOB = "https://github.com/uts58-adapt/uts58_adapt/blob/main/"
+
+
+def test_the_long_description_links_work_on_a_package_index() -> None:
+    # The long description is README.md (pyproject.toml): a package index resolves no relative link.
+    assert tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["readme"] == "README.md"
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme) + re.findall(r'(?:href|src)="([^"]+)"', readme)
+    assert len(targets) > 20
+    for target in targets:
+        assert target.startswith(("https://", "http://", "mailto:", "#")), f"relative link in README.md: {target}"
+        url = target.split("#", 1)[0]
+        if url.startswith(SITE):  # a page of the docs site: docs/PAGE.md or docs/PAGE/index.md
+            page = url[len(SITE) :].rstrip("/") or "index"
+            assert (REPO / "docs" / f"{page}.md").is_file() or (REPO / "docs" / page / "index.md").is_file(), target
+        elif url.startswith(BLOB):
+            assert (REPO / url[len(BLOB) :]).exists(), target
+
+
+def test_the_api_page_puts_the_main_functions_first_and_documents_everything_public() -> None:
+    import uts58_adapt
+
+    page = (REPO / "docs" / "api.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^ +- (\w+)$|^::: uts58_adapt\.(\w+)$", page, flags=re.MULTILINE)
+    names = [a or b for a, b in listed]
+    assert names[:5] == ["detect", "linkify", "linkify_html", "wrap", "link_risks"]
+    assert set(uts58_adapt.__all__) <= set(names), set(uts58_adapt.__all__) - set(names)
+    assert "::: uts58_adapt.Link\n    options:\n      show_root_heading: true\n      members: true\n" in page
+
+
+def test_every_field_of_link_has_a_docstring() -> None:
+    import ast
+    import dataclasses
+
+    from uts58_adapt import Link
+
+    tree = ast.parse((REPO / "uts58_adapt" / "link.py").read_text(encoding="utf-8"))
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Link").body
+    documented = {
+        field.target.id
+        for field, after in itertools.pairwise(body)
+        if isinstance(field, ast.AnnAssign)
+        and isinstance(field.target, ast.Name)
+        and isinstance(after, ast.Expr)
+        and isinstance(after.value, ast.Constant)
+    }
+    assert documented == {f.name for f in dataclasses.fields(Link)}
+
+
+def test_the_docs_extra_formats_the_signatures() -> None:
+    # mkdocstrings formats a separate signature only with black or ruff installed.
+    docs = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"][
+        "docs"
+    ]
+    assert any(re.match(r"(ruff|black)\b", requirement) for requirement in docs)
+    assert "separate_signature: true" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
