@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import re
 import sys
 import tomllib
@@ -13,7 +14,7 @@ import pytest
 
 from uts58_adapt.cli import main
 
-from conftest import REPO
+from conftest import REPO, load_module
 
 
 @pytest.mark.parametrize(
@@ -162,3 +163,18 @@ def test_the_docs_extra_formats_the_signatures() -> None:
     ]
     assert any(re.match(r"(ruff|black)\b", requirement) for requirement in docs)
     assert "separate_signature: true" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_one_image_folder_and_the_screenshots_show_todays_report() -> None:
+    tool = load_module("report_screenshots", REPO / "tools" / "report_screenshots.py")
+    assert tool.OUT == REPO / "docs" / "img" and not (REPO / "docs" / "images").exists()
+    shown = set()
+    for page in (REPO / "docs").rglob("*.md"):
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
+            image = (page.parent / target).resolve()
+            assert image.parent == tool.OUT and image.is_file(), f"{page.name}: {target}"
+            shown.add(image.name)
+    assert shown == set(tool.IMAGES)
+    # The counts the images show (written with them) are today's: else run tools/report_screenshots.py.
+    recorded = json.loads((tool.OUT / tool.COUNTS).read_text(encoding="utf-8"))
+    assert tool.sample_counts(recorded["backend"]) == recorded, "stale screenshots: run tools/report_screenshots.py"
