@@ -4,7 +4,6 @@ beside the checkout, shipped in the wheel (the linkification files), refreshed b
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import tomllib
@@ -163,8 +162,11 @@ def test_refresh_copies_what_changed_and_says_so(tmp_path: Path, capsys: pytest.
 
 # --- Where the data is said to be ------------------------------------------------------------------
 
-#: Files that may name ``../shared/unicode``: the refresh script's default source, and the docs of the override.
-MAY_NAME_SHARED = {"tools/refresh_data.py", "docs/data.md", "docs/development.md", "tests/test_data.py"}
+#: The old default place of the data beside the checkout (spelled so that this file does not name it:
+#: ``git grep`` for it finds only the files below).
+OLD_PLACE = "/".join(("shared", "unicode"))
+#: Files that may name it: the refresh script's default source, and the docs of the override.
+MAY_NAME_SHARED = {"tools/refresh_data.py", "docs/data.md", "docs/development.md"}
 
 
 def test_only_the_refresh_script_and_the_override_docs_name_shared_unicode() -> None:
@@ -174,8 +176,6 @@ def test_only_the_refresh_script_and_the_override_docs_name_shared_unicode() -> 
     naming = {
         p.relative_to(REPO).as_posix()
         for p in tracked
-        if p.is_file()
-        and "__pycache__" not in p.parts
-        and re.search(r"shared/unicode", p.read_text("utf-8", "replace"))
+        if p.is_file() and "__pycache__" not in p.parts and OLD_PLACE in p.read_text("utf-8", "replace")
     }
     assert naming <= MAY_NAME_SHARED, naming - MAY_NAME_SHARED
