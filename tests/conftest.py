@@ -1,10 +1,10 @@
 """Shared fixtures: the official Unicode data directory, and a headless Chromium.
 
 Official data: tests that need the official files call ``require_data``.  The data
-directory is ``$UTS58_DATA_DIR`` when set (and only it: no fallback), else
-``../shared/unicode`` beside the repository.  When it is missing the tests skip with
-the reason, unless ``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in which case
-they fail.  The run then starts with one line saying so, with the number of official
+directory is ``$UTS58_DATA_DIR`` when set (and only it: no fallback), else the
+repository's own ``data/unicode`` (docs/data.md).  When it is missing (an override
+naming a wrong directory) the tests skip with the reason, unless
+``UTS58_REQUIRE_CONFORMANCE=1`` (set by ``.ci/run``), in which case they fail.  The run then starts with one line saying so, with the number of official
 cases that are not tested, and ends with the number of tests skipped because of it.
 
 Browser: see :func:`find_chromium` and the ``chromium_browser`` fixture.
@@ -47,9 +47,13 @@ DATA_MISSING = "official Unicode data file"
 OFFICIAL_CASES = {"detection lines": 344, "formatting cases": 2 * 55, "property files": 3}
 
 
+#: The official files the repository carries (tools/refresh_data.py refreshes them).
+REPO_DATA = REPO / "data" / "unicode"
+
+
 def _find_data_dir() -> Path | None:
     env = os.environ.get("UTS58_DATA_DIR")
-    path = Path(env) if env else REPO.parent / "shared" / "unicode"
+    path = Path(env) if env else REPO_DATA
     return path if (path / "17.0.0" / "linkification").is_dir() else None
 
 
@@ -58,7 +62,7 @@ def _data_missing_line() -> str | None:
     if _find_data_dir() is not None:
         return None
     env = os.environ.get("UTS58_DATA_DIR")
-    where = f"UTS58_DATA_DIR={env}" if env else f"{REPO.parent / 'shared' / 'unicode'} (UTS58_DATA_DIR unset)"
+    where = f"UTS58_DATA_DIR={env}" if env else f"{REPO_DATA} (UTS58_DATA_DIR unset)"
     cases = sum(OFFICIAL_CASES.values())
     consequence = "FAIL" if os.environ.get("UTS58_REQUIRE_CONFORMANCE") == "1" else "are SKIPPED"
     return (
@@ -104,6 +108,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _data_skips.append(report.nodeid)
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Under ``UTS58_REQUIRE_CONFORMANCE=1`` a skip for lack of data fails the run, even one pytest
+    made itself (an empty parametrization over the official lines)."""
+    if _data_skips and os.environ.get("UTS58_REQUIRE_CONFORMANCE") == "1" and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _data_skips:
         terminalreporter.write_line(
@@ -121,7 +132,7 @@ def require_data(*relative: str) -> Path:
     if path is None or not path.is_file():
         reason = (
             f"{DATA_MISSING} {'/'.join(relative)} not found "
-            "(set UTS58_DATA_DIR or put ../shared/unicode beside the repository)"
+            "(UTS58_DATA_DIR names another directory, or the repository's data/unicode is incomplete)"
         )
         if os.environ.get("UTS58_REQUIRE_CONFORMANCE") == "1":
             pytest.fail(reason + "; UTS58_REQUIRE_CONFORMANCE=1 forbids skipping")

@@ -405,7 +405,7 @@ def test_utf16_without_bom_is_named(command: str, tmp_path: Path, capsys: pytest
     assert f"{no_bom}: cannot decode as utf-16: UTF-16 stream does not start with BOM" in err, err
     assert "Traceback" not in err
     if command == "detect":
-        assert out == "see ⸠x.com/a(b)⸡. ok\n"
+        assert out == f"{good}:1:see ⸠x.com/a(b)⸡. ok\n"  # several files: each line named
     else:
         assert json.loads(out)["summary"]["documents"] == 1
 
@@ -465,7 +465,7 @@ def test_symlink_loop_is_eloop(command: str, tmp_path: Path, capsys: pytest.Capt
     assert f"{tmp_path / 'a'}: too many levels of symbolic links" in err, err
     assert "no such file" not in err
     if command == "detect":
-        assert out == "first good file: see ⸠x.com/a(b)⸡. ok\n"
+        assert out == f"{good}:1:first good file: see ⸠x.com/a(b)⸡. ok\n"  # several files: each line named
     else:
         assert json.loads(out)["summary"]["documents"] == 1
 

@@ -57,7 +57,7 @@ def test_detect_long_line_is_named(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["detect", str(long), str(good), "--max-line", "1K"]) == 1
     out, err = capsys.readouterr()
     assert err == f"uts58-adapt detect: {long}: line 2 is longer than 1 KiB (--max-line); not read further\n"
-    assert out == "see ⸠x.com/a⸡. ok\nmail ⸠john@example.org⸡\n"
+    assert out == f"{long}:1:see ⸠x.com/a⸡. ok\n{good}:1:mail ⸠john@example.org⸡\n"  # several files: named
 
 
 def test_report_long_line_skips_that_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

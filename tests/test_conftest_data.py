@@ -59,3 +59,11 @@ def test_no_line_when_the_data_is_there(tmp_path: Path) -> None:
     data = require_data("17.0.0", "linkification", "LinkDetectionTest.txt").parents[2]
     proc = _pytest(data, "tests/test_detection_conformance.py", "-k", "line_count")
     assert "MISSING" not in proc.stdout and "skipped because" not in proc.stdout, proc.stdout
+
+
+def test_required_data_missing_fails_an_empty_parametrization_too(tmp_path: Path) -> None:
+    # test_detection_line parametrizes over the official lines: without the data pytest skips
+    # it on its own ("got empty parameter set"), which UTS58_REQUIRE_CONFORMANCE=1 must fail too.
+    proc = _pytest(tmp_path, "tests/test_detection_conformance.py", "-k", "detection_line", require=True)
+    assert proc.returncode == 1, proc.stdout
+    assert re.fullmatch(r"2 skipped(, \d+ deselected)? in [\d.]+s", proc.stdout.splitlines()[-1])

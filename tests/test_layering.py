@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "uts58_adapt"
 
 #: The layers, top first.  A module may import from its own layer and the layers below it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("entry points: the public API and the CLI", ("uts58_adapt", "uts58_adapt.cli")),
+    ("entry points: the public API and the CLI", ("uts58_adapt", "uts58_adapt.cli", "uts58_adapt.__main__")),
     ("CLI commands", ("uts58_adapt.commands",)),
     ("audit reports", ("uts58_adapt.report",)),
     (

@@ -16,11 +16,14 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 def test_license_is_an_spdx_string_with_its_file() -> None:
     project = PYPROJECT["project"]
-    assert project["license"] == "MIT"
-    assert project["license-files"] == ["LICENSE"]
+    # The code is MIT; the official Unicode files the wheel carries (data/unicode/) are Unicode-3.0.
+    assert project["license"] == "MIT AND Unicode-3.0"
+    assert project["license-files"] == ["LICENSE", "data/unicode/LICENSE"]
     text = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n")
     assert "Permission is hereby granted, free of charge" in text
+    unicode = (REPO / "data" / "unicode" / "LICENSE").read_text(encoding="utf-8")
+    assert unicode.startswith("UNICODE LICENSE V3\n") and unicode.endswith("SPDX-License-Identifier: Unicode-3.0\n")
 
 
 def test_version_is_set_in_one_place() -> None:
@@ -91,9 +94,9 @@ def test_metadata_for_the_index() -> None:
 
 
 def test_the_sdist_holds_what_its_tests_need() -> None:
-    """MANIFEST.in: the tests (with conftest.py), the tools and reports they read, docs, CHANGELOG, .ci/run."""
+    """MANIFEST.in: the tests (with conftest.py), the official data, the tools and reports they read, docs, CHANGELOG, .ci/run."""
     manifest = (REPO / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
-    for line in ("graft tests", "graft tools", "graft compat_reports", "graft docs", "graft benchmarks"):
+    for line in ("graft tests", "graft data", "graft tools", "graft compat_reports", "graft docs", "graft benchmarks"):
         assert line in manifest
     included = " ".join(line for line in manifest if line.startswith("include "))
     for name in ("CHANGELOG.md", "LICENSE", "README.md", "mkdocs.yml", ".ci/run"):

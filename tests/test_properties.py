@@ -102,7 +102,7 @@ def test_not_a_str(fn):
 
 
 def test_generator_reproduces_tables_byte_for_byte(tmp_path):
-    ucd = require_data("17.0.0", "ucd", "UnicodeData.txt").parent
+    ucd = require_data("17.0.0", "ucd", "PropList.txt").parent
     out = tmp_path / "_tables.py"
     subprocess.run(
         [sys.executable, str(REPO / "tools" / "generate_tables.py"), "--ucd-dir", str(ucd), "--output", str(out)],

@@ -17,9 +17,9 @@ for the examples of README.md and the docs pages:
   commands) and is not run; but every ``uts58-adapt`` command outside the opening block
   (the README's two commands, checked against .ci/run) must be on a ``$ `` line.
 - Commands and doctests run in a temporary directory holding :data:`FILES`, the input files
-  the examples name, with this checkout's ``uts58-adapt`` first on PATH and
-  ``../shared/unicode`` linked to the official data (a command naming it skips without the
-  data, or fails under ``UTS58_REQUIRE_CONFORMANCE=1``).  Nothing uses the network.
+  the examples name, with this checkout's ``uts58-adapt`` first on PATH, and no
+  ``UTS58_DATA_DIR``: ``uts58-adapt conformance`` reads the checkout's ``data/unicode``, as
+  on a fresh clone.  Nothing uses the network.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import pytest
 
-from conftest import REPO, _find_data_dir, require_data
+from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 CI = (REPO / ".ci" / "run").read_text(encoding="utf-8")
@@ -166,15 +166,11 @@ def test_every_install_line_works_today() -> None:
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``tmp/work`` holding FILES, ``tmp/shared/unicode`` linked to the data, ``tmp/bin/uts58-adapt``."""
+    """``tmp/work`` holding FILES, and ``tmp/bin/uts58-adapt``."""
     work = tmp_path / "work"
     for name, text in FILES.items():
         (work / name).parent.mkdir(parents=True, exist_ok=True)
         (work / name).write_text(text, encoding="utf-8")
-    data = _find_data_dir()
-    if data is not None:
-        (tmp_path / "shared").mkdir()
-        (tmp_path / "shared" / "unicode").symlink_to(data.resolve(), target_is_directory=True)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "uts58-adapt"
@@ -218,8 +214,6 @@ def test_cli_example(block: Block, workdir: Path) -> None:
     env["PATH"] = f"{workdir.parent / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = str(REPO)
     for lineno, command, expected in _commands(block):
-        if "shared/unicode" in command:
-            require_data("17.0.0", "linkification", "LinkDetectionTest.txt")
         proc = subprocess.run(
             ["bash", "-c", command], cwd=workdir, env=env, capture_output=True, timeout=300, check=False
         )

@@ -221,7 +221,7 @@ def test_nfd_agrees_with_python_where_python_knows_the_character() -> None:
 
 
 def test_generator_reproduces_security_tables_byte_for_byte(tmp_path: Path) -> None:
-    ucd = _official("ucd", "UnicodeData.txt").parent
+    ucd = _official("ucd", "PropList.txt").parent
     _official("security", "IdentifierStatus.txt")
     _official("idna", "Idna2008.txt")
     out = tmp_path / "_tables.py"

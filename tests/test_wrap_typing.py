@@ -52,3 +52,43 @@ def test_mypy_strict_accepts_the_overloads(tmp_path: Path) -> None:
         ]
     )
     assert status == 0, out + err
+
+
+#: A user's module, checked with mypy's defaults (docs/migration/index.md, "type checkers").
+APP = """\
+from linkify_it import LinkifyIt
+from urlextract import URLExtract
+
+import uts58_adapt
+
+reveal_type(uts58_adapt.wrap(LinkifyIt()))
+reveal_type(uts58_adapt.wrap(URLExtract()))
+"""
+
+
+#: What docs/migration/index.md tells a user to add to their pyproject.toml (read from the page).
+def _documented_setting() -> str:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "migration" / "index.md").read_text(encoding="utf-8")
+    block = page.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert "follow_untyped_imports = true" in block
+    return block
+
+
+@pytest.mark.parametrize("configured", [False, True], ids=["plain-mypy", "with-the-documented-setting"])
+def test_a_users_plain_mypy_run(configured: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = pytest.importorskip("mypy.api")
+    (tmp_path / "app.py").write_text(APP, encoding="utf-8")
+    if configured:
+        (tmp_path / "pyproject.toml").write_text(_documented_setting(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    # uts58_adapt from this checkout (an editable install's import hook is invisible to mypy).
+    monkeypatch.setenv("MYPYPATH", str(Path(__file__).resolve().parent.parent))
+    out, _err, _status = api.run(["--cache-dir", str(tmp_path / "cache"), "app.py"])
+    if configured:
+        assert 'Revealed type is "linkify_it.main.LinkifyIt"' in out, out
+        assert 'Revealed type is "urlextract.urlextract_core.URLExtract"' in out, out
+        assert "error" not in out, out
+    else:
+        # What the docs say a plain run gives: the two libraries untyped, the wrapped objects Any.
+        assert out.count("[import-untyped]") == 2, out
+        assert out.count('Revealed type is "Any"') == 2, out

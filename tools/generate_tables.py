@@ -7,7 +7,9 @@ Python's ``unicodedata``, which is an older Unicode version) and writes them as
 compact, sorted range tables.  The output is deterministic: running the script
 twice gives the same bytes, and a test checks that the committed file matches.
 
-    python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd
+    python tools/generate_tables.py --idna-dir data/unicode/17.0.0/idna
+
+``--ucd-dir`` defaults to the repository's ``data/unicode/17.0.0/ucd`` (docs/data.md).
 
 It also writes ``_security_tables.py`` beside the output: the data of the UTS #58 §8
 checks, from the UTS #39, UCD and IDNA files of the release directory above
@@ -33,6 +35,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 UNICODE_VERSION = "17.0.0"
+#: The repository's copy of the release's files (tools/refresh_data.py refreshes it).
+DATA = Path(__file__).resolve().parent.parent / "data" / "unicode" / UNICODE_VERSION
 MAX_CP = 0x10FFFF
 INPUT_FILES = (
     "PropList.txt",
@@ -144,7 +148,7 @@ def render(ucd: Path) -> str:
         "#   Link_Bracket = Bidi_Paired_Bracket for Close, '<' for '>'",
         "#   Link_Email = (XID_Continue - Basic Latin) | ASCII [a-zA-Z0-9_-!?'{}*/&#%`^+=|~$.]",
         "#   Letter  = gc=L (Lu | Ll | Lt | Lm | Lo), for refine/initiation.py",
-        "# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd",
+        "# Regenerate: python tools/generate_tables.py (the UCD files of data/unicode/17.0.0/ucd)",
         "",
         f'UNICODE_VERSION = "{UNICODE_VERSION}"',
         "",
@@ -487,7 +491,7 @@ def render_security(ucd: Path) -> str:
         "# The data of the UTS #58 §8 checks (uts58_adapt/refine/risks.py): UTS #39 identifier status,",
         "# scripts and confusables, the Line_Break classes of §8's ideographic test, Bidi_Control, and",
         "# the characters a TLD cannot hold (RZ-LGR: digits, hyphen, IDNA2008 CONTEXTJ and CONTEXTO).",
-        "# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd",
+        "# Regenerate: python tools/generate_tables.py (the files of data/unicode/17.0.0/)",
         "# fmt: off",
         "",
         f'UNICODE_VERSION = "{UNICODE_VERSION}"',
@@ -609,8 +613,7 @@ def render_idna(idna_dir: Path) -> str:
         "# Host characters (refine/host_chars.py), non-ASCII only:",
         "#   IDNA2008_Category in {PVALID, CONTEXTJ, CONTEXTO}                 (Idna2008.txt, RFC 5892)",
         "#   | UTS #46 status 'mapped' to [a-z0-9-] or such characters only  (IdnaMappingTable.txt, UTS #46 §5)",
-        "# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd "
-        "--idna-dir ../shared/unicode/17.0.0/idna",
+        "# Regenerate: python tools/generate_tables.py --idna-dir data/unicode/17.0.0/idna",
         "",
         f'UNICODE_VERSION = "{UNICODE_VERSION}"',
         "",
@@ -625,7 +628,12 @@ def render_idna(idna_dir: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ucd-dir", required=True, type=Path, help="directory with the UCD 17.0.0 files")
+    parser.add_argument(
+        "--ucd-dir",
+        type=Path,
+        default=DATA / "ucd",
+        help="directory with the UCD 17.0.0 files (default: data/unicode/17.0.0/ucd)",
+    )
     parser.add_argument(
         "--output",
         type=Path,

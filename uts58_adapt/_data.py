@@ -1,27 +1,45 @@
-"""Where the official Unicode data files are: ``$UTS58_DATA_DIR``, else ``../shared/unicode``."""
+"""Where the official Unicode data files are: ``$UTS58_DATA_DIR``, else the copy this package carries.
+
+The repository holds them in ``data/unicode/`` (``17.0.0/``, ``dev/``: the layout of
+unicode.org's directories; ``tools/refresh_data.py`` refreshes them).  A wheel carries
+the linkification files of that directory as package data (``uts58_adapt/_unicode_data/``),
+which is all ``uts58-adapt conformance`` reads.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-__all__ = ["data_dir"]
+__all__ = ["bundled_data_dir", "data_dir"]
+
+#: The data directory of a source checkout (an editable install too): ``data/unicode`` beside the package.
+CHECKOUT_DATA = Path(__file__).resolve().parent.parent / "data" / "unicode"
+#: The linkification files an installed wheel carries ([tool.setuptools.package-dir] in pyproject.toml).
+PACKAGE_DATA = Path(__file__).resolve().parent / "_unicode_data"
+
+
+def _has_data(path: Path) -> bool:
+    return (path / "17.0.0" / "linkification").is_dir()
+
+
+def bundled_data_dir() -> Path | None:
+    """The data directory that comes with this copy of the package: the checkout's ``data/unicode``,
+    else the wheel's package data; None when neither is there."""
+    for path in (CHECKOUT_DATA, PACKAGE_DATA):
+        if _has_data(path):
+            return path
+    return None
 
 
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     """Return the directory holding ``17.0.0/linkification/``, or None when none is found.
 
-    Looked up in order: ``explicit``, ``$UTS58_DATA_DIR``, ``../shared/unicode`` from the
-    current directory, and ``../shared/unicode`` beside a source checkout of this package.
+    Looked up in order: ``explicit``, ``$UTS58_DATA_DIR`` (either one, when given, is the
+    only candidate: a wrong override is reported, not replaced), then :func:`bundled_data_dir`.
     """
-    candidates: list[Path] = []
-    if explicit:
-        candidates.append(Path(explicit))
-    if os.environ.get("UTS58_DATA_DIR"):
-        candidates.append(Path(os.environ["UTS58_DATA_DIR"]))
-    candidates.append(Path.cwd() / ".." / "shared" / "unicode")
-    candidates.append(Path(__file__).resolve().parent.parent.parent / "shared" / "unicode")
-    for path in candidates:
-        if (path / "17.0.0" / "linkification").is_dir():
-            return path.resolve()
-    return None
+    override = explicit or os.environ.get("UTS58_DATA_DIR")
+    if override:
+        path = Path(override)
+        return path.resolve() if _has_data(path) else None
+    return bundled_data_dir()

@@ -3,7 +3,7 @@
 # Host characters (refine/host_chars.py), non-ASCII only:
 #   IDNA2008_Category in {PVALID, CONTEXTJ, CONTEXTO}                 (Idna2008.txt, RFC 5892)
 #   | UTS #46 status 'mapped' to [a-z0-9-] or such characters only  (IdnaMappingTable.txt, UTS #46 §5)
-# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd --idna-dir ../shared/unicode/17.0.0/idna
+# Regenerate: python tools/generate_tables.py --idna-dir data/unicode/17.0.0/idna
 
 UNICODE_VERSION = "17.0.0"
 

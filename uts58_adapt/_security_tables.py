@@ -3,7 +3,7 @@
 # The data of the UTS #58 §8 checks (uts58_adapt/refine/risks.py): UTS #39 identifier status,
 # scripts and confusables, the Line_Break classes of §8's ideographic test, Bidi_Control, and
 # the characters a TLD cannot hold (RZ-LGR: digits, hyphen, IDNA2008 CONTEXTJ and CONTEXTO).
-# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd
+# Regenerate: python tools/generate_tables.py (the files of data/unicode/17.0.0/)
 # fmt: off
 
 UNICODE_VERSION = "17.0.0"

@@ -9,7 +9,7 @@
 #   Link_Bracket = Bidi_Paired_Bracket for Close, '<' for '>'
 #   Link_Email = (XID_Continue - Basic Latin) | ASCII [a-zA-Z0-9_-!?'{}*/&#%`^+=|~$.]
 #   Letter  = gc=L (Lu | Ll | Lt | Lm | Lo), for refine/initiation.py
-# Regenerate: python tools/generate_tables.py --ucd-dir ../shared/unicode/17.0.0/ucd
+# Regenerate: python tools/generate_tables.py (the UCD files of data/unicode/17.0.0/ucd)
 
 UNICODE_VERSION = "17.0.0"
 

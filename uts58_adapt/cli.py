@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import signal
 import sys
 import threading
@@ -60,11 +61,33 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+#: ``--backend`` names that are no backend, with what to use instead: libraries whose links come
+#: from a backend (markdown-it-py's from linkify-it-py), or that have no linkify of their own (nh3).
+BACKEND_HINTS = {
+    "markdown-it": "markdown-it-py finds its links with linkify-it-py: use --backend linkify-it "
+    "(in Python, wrap md.linkify: docs/migration/markdown-it-py.md)",
+    "nh3": "nh3 has no linkify of its own: use --backend linkify-it (in Python, uts58_adapt.linkify_html "
+    "before nh3.clean: docs/migration/nh3.md)",
+    "linkify-it-py": "the backend is named linkify-it",
+    "python-markdown": "Python-Markdown links through pymdown-extensions' magiclink: use --backend magiclink",
+}
+BACKEND_HINTS["markdown-it-py"] = BACKEND_HINTS["markdown_it"] = BACKEND_HINTS["markdown-it"]
+BACKEND_HINTS["linkify_it"] = BACKEND_HINTS["linkify-it-py"]
+BACKEND_HINTS["markdown"] = BACKEND_HINTS["pymdownx"] = BACKEND_HINTS["python-markdown"]
+
+_INVALID_BACKEND = re.compile(r"argument --backend: invalid choice: '?([^' ]*)'?")
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (``PROG: error: …; see PROG --help``)
-    and exit status 2, not the whole usage block (issue 24.3); subcommands' parsers are of this class too."""
+    and exit status 2, not the whole usage block (issue 24.3); subcommands' parsers are of this class too.
+    An unknown ``--backend`` that names a library with a hint (:data:`BACKEND_HINTS`) gets it."""
 
     def error(self, message: str) -> NoReturn:
+        invalid = _INVALID_BACKEND.match(message)
+        hint = BACKEND_HINTS.get(invalid.group(1).lower()) if invalid else None
+        if hint:
+            message = f"{message}; {hint}"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -100,6 +123,8 @@ def _sigterm_raises() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # The command line as given: a command's message can name the command that goes on (detect).
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -59,7 +59,7 @@ def detect(
     are returned as the backend reported them (``original`` is the link's own span), the
     "before" view for audits.
 
-    ``max_length`` (UTS #8 security considerations allow length limits): links longer
+    ``max_length`` (UTS #58 §8, security considerations, allows length limits): links longer
     than this many code points are dropped, not shortened, so a pathological input
     cannot produce a giant link.  ``None`` means no limit.  The default is 4096.
 

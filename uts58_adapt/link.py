@@ -23,11 +23,17 @@ class Link:
     """
 
     start: int
+    """Where the link starts in the input text (a code point index)."""
     end: int
+    """Where it ends (exclusive): ``text == input[start:end]``."""
     text: str
+    """The link as written in the input."""
     kind: LinkKind
+    """``"url"`` or ``"email"``."""
     href: str
+    """The target, for an ``href`` attribute: ``text``, with ``https://`` before a bare host and ``mailto:`` before an email."""
     original: tuple[int, int] | None = None
+    """The backend's own ``(start, end)`` before refinement; None for a link the adapter added."""
 
     def __init__(
         self, start: int, end: int, text: str, kind: LinkKind, href: str, original: tuple[int, int] | None = None

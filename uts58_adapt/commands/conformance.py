@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -23,9 +24,10 @@ a link the file does not expect; their recall is printed.  minimal_escape gets a
 structure comment; its second figure, on the file's own escaped lines, is lower
 because 5 of those lines are ambiguous.
 
-The data directory is --data-dir (which must exist), else $UTS58_DATA_DIR, else
-../shared/unicode.  It must contain 17.0.0/linkification/ (and optionally
-dev/linkification/).
+The data directory is --data-dir, else $UTS58_DATA_DIR (either one must hold
+17.0.0/linkification/, and optionally dev/linkification/), else the official
+files this package carries: data/unicode/ in a source checkout, the
+linkification files in an installed wheel.
 
 exit status: 0 when every score is the correct one, 1 when one is not (or a
 required file is missing), 2 when there is no data directory.
@@ -45,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--data-dir", help="the unicode/ data directory (default: $UTS58_DATA_DIR or ../shared/unicode)"
+        "--data-dir", help="the unicode/ data directory (default: $UTS58_DATA_DIR, else the files this package carries)"
     )
     parser.add_argument(
         "--backend",
@@ -74,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         found = data_dir()
         if found is None:
+            env = os.environ.get("UTS58_DATA_DIR")
+            if env:
+                return _error(f"UTS58_DATA_DIR={env}: no data directory with 17.0.0/linkification/ there")
             return _error("no data directory with 17.0.0/linkification/ found; pass --data-dir or set UTS58_DATA_DIR")
         base = found
     print(f"data directory: {base}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import shlex
 import sys
 
 from .._io import InputError, add_decoding_options, codec_problem, expand_paths, read_lines
@@ -25,7 +27,8 @@ whole-script-lookalike, non-ascii-latin-mixed, dangerous-pattern, latin-lookalik
 tld-specific-character) to --reject-risky and to the "risks" of --format json.
 
 formats:
-  marked  each line with every link wrapped in ⸠ ⸡ (the LinkDetectionTest.txt format)
+  marked  each line with every link wrapped in ⸠ ⸡ (the LinkDetectionTest.txt format);
+          over several files (or a directory) each line starts with FILE:LINE:
   json    one JSON object per line (JSON Lines): {"source", "line", "links": [{"start",
           "end", "text", "kind", "href", "original", "risks"}]}; offsets are code
           points; "risks" lists the link's §8 codes (uts58_adapt.link_risks)
@@ -42,7 +45,8 @@ examples:
 exit status: 0 when every input was read, 1 when an input could not be read or
 decoded, had a line longer than --max-line, or detection failed on a line (a message
 naming it goes to stderr; that line is left out and the other inputs are still
-processed); 2 for a --encoding that is not a text encoding.
+processed; after an undecodable line, the lines done and the command that goes on,
+with --errors replace); 2 for a --encoding that is not a text encoding.
 """
 
 
@@ -146,6 +150,20 @@ def _json(source: str, lineno: int, links: list[Link], profile: str = "default")
     )
 
 
+def _go_on(source: str, done: int, argv: list[str] | None) -> str:
+    """What to say after an undecodable line: how many lines were done, and the command that goes on
+    past such bytes (``--errors replace``: each becomes U+FFFD), the given one with that option."""
+    given = list(argv[1:]) if argv and argv[0] == "detect" else []
+    kept = [
+        w
+        for i, w in enumerate(given)
+        if w != "--errors" and not w.startswith("--errors=") and given[i - 1 : i] != ["--errors"]
+    ]
+    command = shlex.join(["uts58-adapt", "detect", "--errors", "replace", *kept])
+    again = " (with the same input)" if source == "<stdin>" else ""
+    return f"{source}: {done} lines done, the rest not read; to go on past undecodable bytes{again}: {command}"
+
+
 def run(args: argparse.Namespace) -> int:
     from ..backends import get_backend
     from ..detection import detect
@@ -175,10 +193,15 @@ def run(args: argparse.Namespace) -> int:
     names = args.files or ["-"]
     if "-" in names:
         stdin_hint("detect", "text")
+    several = len(names) > 1 or any(name != "-" and os.path.isdir(name) for name in names)
     for name in expand_paths(names, errors):
         source = "<stdin>" if name == "-" else name
+        # Several inputs in the marked format: each line starts with its file's name and line number.
+        prefix = f"{source}:{{}}:" if several and args.format == "marked" else ""
+        done = 0
         try:
             for lineno, line in enumerate(read_lines(name, args.encoding, args.errors, args.max_line), 1):
+                done = lineno
                 try:
                     links = detect(line, args.backend, args.refine, max_length=max_length, reject_risky=reject_risky)
                 except Exception as exc:  # a backend bug on one line must not sink the batch
@@ -188,10 +211,14 @@ def run(args: argparse.Namespace) -> int:
                     out.write(_html(line, links) + "\n")
                 elif args.format == "json":
                     out.write(_json(source, lineno, links, args.risk_profile) + "\n")
+                elif prefix:
+                    out.write(prefix.format(lineno) + _marked(line, links) + "\n")
                 else:
                     out.write(_marked(line, links) + "\n")
         except InputError as exc:
             errors.append(str(exc))
+            if "cannot decode" in str(exc) and args.errors == "strict":
+                errors.append(_go_on(source, done, getattr(args, "argv", None)))
         for message in errors:  # a file name cannot write terminal escapes or forge a line (issue 33.5)
             print(f"uts58-adapt detect: {terminal_safe(message)}", file=sys.stderr)
             status = 1

@@ -1,8 +1,10 @@
 """Django's ``urlize`` and ``urlizetrunc`` with UTS #58 links.
 
-``from uts58_adapt.integrations.django import urlize, urlizetrunc`` gives functions with
-Django's signatures (``django.utils.html.urlize`` and the ``urlizetrunc`` template
-filter).  Adding ``"uts58_adapt.integrations.django"`` to ``INSTALLED_APPS`` gives the
+``from uts58_adapt.integrations.django import urlize, urlizetrunc`` gives drop-ins for one
+Django function each: ``urlize`` for ``django.utils.html.urlize`` (no ``rel="nofollow"`` unless
+asked), ``urlizetrunc`` for the template filter ``django.template.defaultfilters.urlizetrunc``
+(always ``rel="nofollow"``).  The template filter ``django.template.defaultfilters.urlize``
+(``rel="nofollow"``) has its drop-in in the template library: ``templatetags.uts58.urlize``.  Adding ``"uts58_adapt.integrations.django"`` to ``INSTALLED_APPS`` gives the
 template library ``{% load uts58 %}``, whose ``urlize`` and ``urlizetrunc`` filters
 replace the built-in ones, autoescaping as Django's do.
 
@@ -46,7 +48,10 @@ def urlize(
     strict_hosts: bool = False,
     reject_risky: RejectRisky = False,
 ) -> str:
-    """``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping).
+    """A drop-in for ``django.utils.html.urlize`` with UTS #58 links (same parameters, same escaping).
+
+    Not for the template filter ``django.template.defaultfilters.urlize``, which adds
+    ``rel="nofollow"``: its drop-in is ``templatetags.uts58.urlize`` (or pass ``nofollow=True``).
 
     Django decides scheme and host: what it links stays linked (``localhost``, an
     intranet host after ``http://``), only invalid hosts are dropped; ``strict_hosts=True``
@@ -110,7 +115,8 @@ def urlize(
 def urlizetrunc(
     value: Any, limit: int, autoescape: bool = True, *, strict_hosts: bool = False, reject_risky: RejectRisky = False
 ) -> str:
-    """The ``urlizetrunc`` template filter with UTS #58 links: display texts cut to ``limit``, ``rel="nofollow"``."""
+    """A drop-in for the template filter ``django.template.defaultfilters.urlizetrunc`` with UTS #58 links:
+    display texts cut to ``limit``, ``rel="nofollow"``, autoescaped by default."""
     from django.utils.safestring import mark_safe
 
     return cast(
