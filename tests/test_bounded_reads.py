@@ -107,10 +107,11 @@ def test_report_dev_zero_ends_in_bounded_memory() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 1, err.decode()
+    # No document was read: exit 2, nothing written (issue 33.5).
+    assert proc.returncode == 2, err.decode()
     assert err.decode() == (
         "uts58-adapt report: /dev/zero: line 1 is longer than 16 MiB (--max-line); not read further\n"
-        "uts58-adapt report: no input could be read; nothing written\n"
+        "uts58-adapt report: no document was read (1 problem above); nothing written\n"
     )
     assert out == b""  # no report of nothing (issue 24.3)
 
