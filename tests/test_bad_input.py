@@ -229,7 +229,16 @@ def test_encoding_and_errors_options(command: str, tmp_path: Path, capsys: pytes
     latin.write_bytes("café: see x.com/é ok\n".encode("latin-1"))
     extra = ["--format", "json", "-q"] if command == "report" else []
 
-    assert main([command, str(latin), *extra]) == 1  # not UTF-8
+    if command == "detect":
+        assert main([command, str(latin), *extra]) == 1  # not UTF-8
+    else:
+        # The report's only input failed: no document read, nothing written (exit status 2);
+        # beside a good input, the failed one is named and the rest audited (exit status 1).
+        assert main([command, str(latin), *extra]) == 2
+        good = tmp_path / "good.txt"
+        good.write_text("see x.com/a ok\n", encoding="utf-8")
+        assert main([command, str(latin), str(good), *extra]) == 1
+        assert json.loads(capsys.readouterr().out)["summary"]["links_after"] == 1
     capsys.readouterr()
 
     assert main([command, str(latin), "--encoding", "latin-1", *extra]) == 0

@@ -29,6 +29,7 @@ READ_FILES = [
     "17.0.0/ucd/PropList.txt",
     "17.0.0/ucd/ScriptExtensions.txt",
     "17.0.0/ucd/Scripts.txt",
+    "17.0.0/ucd/UnicodeData.txt",
     "17.0.0/ucd/extracted/DerivedGeneralCategory.txt",
     "17.0.0/idna/Idna2008.txt",
     "17.0.0/idna/IdnaMappingTable.txt",
@@ -46,11 +47,25 @@ def test_the_repository_carries_every_file_read() -> None:
     assert carried == sorted(READ_FILES)
 
 
+def test_every_input_of_the_table_generator_is_carried() -> None:
+    # CI once failed on a fresh clone: the security tables read ucd/UnicodeData.txt, which
+    # data/unicode/ lacked (tools/generate_tables.py names its inputs; the list above must hold them).
+    generator = load_module("generate_tables", REPO / "tools" / "generate_tables.py")
+    inputs = {f"17.0.0/ucd/{name}" for name in generator.INPUT_FILES}
+    inputs |= {f"17.0.0/{name}" for name in generator.SECURITY_INPUTS}
+    inputs |= {f"17.0.0/idna/{name}" for name in generator.IDNA_INPUT_FILES}
+    assert sorted(inputs - set(READ_FILES)) == []
+
+
 def test_each_file_is_the_official_one_with_its_license() -> None:
     # The headers unicode.org gives its files; the license note beside them.
     for name in READ_FILES:
         head = (REPO_DATA / name).read_bytes()[:600]
-        assert b"Unicode" in head and b"\r\n" not in head, name
+        if name.endswith("UnicodeData.txt"):  # the one file without a header: its first record
+            assert head.startswith(b"0000;<control>;Cc;0;BN;;;;;N;NULL;;;;\n"), name
+        else:
+            assert b"Unicode" in head, name
+        assert b"\r\n" not in head, name
     assert (REPO_DATA / "LICENSE").read_text(encoding="utf-8").startswith("UNICODE LICENSE V3\n")
 
 
