@@ -541,3 +541,118 @@ def test_linkifier_jinja2_environment_factory(tmp_path: Path, monkeypatch: pytes
         assert b <= before and a <= after and before - b == after - a, line
     assert report["summary"]["links_before"] >= 3  # the svn:// link of the extra scheme is one
     assert jinja2 is not None
+
+
+MARKDOWN_LINES = [
+    "see https://en.wikipedia.org/wiki/Antenna_(radio). ok",
+    "詳細は https://example.com/パス」です and http://x.com/a」b",
+    "mail bug@例え.jp or anna@example.com today",
+    "x ~~https://x.com/a~~ y and www.example.com/(β)",
+]
+
+
+def _listed(report: dict) -> dict[int, tuple[set, set]]:
+    listed: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
+    for c in report["changes"]:
+        if c["before"] is not None:
+            listed[c["line"]][0].add(tuple(c["before"]))
+        if c["after"] is not None:
+            listed[c["line"]][1].add(tuple(c["after"]))
+    return listed
+
+
+@pytest.mark.parametrize("backend", ["mistune", "magiclink"])
+def test_linkifier_markdown_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
+    """33.2: a mistune or Python-Markdown factory; the team's plugins and options stay, the
+    integration replaces only the link rule.  The expected links come from renderers built here
+    as the migration guides say (the integration named in place of the library's plugin)."""
+    if backend == "mistune":
+        mistune = pytest.importorskip("mistune")
+        source = (
+            "import mistune\n"
+            "def make_md():\n"
+            "    return mistune.create_markdown(plugins=['strikethrough', 'url'])\n"
+            "def plain_md():\n"
+            "    return mistune.create_markdown(plugins=['strikethrough'])\n"
+            "instance = mistune.create_markdown(plugins=['url'])\n"
+        )
+        from uts58_adapt.integrations.mistune import url
+
+        team = mistune.create_markdown(plugins=["strikethrough", "url"])
+        guide = mistune.create_markdown(plugins=["strikethrough", url])
+        render_b, render_a = team, guide
+    else:
+        markdown = pytest.importorskip("markdown")
+        pytest.importorskip("pymdownx")
+        options = "{'repo_url_shortener': True, 'user': 'team', 'repo': 'site'}"
+        source = (
+            "import markdown\n"
+            "def make_md():\n"
+            "    return markdown.Markdown(extensions=['pymdownx.magiclink', 'tables'],\n"
+            f"        extension_configs={{'pymdownx.magiclink': {options}}})\n"
+            "def plain_md():\n"
+            "    return markdown.Markdown(extensions=['tables'])\n"
+            "instance = markdown.Markdown()\n"
+        )
+        team_md = markdown.Markdown(
+            extensions=["pymdownx.magiclink", "tables"], extension_configs={"pymdownx.magiclink": eval(options)}
+        )
+        guide_md = markdown.Markdown(
+            extensions=["uts58_adapt.integrations.magiclink", "tables"],
+            extension_configs={"uts58_adapt.integrations.magiclink": eval(options)},
+        )
+
+        def render_b(line: str) -> str:
+            return str(team_md.reset().convert(line))
+
+        def render_a(line: str) -> str:
+            return str(guide_md.reset().convert(line))
+
+    module = f"team_{backend}_md"
+    (tmp_path / f"{module}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "a.txt").write_text("\n".join(MARKDOWN_LINES) + "\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["report", str(tmp_path / "a.txt"), "--linkifier", f"{module}:make_md", "-q", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["backend"] == backend and report["audit"]["linkifier"] == f"{module}:make_md"
+    assert report["configuration"]["factory"] == "make_md"
+    listed = _listed(report)
+    total_before = total_after = 0
+    for lineno, line in enumerate(MARKDOWN_LINES, 1):
+        text_b, before = _anchor_spans(render_b(line))
+        text_a, after = _anchor_spans(render_a(line))
+        text_b, text_a = text_b.strip(), text_a.strip()
+        assert text_b == text_a and text_b in (line, line.replace("~~", ""))
+        if text_b != line:  # mistune's strikethrough took four characters away: no offsets to compare
+            continue
+        total_before, total_after = total_before + len(before), total_after + len(after)
+        b, a = listed.get(lineno, (set(), set()))
+        assert b <= before and a <= after and before - b == after - a, line
+    assert total_before >= 3 and report["changes"]
+    # The team's renderer without a link plugin links nothing bare: its upgrade invents nothing.
+    assert main(["report", str(tmp_path / "a.txt"), "--linkifier", f"{module}:plain_md", "-q", "-o", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["summary"]["links_before"] == report["summary"]["links_after"] == 0
+    # An instance cannot be audited (its upgrade would change it): one line naming the remedy.
+    assert main(["report", str(tmp_path / "a.txt"), "--linkifier", f"{module}:instance", "-q", "-o", str(out)]) == 2
+
+
+def test_django_settings_module_is_recorded(tmp_path: Path) -> None:
+    """33.2: Django reads the team's settings (DJANGO_SETTINGS_MODULE); the report names them."""
+    pytest.importorskip("django")
+    (tmp_path / "team_settings.py").write_text("URLIZE_ASSUME_HTTPS = False\nUSE_TZ = True\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("see example.com/a). ok\n", encoding="utf-8")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "team_settings", "PYTHONPATH": str(tmp_path)}
+    out = tmp_path / "r.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "uts58_adapt", "report", "a.txt", "--backend", "django", "-q", "-o", str(out)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    config = json.loads(out.read_text(encoding="utf-8"))["configuration"]
+    assert config["settings"] == "team_settings" and config["URLIZE_ASSUME_HTTPS"] is False

@@ -32,7 +32,9 @@ switch: an intranet link it links stays linked, nothing is invented inside a tok
   mistune      create_markdown(plugins=['url'])(line)  vs  with integrations.mistune.url_plugin()
   magiclink    Markdown(extensions=['pymdownx.magiclink'])  vs  integrations.magiclink's
 --linkifier MODULE:ATTR audits your configured object instead (a LinkifyIt, a MarkdownIt,
-a URLExtract, a bleach Linker or Cleaner, or a callable returning one), --strict-hosts adds
+a URLExtract, a bleach Linker or Cleaner, a Jinja2 Environment, or a callable returning one;
+a function returning a new mistune.Markdown or markdown.Markdown; Django reads the settings
+DJANGO_SETTINGS_MODULE names), --strict-hosts adds
 §1.4's registrable-domain rule (wrap(..., strict_hosts=True)), and --detect audits detect()
 itself (strict hosts, the bundled PSL TLD list, http/https/ftp only).  Each pair of links
 (paired by overlap) is classified: unchanged, extended, trimmed, start-moved, added or
@@ -132,7 +134,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--linkifier",
         metavar="MODULE:ATTR",
         help="audit your own configured linkifier, imported from MODULE: a LinkifyIt, a MarkdownIt (its .linkify), "
-        "a URLExtract, a bleach Linker or Cleaner, a Jinja2 Environment, or a callable returning one; "
+        "a URLExtract, a bleach Linker or Cleaner, a Jinja2 Environment, or a callable returning one, or a "
+        "function returning a new mistune.Markdown or markdown.Markdown (Django: set DJANGO_SETTINGS_MODULE); "
         "--backend follows from it",
     )
     parser.add_argument(
@@ -429,6 +432,17 @@ def _audit_plan(args: argparse.Namespace) -> dict[str, Any]:
             "mode": "upgrade",
             "before": f"{args.linkifier}: env.from_string('{{{{ line|urlize }}}}')",
             "after": f"uts58_adapt.integrations.jinja2.install(env{options}) (on an overlay), then the same",
+            "strict_hosts": args.strict,
+            "reject_risky": bool(args.reject_risky),
+            "linkifier": args.linkifier,
+        }
+    if backend in ("mistune", "magiclink") and args.linkifier is not None:  # the team's factory
+        integration = {"mistune": "url_plugin", "magiclink": "UTS58MagiclinkExtension"}[backend]
+        return {
+            "mode": "upgrade",
+            "before": f"{args.linkifier}() rendering each line",
+            "after": f"another {args.linkifier}() with uts58_adapt.integrations.{backend}.{integration}"
+            f"({options[2:]}) in place of the library's link rule, the team's options kept",
             "strict_hosts": args.strict,
             "reject_risky": bool(args.reject_risky),
             "linkifier": args.linkifier,

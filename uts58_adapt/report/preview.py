@@ -27,6 +27,7 @@ from ..link import Link
 __all__ = [
     "UPGRADABLE",
     "LinkifierError",
+    "MarkdownFactory",
     "Preview",
     "backend_of",
     "configuration",
@@ -45,6 +46,29 @@ URLIZE = ("django", "jinja2")
 
 class LinkifierError(ValueError):
     """``--linkifier MODULE:ATTR`` names nothing usable (the message says why, on one line)."""
+
+
+class MarkdownFactory:
+    """A team's mistune or Python-Markdown factory (``--linkifier MODULE:ATTR`` naming a function
+    that returns a new ``mistune.Markdown`` or ``markdown.Markdown``).  The preview calls it
+    twice: one renderer stays the team's ("before"), the other gets the integration ("after"),
+    which changes the renderer it is given."""
+
+    def __init__(self, backend: str, make: Callable[[], Any]) -> None:
+        self.backend = backend
+        self.make = make
+
+
+def _markdown_backend(obj: Any) -> str | None:
+    """``"mistune"`` for a ``mistune.Markdown``, ``"magiclink"`` for a ``markdown.Markdown``, else None."""
+    import sys
+
+    mistune, markdown = sys.modules.get("mistune"), sys.modules.get("markdown")
+    if mistune is not None and isinstance(obj, mistune.Markdown):
+        return "mistune"
+    if markdown is not None and isinstance(obj, markdown.Markdown):
+        return "magiclink"
+    return None
 
 
 def load_linkifier(spec: str) -> Any:
@@ -76,16 +100,26 @@ def load_linkifier(spec: str) -> Any:
             obj = getattr(obj, part)
         except AttributeError:
             raise LinkifierError(f"--linkifier {spec!r}: {module_name} has no attribute {attr}") from None
+    if _markdown_backend(obj) is not None:
+        raise LinkifierError(
+            f"--linkifier {spec!r}: a {type(obj).__name__} instance; name a function that returns a new one "
+            "(the upgrade changes the renderer it is given, and the report needs the team's too)"
+        )
     if backend_of(obj) is None and callable(obj) and not isinstance(obj, type):
+        factory = obj
         try:
             obj = obj()
         except Exception as exc:
             raise LinkifierError(f"--linkifier {spec!r}: calling it failed: {type(exc).__name__}: {exc}") from None
+        found = _markdown_backend(obj)
+        if found is not None:
+            return MarkdownFactory(found, factory)
     obj = _unwrapped(_linkifier_of(obj))
     if backend_of(obj) is None:
         raise LinkifierError(
             f"--linkifier {spec!r}: a {type(obj).__name__}, not a LinkifyIt, MarkdownIt, URLExtract, "
-            "bleach Linker or Cleaner, or Jinja2 Environment (or a callable returning one)"
+            "bleach Linker or Cleaner, or Jinja2 Environment (or a callable returning one), nor a function "
+            "returning a mistune.Markdown or markdown.Markdown"
         )
     return obj
 
@@ -116,8 +150,9 @@ def _unwrapped(obj: Any) -> Any:
 
 
 def backend_of(obj: Any) -> str | None:
-    """``"linkify-it"``, ``"urlextract"`` or ``"bleach"`` (a ``Linker`` or a ``Cleaner``) for an
-    instance of those libraries, else None."""
+    """``"linkify-it"``, ``"urlextract"``, ``"bleach"`` (a ``Linker`` or a ``Cleaner``) or
+    ``"jinja2"`` for an instance of those libraries, ``"mistune"`` or ``"magiclink"`` for a
+    :class:`MarkdownFactory`, else None."""
     import sys
 
     from linkify_it.main import LinkifyIt
@@ -135,6 +170,8 @@ def backend_of(obj: Any) -> str | None:
     jinja2 = sys.modules.get("jinja2")
     if jinja2 is not None and isinstance(obj, jinja2.Environment):
         return "jinja2"
+    if isinstance(obj, MarkdownFactory):
+        return obj.backend
     return None
 
 
@@ -299,10 +336,14 @@ class UrlizePreview:
     def configuration(self) -> dict[str, Any]:
         """What decides the links: the call and the settings or policies it reads."""
         if self.backend == "django":
+            import os
+
             from django.conf import settings
 
             return {
                 "call": "django.utils.html.urlize(line, autoescape=True)",
+                # the team's settings (DJANGO_SETTINGS_MODULE), else standalone ones
+                "settings": os.environ.get("DJANGO_SETTINGS_MODULE") or "standalone (URLIZE_ASSUME_HTTPS=True)",
                 "URLIZE_ASSUME_HTTPS": getattr(settings, "URLIZE_ASSUME_HTTPS", None),
                 "strict_hosts": self.strict_hosts,
             }
@@ -326,17 +367,30 @@ class MarkdownPreview:
     #: Every link of these renderers (and every email the integrations add) holds one of these.
     _ANCHORS = ("://", "@", "www.", "ftp.")
 
-    def __init__(self, backend: str, strict_hosts: bool = False, reject_risky: bool = False) -> None:
+    def __init__(
+        self,
+        backend: str,
+        strict_hosts: bool = False,
+        reject_risky: bool = False,
+        make: Callable[[], Any] | None = None,
+    ) -> None:
         self.backend = backend
         self.strict_hosts = strict_hosts
+        self.make = make
         if backend == "mistune":
             import mistune
 
             from ..integrations.mistune import url_plugin
 
-            own = mistune.create_markdown(plugins=["url"])
             plugin: Any = url_plugin(strict_hosts=strict_hosts, reject_risky=reject_risky)
-            upgraded = mistune.create_markdown(plugins=[plugin])
+            if make is None:
+                own, upgraded = mistune.create_markdown(plugins=["url"]), mistune.create_markdown(plugins=[plugin])
+            else:
+                # The team's renderer twice; the integration replaces the url plugin's rule in one
+                # (a renderer without the url plugin links only <autolinks>: nothing to upgrade).
+                own, upgraded = make(), make()
+                if "url_link" in upgraded.inline.rules:
+                    plugin(upgraded)
             self._render: tuple[Callable[[str], str], Callable[[str], str]] = (
                 lambda line: str(own(line)),
                 lambda line: str(upgraded(line)),
@@ -344,13 +398,30 @@ class MarkdownPreview:
         elif backend == "magiclink":
             import markdown
 
-            own_md = markdown.Markdown(extensions=["pymdownx.magiclink"])
-            up_md = markdown.Markdown(
-                extensions=["uts58_adapt.integrations.magiclink"],
-                extension_configs={
-                    "uts58_adapt.integrations.magiclink": {"strict_hosts": strict_hosts, "reject_risky": reject_risky}
-                },
-            )
+            if make is None:
+                own_md = markdown.Markdown(extensions=["pymdownx.magiclink"])
+                up_md = markdown.Markdown(
+                    extensions=["uts58_adapt.integrations.magiclink"],
+                    extension_configs={
+                        "uts58_adapt.integrations.magiclink": {
+                            "strict_hosts": strict_hosts,
+                            "reject_risky": reject_risky,
+                        }
+                    },
+                )
+            else:
+                from pymdownx.magiclink import MagiclinkPattern
+
+                from ..integrations.magiclink import RefinedLinkPattern, UTS58MagiclinkExtension
+
+                own_md, up_md = make(), make()
+                # The team's magiclink options (its link pattern holds them), kept: the integration's
+                # extension registers the same patterns under the same names, replacing magiclink's.
+                registry = up_md.inlinePatterns  # (a Registry: no .get)
+                pattern = registry["magic-link"] if "magic-link" in registry else None  # noqa: SIM401
+                if isinstance(pattern, MagiclinkPattern) and not isinstance(pattern, RefinedLinkPattern):
+                    configs = {**pattern.config, "strict_hosts": strict_hosts, "reject_risky": reject_risky}
+                    UTS58MagiclinkExtension(**configs).extendMarkdown(up_md)
             self._render = (lambda line: own_md.reset().convert(line), lambda line: up_md.reset().convert(line))
         else:
             raise ValueError(f"no Markdown preview for the {backend} backend")
@@ -374,6 +445,18 @@ class MarkdownPreview:
 
     def configuration(self) -> dict[str, Any]:
         """What decides the links: the renderer as the preview builds it."""
+        if self.make is not None:
+            made = self.make()
+            out: dict[str, Any] = {
+                "factory": getattr(self.make, "__qualname__", repr(self.make)),
+                "class": _class_name(made),
+            }
+            if self.backend == "mistune":
+                out["inline_rules"] = list(made.inline.rules)
+            else:
+                out["inline_patterns"] = [str(item.name) for item in made.inlinePatterns._priority]
+            out["strict_hosts"] = self.strict_hosts
+            return out
         call = (
             "mistune.create_markdown(plugins=['url'])(line)"
             if self.backend == "mistune"
@@ -473,7 +556,9 @@ def preview(
             found = MarkdownPreview(backend, strict_hosts, reject_risky)
         else:
             instance = load_linkifier(linkifier) if linkifier else _default_instance(backend)
-            if backend_of(instance) == "jinja2":
+            if isinstance(instance, MarkdownFactory):
+                found = MarkdownPreview(instance.backend, strict_hosts, reject_risky, make=instance.make)
+            elif backend_of(instance) == "jinja2":
                 found = UrlizePreview("jinja2", strict_hosts, reject_risky, env=instance)
             elif backend_of(instance) == "bleach":
                 found = BleachPreview(instance, strict_hosts, reject_risky)
