@@ -656,3 +656,28 @@ def test_django_settings_module_is_recorded(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     config = json.loads(out.read_text(encoding="utf-8"))["configuration"]
     assert config["settings"] == "team_settings" and config["URLIZE_ASSUME_HTTPS"] is False
+
+
+@pytest.mark.parametrize(
+    ("html", "audited"),
+    [
+        # a ">" inside a quoted attribute value does not end the tag (the regex reading leaked the value)
+        ('<p title="a > see http://x.com/b">ok</p> after http://y.com/c', ["ok", " after http://y.com/c"]),
+        # linkify_html's skip_tags: pre and code content is never linked
+        ("<pre>http://x.com/code</pre> <code>http://x.com/c</code>!", [" ", "!"]),
+        # CDATA, foreign content and select are not text a linkifier links
+        ("<![CDATA[ http://x.com/a ]]> z", [" z"]),
+        ("<svg><text>http://x.com/svg</text></svg> t", [" t"]),
+        ("<select><option>http://x.com/o</option></select>", []),
+        # an anchor's content, inline elements included
+        ('<a href="/"><b>http://x.com/in</b></a> out', [" out"]),
+    ],
+)
+def test_html_is_audited_over_the_text_linkify_html_links(html: str, audited: list[str]) -> None:
+    """33.6: the HTML reading is linkify_html's (the HTML5 tokenizer and tree rules), not a pattern's."""
+    from uts58_adapt.report.markup import mask
+
+    masked = mask(html, "html")
+    assert len(masked) == len(html)
+    assert masked.split() == " ".join(audited).split()
+    assert all(p in masked for p in audited)

@@ -6,9 +6,13 @@ document's text: auditing its source as plain text reports links running into ``
 code point for code point (line breaks kept), so the audit's lines, columns and spans still
 point into the source file:
 
-- ``html`` (as ``linkify_html`` reads a document): tags with their attributes, comments,
-  doctypes and processing instructions, the content of ``script``, ``style``, ``textarea``,
-  ``title`` and other raw-text elements, and existing ``a`` elements with their text;
+- ``html``: everything but the text ``linkify_html`` would link, read by the same HTML5
+  tokenizer and tree rules (``backends._html5_text.text_runs`` with ``linkify_html``'s
+  default ``skip_tags``): tags with their attributes (a ``>`` inside a quoted value
+  included), comments, CDATA sections, doctypes, the content of ``a``, ``pre``, ``code``,
+  ``script``, ``style``, ``textarea``, ``title`` and other raw-text elements, foreign
+  content (``svg``, ``math``) and ``select``, and whatever follows a point where two readings
+  of the markup could differ;
 - ``markdown`` (as markdown-it with ``linkify`` links it): fenced and indented code blocks,
   code spans, autolinks, inline HTML, links and images (text and destination), and link
   reference definitions.
@@ -39,14 +43,22 @@ def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group())
 
 
-_HTML_MASK = re.compile(
-    r"<!--.*?(?:-->|\Z)"  # a comment (an unclosed one runs to the end)
-    r"|<(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript)\b[^>]*>.*?(?:</\1\s*>|\Z)"
-    r"|<a\b[^>]*>.*?(?:</a\s*>|\Z)"  # an existing link: linkify_html leaves its text alone
-    r"|<[!?/]?[A-Za-z][^>]*>?"  # any other tag, doctype or processing instruction, with its attributes
-    r"|<[!?][^>]*>?",
-    re.IGNORECASE | re.DOTALL,
-)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _mask_html(text: str) -> str:
+    from ..backends._html5_text import text_runs
+    from ..html_fragment import DEFAULT_SKIP_TAGS
+
+    out: list[str] = []
+    pos = 0
+    for start, end in text_runs(text, DEFAULT_SKIP_TAGS):
+        out.append(_NOT_NEWLINE.sub(" ", text[pos:start]))
+        out.append(text[start:end])
+        pos = end
+    out.append(_NOT_NEWLINE.sub(" ", text[pos:]))
+    return "".join(out)
+
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _MD_INLINE = re.compile(
@@ -95,7 +107,7 @@ def mask(text: str, markup: str) -> str:
     """``text`` with what ``markup``'s linkifier never links replaced by spaces (same length,
     line breaks kept): see the module's docstring.  ``text`` for ``markup="text"``."""
     if markup == "html":
-        return _HTML_MASK.sub(_blank, text)
+        return _mask_html(text)
     if markup == "markdown":
         return _mask_markdown(text)
     if markup == "text":
