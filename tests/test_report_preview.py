@@ -418,12 +418,7 @@ def test_bleach_preview_and_linkifier(tmp_path: Path, monkeypatch: pytest.Monkey
         assert main(["report", str(tmp_path / "a.txt"), "--backend", "bleach", *extra, "-q", "-o", str(out)]) == 0
         report = json.loads(out.read_text(encoding="utf-8"))
         assert report["audit"]["mode"] == "upgrade" and report["configuration"]["class"] == "bleach.linkifier.Linker"
-        listed: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
-        for c in report["changes"]:
-            if c["before"] is not None:
-                listed[c["line"]][0].add(tuple(c["before"]))
-            if c["after"] is not None:
-                listed[c["line"]][1].add(tuple(c["after"]))
+        listed = _listed(report)
         for lineno, line in enumerate(lines, 1):
             escaped = html.escape(line, quote=False)
             text_b, before = _anchor_spans(linker.linkify(escaped))
@@ -527,12 +522,7 @@ def test_linkifier_jinja2_environment_factory(tmp_path: Path, monkeypatch: pytes
     env = team_env.make_env()
     upgraded = team_env.make_env()
     install(upgraded)
-    listed: dict[int, tuple[set, set]] = defaultdict(lambda: (set(), set()))
-    for c in report["changes"]:
-        if c["before"] is not None:
-            listed[c["line"]][0].add(tuple(c["before"]))
-        if c["after"] is not None:
-            listed[c["line"]][1].add(tuple(c["after"]))
+    listed = _listed(report)
     for lineno, line in enumerate(lines, 1):
         text_b, before = _anchor_spans(env.from_string("{{ t|urlize }}").render(t=line))
         text_a, after = _anchor_spans(upgraded.from_string("{{ t|urlize }}").render(t=line))
