@@ -170,7 +170,8 @@ def _script(cp: int) -> str:
     if i >= 0:
         _first, last, index = tables.SCRIPT_RANGES[i]
         if cp <= last:
-            return tables.SCRIPTS[index]
+            name: str = tables.SCRIPTS[index]
+            return name
     return "Unknown"
 
 
