@@ -15,8 +15,8 @@ from uts58_adapt import _data
 
 from conftest import REPO, REPO_DATA, _find_data_dir, load_module
 
-#: Every official file a test, the conformance command or tools/generate_tables.py reads.
-READ_FILES = [
+#: The files of one release directory that the tests, the conformance command and the generator read.
+_RELEASE_FILES = [
     "17.0.0/linkification/LinkBracket.txt",
     "17.0.0/linkification/LinkDetectionTest.txt",
     "17.0.0/linkification/LinkEmail.txt",
@@ -36,6 +36,12 @@ READ_FILES = [
     "17.0.0/idna/IdnaTestV2.txt",
     "17.0.0/security/IdentifierStatus.txt",
     "17.0.0/security/confusables.txt",
+]
+#: Every official file a test, the conformance command or tools/generate_tables.py reads: those
+#: of 17.0.0 and of the 18.0.0 draft (issue 37.2), and the corrected 17.0.0 formatting test.
+READ_FILES = [
+    *_RELEASE_FILES,
+    *(name.replace("17.0.0/", "18.0.0-draft/", 1) for name in _RELEASE_FILES),
     "dev/linkification/LinkFormattingTest.txt",
 ]
 
@@ -51,10 +57,26 @@ def test_every_input_of_the_table_generator_is_carried() -> None:
     # CI once failed on a fresh clone: the security tables read ucd/UnicodeData.txt, which
     # data/unicode/ lacked (tools/generate_tables.py names its inputs; the list above must hold them).
     generator = load_module("generate_tables", REPO / "tools" / "generate_tables.py")
-    inputs = {f"17.0.0/ucd/{name}" for name in generator.INPUT_FILES}
-    inputs |= {f"17.0.0/{name}" for name in generator.SECURITY_INPUTS}
-    inputs |= {f"17.0.0/idna/{name}" for name in generator.IDNA_INPUT_FILES}
+    assert set(generator.VERSIONS.values()) == {"17.0.0", "18.0.0-draft"}
+    inputs: set[str] = set()
+    for release in generator.VERSIONS.values():  # each data version the generator takes
+        inputs |= {f"{release}/ucd/{name}" for name in generator.INPUT_FILES}
+        inputs |= {f"{release}/{name}" for name in generator.SECURITY_INPUTS}
+        inputs |= {f"{release}/idna/{name}" for name in generator.IDNA_INPUT_FILES}
     assert sorted(inputs - set(READ_FILES)) == []
+
+
+def test_the_draft_files_are_the_official_ones_byte_for_byte() -> None:
+    # Copied, not edited: each carried 18.0.0 draft file is the official one, byte for byte, when
+    # the official copy is at tools/refresh_data.py's default source (beside the checkout).
+    refresh = _refresh()
+    source = refresh.DEFAULT_SOURCE
+    if not (source / "18.0.0-draft").is_dir():
+        pytest.skip(f"no official copy of the 18.0.0 draft at {source} to compare with")
+    drafts = [name for name in READ_FILES if name.startswith("18.0.0-draft/")]
+    assert len(drafts) == 19
+    differ = [name for name in drafts if (source / name).read_bytes() != (REPO_DATA / name).read_bytes()]
+    assert differ == []
 
 
 def test_each_file_is_the_official_one_with_its_license() -> None:

@@ -48,8 +48,17 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     (
-        "generated tables",
-        ("uts58_adapt._tables", "uts58_adapt._idna_tables", "uts58_adapt._security_tables", "uts58_adapt._tld_data"),
+        "generated tables (17.0.0 and the 18.0.0 draft), and the Unicode version that picks them",
+        (
+            "uts58_adapt._tables",
+            "uts58_adapt._idna_tables",
+            "uts58_adapt._security_tables",
+            "uts58_adapt._tables_18_0_0",
+            "uts58_adapt._idna_tables_18_0_0",
+            "uts58_adapt._security_tables_18_0_0",
+            "uts58_adapt._tld_data",
+            "uts58_adapt._unicode_version",
+        ),
     ),
 ]
 
@@ -203,6 +212,8 @@ def test_the_graph_sees_function_level_and_relative_imports() -> None:
     assert "uts58_adapt.refine.hosts" in targets["uts58_adapt.refine.migration"]  # from . import hosts
     assert "uts58_adapt.commands" in targets["uts58_adapt.cli"]  # import_module(f".commands.{name}")
     assert "uts58_adapt._idna_tables" in targets["uts58_adapt.refine.host_chars"]
+    assert "uts58_adapt._security_tables" in targets["uts58_adapt.refine.risks"]
+    assert "uts58_adapt._tables" in targets["uts58_adapt.properties"]  # import_module(f"._tables{MODULE_SUFFIX}")
     assert "uts58_adapt._tld_data" in targets["uts58_adapt.public_suffixes"]
 
 

@@ -7,7 +7,7 @@ The repository holds, byte for byte, the files its tests, ``uts58-adapt conforma
 ``dev/linkification/`` for the corrected LinkFormattingTest.txt).  Which files: the ones
 already in ``data/unicode/`` (this script never adds a file on its own: a new one is copied
 by hand, once, and refreshed from then on).  Every version directory present there is
-refreshed (``17.0.0``, ``dev``, a draft such as ``18.0.0-draft`` once someone adds it).
+refreshed (``17.0.0``, ``dev``, ``18.0.0-draft``; a new one is copied by hand, once).
 
     python tools/refresh_data.py                      # from ../shared/unicode
     python tools/refresh_data.py /path/to/unicode     # from another copy

@@ -1,15 +1,19 @@
 """Where the official Unicode data files are: ``$UTS58_DATA_DIR``, else the copy this package carries.
 
-The repository holds them in ``data/unicode/`` (``17.0.0/``, ``dev/``: the layout of
-unicode.org's directories; ``tools/refresh_data.py`` refreshes them).  A wheel carries
+The repository holds them in ``data/unicode/`` (``17.0.0/``, ``dev/``, ``18.0.0-draft/``: the
+layout of unicode.org's directories; ``tools/refresh_data.py`` refreshes them).  A wheel carries
 the linkification files of that directory as package data (``uts58_adapt/_unicode_data/``),
-which is all ``uts58-adapt conformance`` reads.
+which is all ``uts58-adapt conformance`` reads.  A data directory is one that holds the
+linkification files of the Unicode version in use (``_unicode_version.DATA_DIRECTORY``:
+``17.0.0``, or ``18.0.0-draft`` when ``$UTS58_UNICODE_VERSION=18.0.0``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from ._unicode_version import DATA_DIRECTORY
 
 __all__ = ["bundled_data_dir", "data_dir"]
 
@@ -20,7 +24,7 @@ PACKAGE_DATA = Path(__file__).resolve().parent / "_unicode_data"
 
 
 def _has_data(path: Path) -> bool:
-    return (path / "17.0.0" / "linkification").is_dir()
+    return (path / DATA_DIRECTORY / "linkification").is_dir()
 
 
 def bundled_data_dir() -> Path | None:
@@ -33,7 +37,7 @@ def bundled_data_dir() -> Path | None:
 
 
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
-    """Return the directory holding ``17.0.0/linkification/``, or None when none is found.
+    """Return the directory holding ``17.0.0/linkification/`` (the version in use's), or None when none is found.
 
     Looked up in order: ``explicit``, ``$UTS58_DATA_DIR`` (either one, when given, is the
     only candidate: a wrong override is reported, not replaced), then :func:`bundled_data_dir`.

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -14,6 +16,7 @@ from types import FrameType
 from typing import NoReturn
 
 from ._io import Terminated
+from ._unicode_version import DATA_DIRECTORY, DEFAULT, ENV, SHIPPED, UNICODE_VERSION
 
 __all__ = ["main"]
 
@@ -30,6 +33,7 @@ examples:
   echo 'see x.com/Dvořák.' | uts58-adapt detect    detect from stdin
   uts58-adapt escape 'https://x.com/%CE%B1%2E'      minimal escaping: https://x.com/α%2E
   uts58-adapt conformance                          run the official Unicode test files
+  uts58-adapt conformance --unicode-version 18.0.0 the same on the Unicode 18.0.0 draft's data
 
 Run 'uts58-adapt COMMAND --help' for each command's options.
 """
@@ -41,9 +45,10 @@ def version_text() -> str:
     from .backends import data_versions
 
     v = data_versions()
+    chosen = "" if UNICODE_VERSION == DEFAULT else f"; the data of {DATA_DIRECTORY}/, chosen by {ENV}"
     return (
         f"uts58-adapt {__version__}\n"
-        f"Unicode {v['unicode']} (UTS #58 revision 2: Link_Term, Link_Bracket, Link_Email)\n"
+        f"Unicode {v['unicode']} (UTS #58 revision 2: Link_Term, Link_Bracket, Link_Email{chosen})\n"
         f"Public Suffix List {v['public_suffix_list']} (snapshot of {v['public_suffix_list_date']})\n"
         f"idna {v['idna']} (UTS #46 processing; host characters from the Unicode {v['host_characters']} tables)\n"
         f"Python {sys.version.split()[0]}"
@@ -99,7 +104,36 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f".commands.{name}", __package__).register(subparsers)
+    for command in subparsers.choices.values():
+        command.add_argument(
+            "--unicode-version",
+            choices=tuple(SHIPPED),
+            help=f"the Unicode data version (default: ${ENV}, else {DEFAULT}); "
+            f"another one than this process's runs the command in a new process with ${ENV} set",
+        )
     return parser
+
+
+def _run_with_unicode_version(version: str, argv: list[str], replace: bool) -> int:
+    """Run ``uts58-adapt ARGV`` in a new Python process with ``$UTS58_UNICODE_VERSION=version``.
+
+    The version is chosen once per process, when the package is imported (``_unicode_version.py``),
+    and this process has imported it already: the tables are built at import so that no call
+    looks the version up (docs/decisions.md).  ``replace``: the console script replaces itself
+    (``os.execve``, POSIX); otherwise (a call of :func:`main` from Python, Windows) the command
+    runs as a child with the same standard streams and its exit status is returned.
+    """
+    env = {**os.environ, ENV: version}
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if os.path.isfile(os.path.join(checkout, "pyproject.toml")):
+        # A source checkout, perhaps only on sys.path: the new process imports this same copy.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (checkout, env.get("PYTHONPATH"))))
+    command = [sys.executable, "-m", "uts58_adapt", *argv]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if replace and os.name == "posix":
+        os.execve(sys.executable, command, env)
+    return subprocess.run(command, env=env, check=False).returncode
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
@@ -128,7 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    requested = getattr(args, "unicode_version", None)
     try:
+        if requested is not None and requested != UNICODE_VERSION:
+            return _run_with_unicode_version(requested, args.argv, replace=argv is None)
         with _sigterm_raises():
             return int(args.func(args) or 0)
     except KeyboardInterrupt:

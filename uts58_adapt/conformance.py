@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from ._unicode_version import DATA_DIRECTORY
 from .properties import is_link_email, link_bracket, link_term
 
 __all__ = [
@@ -43,8 +44,11 @@ OPEN_MARK, CLOSE_MARK = "\u2e20", "\u2e21"
 _FIELD = re.compile(r" ?([𝑺𝑯𝑷𝑸𝑽𝑭𝑫])=")
 
 #: Known errata of LinkFormattingTest.txt, by release directory: cases whose expected
-#: minimal URL is wrong (a final Soft character left unescaped); fixed in ``dev/``.
+#: minimal URL is wrong (a final Soft character left unescaped); fixed in ``dev/`` (and in
+#: ``18.0.0-draft/``, whose file is the ``dev/`` one).
 FORMATTING_ERRATA = {"17.0.0": 10}
+#: The corrected files of a release directory, checked beside its own when present (optional).
+CORRECTED = {"17.0.0": "dev"}
 #: Cases of LinkFormattingTest.txt whose fully escaped line leaves a data ``/ # & =`` literal.
 AMBIGUOUS_ESCAPED_LINES = 5
 #: Backends whose libraries recognize fewer link forms than UTS #58 (their documented
@@ -316,13 +320,16 @@ def check_detection(path: Path, backend: str) -> Result:
     return result
 
 
-def run_all(base: Path, backends: tuple[str, ...] = ("linkify-it", "urlextract")) -> Iterator[Result]:
+def run_all(
+    base: Path, backends: tuple[str, ...] = ("linkify-it", "urlextract"), directory: str = DATA_DIRECTORY
+) -> Iterator[Result]:
     """Yield a Result per official file under ``base`` (a ``unicode/`` data directory).
 
-    A missing 17.0.0 file gives a Result with ``missing`` set (not ``ok``); the corrected
-    ``dev/`` LinkFormattingTest.txt is optional.
+    ``directory``: the release directory, that of the Unicode version in use (``17.0.0``,
+    ``18.0.0-draft``), whose tables the checks run.  A missing file of it gives a Result with
+    ``missing`` set (not ``ok``); the corrected ``dev/`` LinkFormattingTest.txt (17.0.0's) is optional.
     """
-    link = base / "17.0.0" / "linkification"
+    link = base / directory / "linkification"
 
     def missing(path: Path, optional: bool = False) -> Result:
         note = "optional: the corrected figures are not checked" if optional else "required"
@@ -349,10 +356,10 @@ def run_all(base: Path, backends: tuple[str, ...] = ("linkify-it", "urlextract")
     for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"):
         prop = link / name
         yield from guarded(prop, check_property) if prop.is_file() else [missing(prop)]
-    for formatting, optional in (
-        (link / "LinkFormattingTest.txt", False),
-        (base / "dev" / "linkification" / "LinkFormattingTest.txt", True),
-    ):
+    formatting_files = [(link / "LinkFormattingTest.txt", False)]
+    if directory in CORRECTED:
+        formatting_files.append((base / CORRECTED[directory] / "linkification" / "LinkFormattingTest.txt", True))
+    for formatting, optional in formatting_files:
         if formatting.is_file():
             yield from guarded(formatting, check_formatting)
         else:

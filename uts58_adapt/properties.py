@@ -1,7 +1,8 @@
 """The UTS #58 character properties: Link_Term (§3.4.1), Link_Bracket (§3.4.2), Link_Email (§5.1).
 
 Values come from ``_tables.py``, generated from the Unicode 17.0.0 UCD by
-``tools/generate_tables.py``.  At import the range tables are expanded into one
+``tools/generate_tables.py`` (or from ``_tables_18_0_0.py``, the 18.0.0 draft's, when
+``$UTS58_UNICODE_VERSION`` chose it: ``_unicode_version.py``).  At import the range tables are expanded into one
 byte per code point (1.1 MB): bits 0-2 hold the Link_Term code and bit 3 the
 Link_Email flag, so a lookup is a single index, ``FLAGS[ord(ch)]``, on every plane.
 ``flag_runs``, ``largest_astral``, ``class_body`` and ``FlagPattern`` turn FLAGS into
@@ -11,12 +12,21 @@ Link_Email flag, so a lookup is a single index, ``FLAGS[ord(ch)]``, on every pla
 from __future__ import annotations
 
 import bisect
+import importlib
 import re
 from collections.abc import Callable, Iterable
 from enum import Enum
 
-from . import _tables
-from ._tables import CLOSE, HARD, INCLUDE, OPEN, SOFT, UNICODE_VERSION
+from ._unicode_version import MODULE_SUFFIX, UNICODE_VERSION
+
+#: The generated tables of the Unicode version in use (chosen once, at import).
+_tables = importlib.import_module(f"._tables{MODULE_SUFFIX}", __package__)
+#: The Link_Term codes (the same in every version's tables).
+INCLUDE, HARD, SOFT, OPEN, CLOSE = range(5)
+if (INCLUDE, HARD, SOFT, OPEN, CLOSE) != (_tables.INCLUDE, _tables.HARD, _tables.SOFT, _tables.OPEN, _tables.CLOSE):
+    raise ImportError(f"{_tables.__name__}: Link_Term codes differ from properties.py; regenerate it")
+if _tables.UNICODE_VERSION != UNICODE_VERSION:
+    raise ImportError(f"{_tables.__name__} holds Unicode {_tables.UNICODE_VERSION}, not {UNICODE_VERSION}")
 
 __all__ = [
     "BRACKET",
@@ -190,7 +200,8 @@ _LETTER_FIRSTS: list[int] = []
 
 
 def is_letter(ch: str) -> bool:
-    """Return whether one code point has General_Category L (Lu, Ll, Lt, Lm or Lo) in Unicode 17.0.0.
+    """Return whether one code point has General_Category L (Lu, Ll, Lt, Lm or Lo) in Unicode 17.0.0
+    (in the version in use: ``UNICODE_VERSION``).
 
     From the generated ``LETTER_RANGES`` (``str.isalpha`` answers for Python's older
     Unicode: ``"\U00031350".isalpha()`` is False on Python 3.11).

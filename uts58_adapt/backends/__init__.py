@@ -114,7 +114,8 @@ def data_versions() -> dict[str, str]:
     """The versions of the data this package applies, as ``uts58-adapt --version`` prints them.
 
     - ``unicode``: the Unicode version of the Link_Term, Link_Bracket and Link_Email tables
-      (UTS #58 revision 2);
+      (UTS #58 revision 2): 17.0.0, or 18.0.0 (the draft's data) when ``$UTS58_UNICODE_VERSION``
+      chose it (docs/data.md);
     - ``public_suffix_list``, ``public_suffix_list_date``: the Public Suffix List snapshot
       that the TLD table was generated from (``tools/generate_tlds.py``; a release
       regenerates it, as §8 asks of a TLD list);
@@ -127,15 +128,17 @@ def data_versions() -> dict[str, str]:
     """
     import idna
 
-    from .._idna_tables import UNICODE_VERSION as HOST_CHARACTERS_VERSION
+    from .._unicode_version import MODULE_SUFFIX
     from ..properties import UNICODE_VERSION
     from ._tlds import snapshot_version
 
+    host_tables = importlib.import_module(f".._idna_tables{MODULE_SUFFIX}", __name__)
+    host_characters: str = host_tables.UNICODE_VERSION
     psl = snapshot_version()
     return {
         "unicode": UNICODE_VERSION,
         "public_suffix_list": psl,
         "public_suffix_list_date": psl[:10],
-        "host_characters": HOST_CHARACTERS_VERSION,
+        "host_characters": host_characters,
         "idna": idna.__version__,
     }

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .._data import data_dir
+from .._unicode_version import DATA_DIRECTORY, DEFAULT, ENV, UNICODE_VERSION
 
 HELP = """\
 Run every official UTS #58 file of the data directory and print one pass count
@@ -29,11 +30,16 @@ The data directory is --data-dir, else $UTS58_DATA_DIR (either one must hold
 files this package carries: data/unicode/ in a source checkout, the
 linkification files in an installed wheel.
 
+--unicode-version 18.0.0 (or $UTS58_UNICODE_VERSION=18.0.0) runs the Unicode
+18.0.0 draft's files (18.0.0-draft/linkification/, which the package carries
+too) against the tables generated from the draft's data; every case must pass.
+
 exit status: 0 when every score is the correct one, 1 when one is not (or a
 required file is missing), 2 when there is no data directory.
 
-example:
+examples:
   uts58-adapt conformance --verbose --backend urlextract
+  uts58-adapt conformance --unicode-version 18.0.0
 """
 
 
@@ -70,18 +76,22 @@ def run(args: argparse.Namespace) -> int:
     if args.data_dir is not None:
         # An explicit directory is used or refused, never replaced by another one.
         explicit = Path(args.data_dir)
-        if not (explicit / "17.0.0" / "linkification").is_dir():
-            return _error(f"--data-dir {args.data_dir}: no 17.0.0/linkification/ directory there")
+        if not (explicit / DATA_DIRECTORY / "linkification").is_dir():
+            return _error(f"--data-dir {args.data_dir}: no {DATA_DIRECTORY}/linkification/ directory there")
         base = explicit.resolve()
     else:
         found = data_dir()
         if found is None:
             env = os.environ.get("UTS58_DATA_DIR")
             if env:
-                return _error(f"UTS58_DATA_DIR={env}: no data directory with 17.0.0/linkification/ there")
-            return _error("no data directory with 17.0.0/linkification/ found; pass --data-dir or set UTS58_DATA_DIR")
+                return _error(f"UTS58_DATA_DIR={env}: no data directory with {DATA_DIRECTORY}/linkification/ there")
+            return _error(
+                f"no data directory with {DATA_DIRECTORY}/linkification/ found; pass --data-dir or set UTS58_DATA_DIR"
+            )
         base = found
     print(f"data directory: {base}")
+    if UNICODE_VERSION != DEFAULT:
+        print(f"Unicode {UNICODE_VERSION}: the files of {DATA_DIRECTORY}/ (chosen by --unicode-version or {ENV})")
     backends = tuple(args.backend or ("linkify-it", "urlextract"))
     wrong: list[str] = []
     for result in run_all(base, backends):

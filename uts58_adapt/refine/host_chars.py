@@ -6,15 +6,19 @@ and the non-ASCII characters that can occur in an IDNA2008 label (PVALID, CONTEX
 CONTEXTO), directly or after UTS #46 mapping (so ``Ö`` counts).  Any other character
 ends the host, at either side.  The non-ASCII ones come from the official Unicode 17.0.0
 files (``IdnaMappingTable.txt``, ``Idna2008.txt``) through ``tools/generate_tables.py``
-(``uts58_adapt/_idna_tables.py``).
+(``uts58_adapt/_idna_tables.py``; ``_idna_tables_18_0_0.py`` from the 18.0.0 draft's files
+when ``$UTS58_UNICODE_VERSION`` chose it).  UTS #46 processing itself (ToASCII) is the
+installed idna's, at its own Unicode version (``data_versions()["idna"]``).
 """
 
 from __future__ import annotations
 
 import bisect
+import importlib
 import re
 from functools import lru_cache
 
+from .._unicode_version import MODULE_SUFFIX
 from ..properties import FlagPattern, class_body
 
 __all__ = [
@@ -38,9 +42,10 @@ ASCII_HOST_CHARS = frozenset("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl
 
 def _host_char_ranges() -> tuple[tuple[int, int], ...]:
     """The generated non-ASCII host-character ranges (imported on first non-ASCII use)."""
-    from .._idna_tables import HOST_CHAR_RANGES
-
-    return HOST_CHAR_RANGES
+    ranges: tuple[tuple[int, int], ...] = importlib.import_module(
+        f".._idna_tables{MODULE_SUFFIX}", __package__
+    ).HOST_CHAR_RANGES
+    return ranges
 
 
 #: Every astral code point, as one coarse range of the host-run regexes: ``re`` tests

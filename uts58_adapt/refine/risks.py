@@ -46,12 +46,14 @@ that go beyond UTS #39's data, as their own codes (:data:`BROWSER_CODES`):
 docs/security.md for each source).
 
 Only the host decides all but ``bidi-control``.  The tables are generated from the
-official files (``uts58_adapt/_security_tables.py``, ``tools/generate_tables.py``).
+official files (``uts58_adapt/_security_tables.py``, ``tools/generate_tables.py``; the 18.0.0
+draft's, ``_security_tables_18_0_0.py``, when ``$UTS58_UNICODE_VERSION`` chose it).
 """
 
 from __future__ import annotations
 
 import bisect
+import importlib
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -59,11 +61,14 @@ from operator import itemgetter
 
 import idna
 
-from .. import _security_tables as tables
+from .._unicode_version import MODULE_SUFFIX
 from ..link import Link
 from ..public_suffixes import icann_tlds
 from . import hosts
 from .risk_profile import BROWSER, DEFAULT, PROFILES
+
+#: The §8 tables of the Unicode version in use (chosen once, at import).
+tables = importlib.import_module(f".._security_tables{MODULE_SUFFIX}", __package__)
 
 __all__ = ["BROWSER_CODES", "DEFAULT_CODES", "RISK_CODES", "ideographic_cut", "link_risks", "reject_risky_links"]
 
@@ -165,7 +170,8 @@ def _script(cp: int) -> str:
     if i >= 0:
         _first, last, index = tables.SCRIPT_RANGES[i]
         if cp <= last:
-            return tables.SCRIPTS[index]
+            name: str = tables.SCRIPTS[index]
+            return name
     return "Unknown"
 
 
