@@ -17,7 +17,10 @@ implicit inline markup, :meth:`Inliner.implicit_inline`, changes:
 - an email follows §5.2 (``bug@例え.jp``, ``σωκράτης@example.com``), linked as docutils
   links one (``mailto:`` href); one docutils did not see is kept only when docutils'
   own email pattern accepts the address with the local part ``a`` (the domain in its
-  ``xn--`` form, as docutils reads only ASCII);
+  ``xn--`` form, as docutils reads only ASCII), and where docutils starts inline markup
+  (after white space, an opening bracket or a delimiter);
+- a Bidi_Control character in a link is shown percent-escaped (§8), as in the other
+  integrations;
 - URIs without a host (``news:comp.lang.python``, ``urn:isbn:…``, ``file:///…``) are
   outside UTS #58 and stay docutils' own links.
 
@@ -38,11 +41,12 @@ from docutils import nodes
 from docutils.parsers.rst import states
 from docutils.utils import unescape
 
+from ..html import BIDI_CONTROLS
 from ..refine.acceptance import ascii_host
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
 from ..refine.risk_profile import RejectRisky, reject_risky_value
-from ._common import WINDOW, refined_span, risk_filter
+from ._common import WINDOW, escape_bidi, refined_span, risk_filter
 
 __all__ = ["Inliner", "Parser"]
 
@@ -89,12 +93,16 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         if not text:
             return []
         uri = self.patterns.uri
+        scanned = True
         for pattern, method in self.implicit_dispatch:
             match = pattern.search(text)
             if match:
                 if pattern is uri:
                     found = self._standalone(text, match)
-                    if found is None:  # docutils' MarkupMismatch: an unknown scheme
+                    if found is None:
+                        # docutils' MarkupMismatch (an unknown scheme first): docutils links no
+                        # URI nor email in this text, and no §5.2 email is looked for in it either
+                        scanned = False
                         continue
                     start, pieces, end = found
                     return self._implicit(text[:start], lineno) + pieces + self._implicit(text[end:], lineno)
@@ -106,7 +114,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                     )
                 except states.MarkupMismatch:
                     pass
-        return [(text, True)]
+        return [(text, scanned)]
 
     def _standalone(self, text: str, match: re.Match[str]) -> tuple[int, list[_Piece], int] | None:
         """docutils' match of a standalone URI or email refined: (where the text before it ends,
@@ -166,7 +174,11 @@ class Inliner(states.Inliner):  # type: ignore[misc]
     def _reference(self, text: str, is_email: bool) -> nodes.reference:
         """The reference node docutils' ``standalone_uri`` makes for the link ``text``."""
         addscheme = MAILTO if is_email and text[: len(MAILTO)].lower() != MAILTO else ""
-        return nodes.reference(unescape(text, True), text, refuri=addscheme + unescape(text))
+        href = addscheme + unescape(text)
+        if not text.isascii() and not BIDI_CONTROLS.isdisjoint(text):
+            # Bidi_Control characters shown percent-escaped (UTS #58 §8), in the text and the href
+            text, href = escape_bidi(text), escape_bidi(href)
+        return nodes.reference(unescape(text, True), text, refuri=href)
 
     # -- §5.2 emails docutils' pattern did not see -------------------------------------------
 
@@ -195,6 +207,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         an email holds one ``@`` and no white space, so each costs a bounded time.
         """
         found: list[tuple[int, int]] = []
+        starts = re.compile(self.start_string_prefix)  # where docutils starts inline markup (and emails)
         at = text.find("@")
         while at != -1:
             lo = max(0, at - _LOCAL_MAX, text.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
@@ -216,7 +229,8 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                 links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
             for link in links:
                 if link.kind == "email" and link.start <= at - lo < link.end:
-                    found.append((lo + link.start, lo + link.end))
+                    if starts.match(text, lo + link.start):
+                        found.append((lo + link.start, lo + link.end))
                     break
             at = text.find("@", at + 1)
         return found
