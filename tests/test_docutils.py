@@ -132,7 +132,7 @@ Escapes: http://x.com/a\\_b\\*c and a\\@b.com; http://x.com/ü (non-ASCII after 
 
     http://in.a.literal.block/
 
-Trailing: http://x.com/a... https://x.com/b! http://x.com/c? (http://x.com/d), "http://x.com/e".
+Trailing: http://x.com/a... https://x.com/b! http://x.com/c; (http://x.com/d), "http://x.com/e".
 """
 
 
@@ -157,6 +157,8 @@ def test_unaffected_text_is_byte_identical() -> None:
     # (§5.2: an email ends with its domain) are affected.
     affected = [b for b in _paragraphs(RST_CORPUS) if upgraded(b) != plain(b)]
     assert affected == [b for b in _paragraphs(RST_CORPUS) if "ü" in b or "?subject" in b]
+    # §3.5.1: "?" starts a query, and a part initiator is part of the link (it moves lastSafe).
+    assert upgraded("http://x.com/c? yes") == "<p>" + _a("http://x.com/c?") + " yes</p>\n"
     assert upgraded("mailto:a.b@example.org?subject=hi") == (
         "<p>" + _a("mailto:a.b&#64;example.org") + "?subject=hi</p>\n"
     )
