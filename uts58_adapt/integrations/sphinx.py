@@ -18,12 +18,12 @@ Two options in ``conf.py``: ``uts58_strict_hosts`` (§1.4's registrable-domain r
 from __future__ import annotations
 
 import contextvars
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 import sphinx.parsers
 from docutils import nodes
 
-from .. import __version__
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from .docutils import Inliner
 
@@ -110,4 +110,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("uts58_reject_risky", False, "env", types=frozenset({bool, str}))
     app.add_source_parser(RSTParser, override=True)
     app.connect("builder-inited", _builder_inited)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    try:
+        version = metadata.version("uts58_adapt")
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        version = "unknown"
+    return {"version": version, "parallel_read_safe": True, "parallel_write_safe": True}
