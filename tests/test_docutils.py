@@ -11,13 +11,13 @@ from conftest import REPO, load_module
 
 pytest.importorskip("docutils")
 
-from docutils.core import publish_parts  # noqa: E402
-from docutils.parsers.rst import Parser as RstParser  # noqa: E402
+from docutils.core import publish_parts
+from docutils.parsers.rst import Parser as RstParser
 
-from uts58_adapt.integrations.docutils import Parser  # noqa: E402
+from uts58_adapt.integrations.docutils import Parser
 
 # docutils 0.22 announces writer_name's removal (2.0); it is the argument every supported version takes.
-pytestmark = pytest.mark.filterwarnings("ignore:Argument \"writer_name\":PendingDeprecationWarning")
+pytestmark = pytest.mark.filterwarnings('ignore:Argument "writer_name":PendingDeprecationWarning')
 
 SETTINGS = {"_disable_config": True, "report_level": 5, "line_length_limit": 1 << 30}
 

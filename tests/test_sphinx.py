@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("sphinx")
 
-from sphinx.cmd.build import build_main  # noqa: E402
+from sphinx.cmd.build import build_main
 
 pytestmark = pytest.mark.slow  # each test runs a Sphinx build (about a second)
 

@@ -34,7 +34,7 @@ with a risk stays text), as ``detect()`` applies them.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeAlias
 
 import docutils.parsers.rst
 from docutils import nodes
@@ -58,7 +58,7 @@ _HIERARCHICAL = re.compile(r"[A-Za-z][A-Za-z0-9.+\-]*://(?!/)")
 _LOCAL_MAX = 256
 
 #: One piece of :meth:`Inliner._implicit`'s result: a node, or text (``True``: emails may be looked for in it).
-_Piece = nodes.Node | tuple[str, bool]
+_Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
 
 
 class Inliner(states.Inliner):  # type: ignore[misc]
@@ -107,9 +107,10 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                     start, pieces, end = found
                     return self._implicit(text[:start], lineno) + pieces + self._implicit(text[end:], lineno)
                 try:
+                    made: list[nodes.Node] = method(match, lineno)
                     return (
                         self._implicit(text[: match.start()], lineno)
-                        + method(match, lineno)
+                        + made
                         + self._implicit(text[match.end() :], lineno)
                     )
                 except states.MarkupMismatch:
@@ -123,7 +124,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         if scheme and scheme.lower() not in states.urischemes.schemes:
             return None
         start, end = match.start("whole"), match.end("whole")
-        is_email = bool(match.group("email")) or scheme is not None and scheme.lower() == "mailto"
+        is_email = bool(match.group("email")) or (scheme is not None and scheme.lower() == "mailto")
         if not is_email and not _HIERARCHICAL.match(text, start):
             # no host (news:, urn:, file:///): outside UTS #58, docutils' own link
             return start, [self._reference(text[start:end], False)], end

@@ -41,7 +41,7 @@ def _options(document: nodes.document) -> tuple[bool, RejectRisky]:
     return strict, reject_risky_value(getattr(config, "uts58_reject_risky", False))
 
 
-class RSTParser(sphinx.parsers.RSTParser):  # type: ignore[misc]
+class RSTParser(sphinx.parsers.RSTParser):
     """Sphinx's reST parser whose standalone URIs and emails follow UTS #58."""
 
     def parse(self, inputstring: Any, document: nodes.document) -> None:
@@ -66,7 +66,7 @@ def _install_myst_hook() -> type | None:
         from myst_parser.parsers import sphinx_ as myst_sphinx
     except ImportError:
         return None
-    original = myst_sphinx.create_md_parser
+    original = myst_sphinx.create_md_parser  # type: ignore[attr-defined]
     if not getattr(original, "_uts58", False):
 
         def create_md_parser(*args: Any, **kwargs: Any) -> Any:
@@ -80,9 +80,9 @@ def _install_myst_hook() -> type | None:
             return md
 
         create_md_parser._uts58 = True  # type: ignore[attr-defined]
-        myst_sphinx.create_md_parser = create_md_parser
+        myst_sphinx.create_md_parser = create_md_parser  # type: ignore[attr-defined]
 
-    class MystParser(myst_sphinx.MystParser):  # type: ignore[misc, name-defined]
+    class MystParser(myst_sphinx.MystParser):
         """MyST's parser whose ``linkify`` links follow UTS #58 (``uts58_adapt.wrap``)."""
 
         def parse(self, inputstring: str, document: nodes.document) -> None:
