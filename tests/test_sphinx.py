@@ -19,7 +19,7 @@ MD = "# Page\n\nVisit https://例え.jp/テスト」です and www.example.com/�
 
 def _build(tmp_path: Path, conf: str, files: dict[str, str]) -> dict[str, str]:
     src = tmp_path / "src"
-    src.mkdir()
+    src.mkdir(exist_ok=True)
     (src / "conf.py").write_text(conf, encoding="utf-8")
     for name, text in files.items():
         (src / name).write_text(text, encoding="utf-8")
@@ -74,6 +74,23 @@ def test_myst_alone_is_untouched_without_the_extension(tmp_path: Path) -> None:
         '<p>Visit <a class="reference external" href="https://xn--r8jz45g.jp/'
         '%E3%83%86%E3%82%B9%E3%83%88%E3%80%8D%E3%81%A7%E3%81%99">https://例え.jp/テスト」です</a> and '
         '<a class="reference external" href="http://www.example.com/%E3%83%91%E3%82%B9%E3%80%82">www.example.com/パス。</a></p>'
+    )
+
+
+def test_i18n_translated_messages(tmp_path: Path) -> None:
+    """A translated message (a .po file of an i18n build) is parsed by the registered reST parser."""
+    po = tmp_path / "src" / "locale" / "ja" / "LC_MESSAGES"
+    po.mkdir(parents=True)
+    (po / "index.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Visit the guide."\nmsgstr "Visit https://example.com/パス。次へ"\n',
+        encoding="utf-8",
+    )
+    conf = 'extensions = ["uts58_adapt.integrations.sphinx"]\nlanguage = "ja"\nlocale_dirs = ["locale"]\n'
+    pages = _build(tmp_path, conf, {"index.rst": "Title\n=====\n\nVisit the guide.\n"})
+    # §3.5.1: 。 is Soft and followed by Include characters, so it is inside the link.
+    assert _paragraph(pages["index.rst"]) == (
+        '<p>Visit <a class="reference external" href="https://example.com/パス。次へ">https://example.com/パス。次へ</a></p>'
     )
 
 
