@@ -67,8 +67,10 @@ def test_docutils_rules_stay() -> None:
     assert upgraded("see *http://x.com/a。* and `t <http://x.com/ü>`_") == (
         '<p>see <em>http://x.com/a。</em> and <a class="reference external" href="http://x.com/ü">t</a></p>\n'
     )
-    # Mid-word, docutils starts no email and neither does the upgrade.
+    # Mid-word, docutils starts or ends no email and neither does the upgrade.
     assert upgraded("x@b@例え.jp") == "<p>x&#64;b&#64;例え.jp</p>\n"
+    assert upgraded("&@c.o<") == "<p>&amp;&#64;c.o&lt;</p>\n"
+    assert upgraded("(bug@例え.jp)") == "<p>(" + _a("mailto:bug&#64;例え.jp", "bug&#64;例え.jp") + ")</p>\n"
 
 
 def test_invalid_hosts_stay_text_and_local_parts_follow_5_2() -> None:

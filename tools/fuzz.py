@@ -842,9 +842,11 @@ def _docutils() -> tuple[Render, Render]:
 
     from uts58_adapt.integrations.docutils import Parser
 
+    from docutils.writers.html5_polyglot import Writer
+
     def render(parser: Callable[[], Any]) -> Render:
         return lambda t: str(
-            publish_parts(t, writer_name="html5", parser=parser(), settings_overrides=DOCUTILS_SETTINGS)["body"]
+            publish_parts(t, writer=Writer(), parser=parser(), settings_overrides=DOCUTILS_SETTINGS)["body"]
         )
 
     return render(Parser), render(RstParser)

@@ -17,8 +17,9 @@ implicit inline markup, :meth:`Inliner.implicit_inline`, changes:
 - an email follows §5.2 (``bug@例え.jp``, ``σωκράτης@example.com``), linked as docutils
   links one (``mailto:`` href); one docutils did not see is kept only when docutils'
   own email pattern accepts the address with the local part ``a`` (the domain in its
-  ``xn--`` form, as docutils reads only ASCII), and where docutils starts inline markup
-  (after white space, an opening bracket or a delimiter);
+  ``xn--`` form, as docutils reads only ASCII), and where docutils starts and ends inline
+  markup (after white space, an opening bracket or a delimiter; before white space, a
+  closing bracket or a delimiter);
 - a Bidi_Control character in a link is shown percent-escaped (§8), as in the other
   integrations;
 - URIs without a host (``news:comp.lang.python``, ``urn:isbn:…``, ``file:///…``) are
@@ -208,7 +209,8 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         an email holds one ``@`` and no white space, so each costs a bounded time.
         """
         found: list[tuple[int, int]] = []
-        starts = re.compile(self.start_string_prefix)  # where docutils starts inline markup (and emails)
+        # where docutils starts and ends inline markup (its standalone URIs and emails among them)
+        starts, ends = re.compile(self.start_string_prefix), re.compile(self.end_string_suffix)
         at = text.find("@")
         while at != -1:
             lo = max(0, at - _LOCAL_MAX, text.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
@@ -230,7 +232,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                 links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
             for link in links:
                 if link.kind == "email" and link.start <= at - lo < link.end:
-                    if starts.match(text, lo + link.start):
+                    if starts.match(text, lo + link.start) and ends.match(text, lo + link.end):
                         found.append((lo + link.start, lo + link.end))
                     break
             at = text.find("@", at + 1)
