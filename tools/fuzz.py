@@ -839,10 +839,9 @@ DOCUTILS_SETTINGS = {
 def _docutils() -> tuple[Render, Render]:
     from docutils.core import publish_parts
     from docutils.parsers.rst import Parser as RstParser
+    from docutils.writers.html5_polyglot import Writer
 
     from uts58_adapt.integrations.docutils import Parser
-
-    from docutils.writers.html5_polyglot import Writer
 
     def render(parser: Callable[[], Any]) -> Render:
         return lambda t: str(
