@@ -94,6 +94,17 @@ def test_i18n_translated_messages(tmp_path: Path) -> None:
     )
 
 
+def test_strict_hosts_option(tmp_path: Path) -> None:
+    conf = 'extensions = ["uts58_adapt.integrations.sphinx"]\nuts58_strict_hosts = True\n'
+    pages = _build(
+        tmp_path, conf, {"index.rst": "Title\n=====\n\nVisit http://localhost:8000/x and https://例え.jp/a。\n"}
+    )
+    # §1.4's registrable-domain rule: localhost is no registrable domain (docutils alone links it).
+    assert _paragraph(pages["index.rst"]) == (
+        '<p>Visit http://localhost:8000/x and <a class="reference external" href="https://例え.jp/a">https://例え.jp/a</a>。</p>'
+    )
+
+
 def test_metadata() -> None:
     from uts58_adapt.integrations import sphinx as extension
 

@@ -106,8 +106,8 @@ def _builder_inited(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the upgraded reST parser (and MyST's, once the extensions are loaded)."""
-    app.add_config_value("uts58_strict_hosts", False, "env", types=frozenset({bool}))
-    app.add_config_value("uts58_reject_risky", False, "env", types=frozenset({bool, str}))
+    app.add_config_value("uts58_strict_hosts", False, "env", types=(bool,))
+    app.add_config_value("uts58_reject_risky", False, "env", types=(bool, str))
     app.add_source_parser(RSTParser, override=True)
     app.connect("builder-inited", _builder_inited)
     try:
