@@ -233,6 +233,34 @@ def test_replace_counts_each_call_and_init_calls_the_installer(monkeypatch: pyte
     assert uses == [1, 2, 2]
 
 
+def test_replace_with_a_class_keeps_a_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docutils' ``Parser`` is replaced by a class: the stand-in is a subclass (its class attributes,
+    such as ``settings_spec``, stay readable), and each instance counts as a use."""
+
+    class Parser:
+        settings_spec = ("options",)
+
+        def __init__(self, rfc2822: bool = False) -> None:
+            self.rfc2822 = rfc2822
+
+    class Upgraded(Parser):
+        pass
+
+    fake = ModuleType("fake_parsers")
+    fake.Parser = Parser  # type: ignore[attr-defined]
+    upgrade = ModuleType("fake_parser_upgrade")
+    upgrade.Parser = Upgraded  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_parsers", fake)
+    monkeypatch.setitem(sys.modules, "fake_parser_upgrade", upgrade)
+    uses: list[int] = []
+    plugin.apply_patch("replace:fake_parsers:Parser=fake_parser_upgrade:Parser", Wrapper, lambda: uses.append(1))
+    standin = fake.Parser  # type: ignore[attr-defined]
+    assert isinstance(standin, type) and issubclass(standin, Upgraded)
+    assert standin.settings_spec == ("options",) and standin.__name__ == "Upgraded"
+    assert standin(rfc2822=True).rfc2822 is True
+    assert uses == [1]
+
+
 def test_unknown_patch_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown patch kind"):
         plugin.apply_patch("swap:os:path", lambda x: x)

@@ -825,6 +825,32 @@ def _magiclink(**config: Any) -> Callable[[], tuple[Render, Render]]:
     return make
 
 
+#: docutils' settings for the differential runs: no file, no raw HTML, no message as an exception.
+DOCUTILS_SETTINGS = {
+    "file_insertion_enabled": False,
+    "raw_enabled": False,
+    "halt_level": 5,
+    "report_level": 5,
+    "line_length_limit": 1 << 30,
+    "_disable_config": True,
+}
+
+
+def _docutils() -> tuple[Render, Render]:
+    from docutils.core import publish_parts
+    from docutils.parsers.rst import Parser as RstParser
+    from docutils.writers.html5_polyglot import Writer
+
+    from uts58_adapt.integrations.docutils import Parser
+
+    def render(parser: Callable[[], Any]) -> Render:
+        return lambda t: str(
+            publish_parts(t, writer=Writer(), parser=parser(), settings_overrides=DOCUTILS_SETTINGS)["body"]
+        )
+
+    return render(Parser), render(RstParser)
+
+
 def _markdown_author() -> Render:
     import markdown
 
@@ -938,6 +964,7 @@ CONFIGS: dict[str, Config] = {
         library="pymdownx",
         vocabulary=_MARKDOWN_VOCABULARY,
     ),
+    "docutils": Config(_docutils, library="docutils", plain_text=True),
     "markdown-it": Config(
         _markdown_it(False), author=_markdown_it_author(False), library="markdown_it", vocabulary=_MARKDOWN_VOCABULARY
     ),

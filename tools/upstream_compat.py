@@ -152,6 +152,17 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
         requires={"markdown": "markdown"},
         note="magiclink's tests, the extension replaced by the upgrade",
     ),
+    LibrarySpec(
+        name="docutils",
+        modules=("docutils.parsers.rst",),
+        patches=("replace:docutils.parsers.rst:Parser=uts58_adapt.integrations.docutils:Parser",),
+        test_args=(
+            "test/test_parsers/test_rst/test_inline_markup.py",
+            "test/test_parsers/test_rst/test_character_level_inline_markup.py",
+            "test/test_parsers/test_rst/test_east_asian_text.py",
+        ),
+        note="the reST inline markup tests (standalone URIs and emails among them), the parser replaced by the upgrade",
+    ),
 )
 
 

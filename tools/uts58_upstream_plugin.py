@@ -19,7 +19,8 @@ In ``wrapped`` mode, and before pytest imports a conftest or test module, each p
 * ``attribute:MODULE:CLASS.ATTR``: after ``CLASS.__init__`` runs, ``self.ATTR`` is replaced by
   ``uts58_adapt.wrap(self.ATTR)`` (markdown-it-py's ``md.linkify``).
 * ``replace:MODULE:ATTR=OTHER_MODULE:OTHER_ATTR``: ``MODULE.ATTR`` becomes ``OTHER_MODULE.OTHER_ATTR``
-  (for upgrades that are functions, such as a ``urlize`` filter); each call of it counts as a wrap.
+  (for upgrades that are functions, such as a ``urlize`` filter, or classes, such as docutils'
+  ``Parser``); each call of it (each instance) counts as a wrap.
 * ``init:MODULE:CLASS=OTHER_MODULE:FUNCTION``: after ``CLASS.__init__`` runs, ``FUNCTION(self)`` is
   called (Jinja2's ``install(env)`` on every ``Environment``).
 
@@ -131,6 +132,17 @@ def counted_function(function: Callable[..., Any], count: Callable[[], None] | N
     """``function``, calling ``count()`` on each call (so the tool can tell a replacement never used)."""
     if count is None:
         return function
+    if isinstance(function, type):  # a class (docutils' Parser): a subclass counting its instances
+        counter = count
+
+        class Counted(function):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                counter()
+                super().__init__(*args, **kwargs)
+
+        Counted.__name__, Counted.__qualname__ = function.__name__, function.__qualname__
+        Counted.__module__ = function.__module__
+        return Counted
 
     @functools.wraps(function)
     def counted(*args: Any, **kwargs: Any) -> Any:

@@ -1,0 +1,281 @@
+r"""docutils' reStructuredText parser with UTS #58 standalone links.
+
+Use: ``docutils.core.publish_parts(text, writer_name="html5", parser=Parser())``, or
+``parser=Parser()`` with any ``docutils.core`` front end (``publish_string``,
+``publish_doctree``...).
+
+The parser is docutils' own (``docutils.parsers.rst.Parser``); only its ``Inliner``'s
+implicit inline markup, :meth:`Inliner.implicit_inline`, changes:
+
+- docutils' own pattern (``Inliner.patterns.uri``) finds each standalone URI and email,
+  in docutils' order and with its start rules (a start-string prefix, the scheme in
+  ``docutils.utils.urischemes``); docutils' PEP and RFC references are untouched;
+- the link then ends where UTS #58 §3.5.1 ends it (``integrations._common.refined_span``):
+  past the ASCII characters docutils' pattern stops at (``https://例え.jp/テスト``), and
+  before a Soft character or an unbalanced bracket; the part of docutils' match left out
+  stays plain text.  A URL whose host is invalid (§3.4) stays text;
+- an email follows §5.2 (``bug@例え.jp``, ``σωκράτης@example.com``), linked as docutils
+  links one (``mailto:`` href); one docutils did not see is kept only when docutils'
+  own email pattern accepts the address with the local part ``a`` (the domain in its
+  ``xn--`` form, as docutils reads only ASCII), and where docutils starts and ends inline
+  markup (after white space, an opening bracket or a delimiter; before white space, a
+  closing bracket or a delimiter);
+- a Bidi_Control character in a link is shown percent-escaped (§8), as in the other
+  integrations;
+- URIs without a host (``news:comp.lang.python``, ``urn:isbn:…``, ``file:///…``) are
+  outside UTS #58 and stay docutils' own links.
+
+A backslash escape (``\_``) inside a URL is part of the URL, as in docutils; an escaped
+``@`` makes no email.  The reference node is built as docutils builds it
+(``refuri`` is the link's text, ``mailto:`` added for emails).  ``Parser(strict_hosts=True)``
+adds §1.4's registrable-domain rule and ``Parser(reject_risky=True)`` §8's checks (a link
+with a risk stays text), as ``detect()`` applies them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeAlias
+
+import docutils.parsers.rst
+from docutils import nodes
+from docutils.parsers.rst import states
+from docutils.utils import unescape
+
+from ..html import BIDI_CONTROLS
+from ..refine.acceptance import ascii_host
+from ..refine.email import MAILTO
+from ..refine.migration import refine_links
+from ..refine.risk_profile import RejectRisky, reject_risky_value
+from ._common import WINDOW, escape_bidi, refined_span, risk_filter
+
+__all__ = ["Inliner", "Parser"]
+
+_SPACE = re.compile(r"\s")
+_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
+#: ``scheme:`` followed by ``//`` and a host: the URIs UTS #58 governs.
+_HIERARCHICAL = re.compile(r"[A-Za-z][A-Za-z0-9.+\-]*://(?!/)")
+#: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
+_LOCAL_MAX = 256
+
+#: One piece of :meth:`Inliner._implicit`'s result: a node, or text (``True``: emails may be looked for in it).
+_Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
+
+
+class Inliner(states.Inliner):  # type: ignore[misc]
+    """docutils' ``Inliner`` whose standalone URIs and emails follow UTS #58 (see the module)."""
+
+    def __init__(self, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> None:
+        super().__init__()
+        self.strict_hosts = bool(strict_hosts)
+        self.reject_risky = reject_risky_value(reject_risky)
+
+    def implicit_inline(self, text: str, lineno: int) -> list[nodes.Node]:
+        """docutils' ``implicit_inline`` (the same recursion over ``implicit_dispatch``), each
+        standalone URI or email refined, then §5.2's emails in the text between the links."""
+        out: list[nodes.Node] = []
+        pending: list[str] = []  # text in which emails are looked for, joined before the search
+
+        for piece in self._implicit(text, lineno):
+            if isinstance(piece, tuple):
+                if piece[1]:
+                    pending.append(piece[0])
+                    continue
+                self._flush(pending, out)
+                out.append(nodes.Text(piece[0]))
+            else:
+                self._flush(pending, out)
+                out.append(piece)
+        self._flush(pending, out)
+        return out
+
+    def _implicit(self, text: str, lineno: int) -> list[_Piece]:
+        """docutils' ``implicit_inline`` with :meth:`_standalone` for its URI pattern."""
+        if not text:
+            return []
+        uri = self.patterns.uri
+        scanned = True
+        for pattern, method in self.implicit_dispatch:
+            match = pattern.search(text)
+            if match:
+                if pattern is uri:
+                    found = self._standalone(text, match)
+                    if found is None:
+                        # docutils' MarkupMismatch (an unknown scheme first): docutils links no
+                        # URI nor email in this text, and no §5.2 email is looked for in it either
+                        scanned = False
+                        continue
+                    start, pieces, end = found
+                    return self._implicit(text[:start], lineno) + pieces + self._implicit(text[end:], lineno)
+                try:
+                    made: list[nodes.Node] = method(match, lineno)
+                    return (
+                        self._implicit(text[: match.start()], lineno)
+                        + made
+                        + self._implicit(text[match.end() :], lineno)
+                    )
+                except states.MarkupMismatch:
+                    pass
+        return [(text, scanned)]
+
+    def _standalone(self, text: str, match: re.Match[str]) -> tuple[int, list[_Piece], int] | None:
+        """docutils' match of a standalone URI or email refined: (where the text before it ends,
+        the pieces, where the text after it starts), or None where docutils links nothing."""
+        scheme = match.group("scheme")
+        if scheme and scheme.lower() not in states.urischemes.schemes:
+            return None
+        start, end = match.start("whole"), match.end("whole")
+        is_email = bool(match.group("email")) or (scheme is not None and scheme.lower() == "mailto")
+        if not is_email and not _HIERARCHICAL.match(text, start):
+            # no host (news:, urn:, file:///): outside UTS #58, docutils' own link
+            return start, [self._reference(text[start:end], False)], end
+        found = self._refine(text, start, end, is_email)
+        if found is None:  # an invalid host, or an email §5.2 rejects: docutils' span stays text
+            return start, [(text[start:end], False)], end
+        link_start, link_end = found
+        pieces: list[_Piece] = [self._reference(text[link_start:link_end], is_email)]
+        if link_end < end:  # the rest of docutils' span stays text (no link starts inside it)
+            pieces.append((text[link_end:end], False))
+        return link_start, pieces, max(end, link_end)
+
+    def _refine(self, text: str, start: int, end: int, is_email: bool) -> tuple[int, int] | None:
+        """The refined link of docutils' span ``text[start:end]``, as offsets in ``text``.
+
+        The link is looked for up to the next white space (at most ``WINDOW`` past docutils'
+        match), an email's local part back to the white space before it.  Backslash escapes
+        (``\\x00`` before the escaped character) are left out of the text the refinement
+        reads and put back in the link.
+        """
+        hi = min(len(text), end + WINDOW)
+        space = _SPACE.search(text, end, hi)
+        if space is not None:
+            hi = space.start()
+        lo = start
+        if is_email:
+            last = _LAST_SPACE.match(text, max(0, start - _LOCAL_MAX), start)
+            lo = last.end() if last is not None else max(0, start - _LOCAL_MAX)
+        window = text[lo:hi]
+        positions: list[int] | None = None
+        if "\x00" in window:
+            positions = [i for i, c in enumerate(window) if c != "\x00"]
+            window = window.replace("\x00", "")
+        span_start = start - lo
+        span_end = end - lo
+        if positions is not None:
+            span_start = _clean_offset(positions, span_start)
+            span_end = _clean_offset(positions, span_end)
+        kind = "email" if is_email else "url"
+        link = refined_span(window, span_start, span_end, kind, len(window), self.strict_hosts, self.reject_risky)
+        if link is None:
+            return None
+        link_start, link_end = link[0], link[1]
+        if positions is not None:
+            link_start, link_end = positions[link_start], positions[link_end - 1] + 1
+        return lo + link_start, lo + link_end
+
+    def _reference(self, text: str, is_email: bool) -> nodes.reference:
+        """The reference node docutils' ``standalone_uri`` makes for the link ``text``."""
+        addscheme = MAILTO if is_email and text[: len(MAILTO)].lower() != MAILTO else ""
+        href = addscheme + unescape(text)
+        if not text.isascii() and not BIDI_CONTROLS.isdisjoint(text):
+            # Bidi_Control characters shown percent-escaped (UTS #58 §8), in the text and the href
+            text, href = escape_bidi(text), escape_bidi(href)
+        return nodes.reference(unescape(text, True), text, refuri=href)
+
+    # -- §5.2 emails docutils' pattern did not see -------------------------------------------
+
+    def _flush(self, pending: list[str], out: list[nodes.Node]) -> None:
+        """The text of ``pending`` as nodes, with the emails in it linked; ``pending`` emptied."""
+        if not pending:
+            return
+        text = "".join(pending)
+        pending.clear()
+        if "@" not in text:
+            out.append(nodes.Text(text))
+            return
+        pos = 0
+        for start, end in self._emails(text):
+            if start > pos:
+                out.append(nodes.Text(text[pos:start]))
+            out.append(self._reference(text[start:end], True))
+            pos = end
+        if pos < len(text):
+            out.append(nodes.Text(text[pos:]))
+
+    def _emails(self, text: str) -> list[tuple[int, int]]:
+        """The §5.2 emails in ``text`` that docutils accepts with the local part ``a``.
+
+        Each ``@`` is looked at in the text between the ``@``s or white space around it:
+        an email holds one ``@`` and no white space, so each costs a bounded time.
+        """
+        found: list[tuple[int, int]] = []
+        # where docutils starts and ends inline markup (its standalone URIs and emails among them)
+        starts, ends = re.compile(self.start_string_prefix), re.compile(self.end_string_suffix)
+        at = text.find("@")
+        while at != -1:
+            lo = max(0, at - _LOCAL_MAX, text.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
+            last = _LAST_SPACE.match(text, lo, at)
+            if last is not None:
+                lo = last.end()
+            if found and lo < found[-1][1]:
+                lo = found[-1][1]
+            hi = min(len(text), at + WINDOW)
+            next_at = text.find("@", at + 1, hi)
+            if next_at != -1:
+                hi = next_at
+            space = _SPACE.search(text, at, hi)
+            if space is not None:
+                hi = space.start()
+            window = text[lo:hi]
+            links = refine_links(window, [], strict_hosts=self.strict_hosts, accepts_email=self._accepts_email)
+            if self.reject_risky:
+                links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
+            for link in links:
+                if link.kind == "email" and link.start <= at - lo < link.end:
+                    if starts.match(text, lo + link.start) and ends.match(text, lo + link.end):
+                        found.append((lo + link.start, lo + link.end))
+                    break
+            at = text.find("@", at + 1)
+        return found
+
+    def _accepts_email(self, probe: str) -> bool:
+        """Whether docutils' email pattern links ``probe`` (``a@domain``, the domain in ASCII)."""
+        if probe[: len(MAILTO)].lower() == MAILTO:
+            probe = probe[len(MAILTO) :]
+        local, _, domain = probe.rpartition("@")
+        return self.patterns.email.match(f"{local}@{ascii_host(domain)}") is not None
+
+
+# docutils' init_customizations formats its patterns with ``vars(self.__class__)``, the class's
+# own attributes only: the subclass carries the pattern pieces (``uric``, ``simplename``...).
+for _name, _value in vars(states.Inliner).items():
+    if isinstance(_value, str) and not _name.startswith("__") and _name not in vars(Inliner):
+        setattr(Inliner, _name, _value)
+
+
+def _clean_offset(positions: list[int], offset: int) -> int:
+    """The offset in the text without ``\\x00`` of the raw ``offset`` (``positions``: each kept
+    character's raw offset)."""
+    import bisect
+
+    return bisect.bisect_left(positions, offset)
+
+
+class Parser(docutils.parsers.rst.Parser):  # type: ignore[misc]
+    """docutils' reStructuredText parser with a UTS #58 :class:`Inliner` (a new one per document).
+
+    ``strict_hosts``: §1.4's registrable-domain rule on hosts; ``reject_risky``: §8's checks
+    (``"browser"``: the stricter profile).  Other arguments are docutils' own.
+    """
+
+    def __init__(
+        self, rfc2822: bool = False, *, strict_hosts: bool = False, reject_risky: RejectRisky = False, **kwargs: Any
+    ) -> None:
+        super().__init__(rfc2822=rfc2822, **kwargs)
+        self.strict_hosts = bool(strict_hosts)
+        self.reject_risky = reject_risky_value(reject_risky)
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        # docutils' init_customizations appends to the inliner's dispatch list: one inliner per document
+        self.inliner = Inliner(strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
+        super().parse(inputstring, document)
