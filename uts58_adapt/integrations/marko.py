@@ -114,7 +114,7 @@ def refined_matches(
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
 
 
-class UTS58AutolinkRun(InlineElement):  # type: ignore[misc]
+class UTS58AutolinkRun(InlineElement):
     """marko's autolink span whose refined link is shorter, or none: the link (an ``Url``
     element) between plain text.  No renderer has a method for it: each renders its children."""
 
@@ -131,7 +131,7 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
     """GFM's ``Url`` element (it replaces it: ``override``) with its matches refined to UTS #58."""
     risky = reject_risky_value(reject_risky)
 
-    class Url(elements.Url):  # type: ignore[misc]
+    class Url(elements.Url):
         """GFM's extended autolinks, ending and validated by UTS #58 (module docstring)."""
 
         override = True
@@ -145,9 +145,8 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
             link_start, link_end, link_text = match.link
             if link_start == start and link_end == end:
                 return super().__new__(cls)
-            link = super().__new__(cls)
-            link.__init__(_Span(link_start, link_end, link_text, match.kind, match.link))
-            children = [link]
+            # the link alone: a span that is all link, built as above (``__init__`` runs)
+            children: list[Any] = [cls(_Span(link_start, link_end, link_text, match.kind, match.link))]
             if link_start > start:
                 children.insert(0, RawText(text[: link_start - start]))
             if link_end < end:
@@ -155,7 +154,7 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
             return UTS58AutolinkRun(children)
 
         def __init__(self, match: Any) -> None:
-            super().__init__(match)
+            super().__init__(match)  # type: ignore[no-untyped-call]
             if isinstance(match, _Span):
                 if match.kind == "email" and self.dest[: len(_MAILTO)].lower() != _MAILTO:
                     self.dest = _MAILTO + self.dest  # marko adds it only to an ASCII address
@@ -165,7 +164,8 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
-            return refined_matches(text, elements.Url.find(text, source=source), strict_hosts, risky)
+            matches = elements.Url.find(text, source=source)  # type: ignore[no-untyped-call]
+            return refined_matches(text, matches, strict_hosts, risky)
 
     return Url
 
