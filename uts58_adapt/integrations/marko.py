@@ -40,7 +40,7 @@ from ..html import BIDI_CONTROLS
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span
 
-__all__ = ["make_extension", "url_element"]
+__all__ = ["gfm_extension", "make_extension", "url_element"]
 
 _MAILTO = "mailto:"
 
@@ -164,7 +164,7 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
-            matches = elements.Url.find(text, source=source)  # type: ignore[no-untyped-call]
+            matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
             return refined_matches(text, matches, strict_hosts, risky)
 
     return Url
@@ -190,3 +190,17 @@ def make_extension(*, strict_hosts: bool = False, reject_risky: RejectRisky = Fa
     if not strict_hosts and not reject_risky:
         return MarkoExtension(elements=[Url])
     return MarkoExtension(elements=[url_element(strict_hosts=strict_hosts, reject_risky=reject_risky)])
+
+
+def gfm_extension(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> MarkoExtension:
+    """marko's GFM extension with its ``Url`` element refined, as one extension: what
+    ``extensions=["gfm", "uts58_adapt.integrations.marko"]`` gives (tools/upstream_compat.py
+    puts it in place of ``marko.ext.gfm.make_extension``)."""
+    from marko.ext.gfm import GFM
+
+    url = make_extension(strict_hosts=strict_hosts, reject_risky=reject_risky).elements
+    return MarkoExtension(
+        parser_mixins=list(GFM.parser_mixins),
+        renderer_mixins=list(GFM.renderer_mixins),
+        elements=[*GFM.elements, *url],
+    )
