@@ -174,8 +174,29 @@ def test_markos_start_rules_stay() -> None:
 def test_markdown_renderer() -> None:
     from marko.md_renderer import MarkdownRenderer
 
+    if marko.Markdown(extensions=["gfm"], renderer=MarkdownRenderer).convert("x") != "x\n":
+        pytest.skip("this marko's GFM has no Markdown renderer of its own (marko 2.0)")
     md = marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"], renderer=MarkdownRenderer)
     assert md.convert("Visit https://例え.jp/テスト」です") == "Visit https://例え.jp/テスト」です\n"
+    assert md.convert("mail a@例え.jp") == "mail mailto:a@例え.jp\n"  # marko writes the dest (ASCII: the same)
+
+
+def test_risky_links_stay_text_with_reject_risky() -> None:
+    """§8 (``reject_risky=True``, as ``detect()``): a mixed-script host (Cyrillic ``а`` in paypal) stays text."""
+    risky = marko.Markdown(extensions=["gfm", make_extension(reject_risky=True)])
+    assert upgraded("see https://p\u0430ypal.com/x") == (
+        '<p>see <a href="https://p%D0%B0ypal.com/x">https://p\u0430ypal.com/x</a></p>\n'
+    )
+    assert risky.convert("see https://p\u0430ypal.com/x and https://x.com/") == (
+        '<p>see https://p\u0430ypal.com/x and <a href="https://x.com/">https://x.com/</a></p>\n'
+    )
+
+
+def test_gfm_extension_is_both_listed() -> None:
+    from uts58_adapt.integrations.marko import gfm_extension
+
+    text = "Visit https://例え.jp/テスト」です, mail a@例え.jp, www.x.com/a?, | a |\n| - |\n| ~~b~~ |"
+    assert marko.Markdown(extensions=[gfm_extension()]).convert(text) == upgraded(text)
 
 
 def test_strict_hosts_option() -> None:
