@@ -18,7 +18,14 @@ from conftest import REPO, load_module
 pytest.importorskip("html5lib")
 
 FUZZ = load_module("uts58_fuzz", REPO / "tools" / "fuzz.py")
-_LIBRARY = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "pymdownx"}
+_LIBRARY = {
+    "bleach": "bleach",
+    "django": "django",
+    "jinja2": "jinja2",
+    "mistune": "mistune",
+    "magiclink": "pymdownx",
+    "marko": "marko",
+}
 
 #: Examples per integration in the default suite.
 EXAMPLES = 150

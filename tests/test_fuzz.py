@@ -98,6 +98,9 @@ KNOWN: list[Known] = [
     Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'characters changed', 'ftp://ｘ'),
     Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'Markdown shown as text', 'hTtP://e｡io/*a*'),
     Known('new: open', 'wrap(URLExtract())', 'invented link', 'ideographic full stop', ':e｡io/<'),
+    # marko (issue 35): the upgrade's output is byte for byte marko's own; the check reads marko's
+    # anchor inside a raw-HTML anchor the author left open (html5lib's adoption agency) as a start inside it
+    Known('new: marko', 'marko', "starts inside the library's link", '', '<a f="com/"><object></a> [](httpsample/)'),
 ]
 # fmt: on
 

@@ -124,6 +124,13 @@ def _markdown_it(html: bool) -> tuple[Render, Render]:
     return upgraded.render, alone.render
 
 
+def _marko() -> tuple[Render, Render]:
+    marko = pytest.importorskip("marko")
+    upgraded = marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"])
+    alone = marko.Markdown(extensions=["gfm"])
+    return upgraded.convert, alone.convert
+
+
 def _markdown_it_author(html: bool) -> Render:
     from markdown_it import MarkdownIt
 
@@ -330,6 +337,7 @@ CONFIGURATIONS: dict[str, Callable[[], tuple[Render, Render]]] = {
     "magiclink tilde caret mark": lambda: _magiclink("pymdownx.tilde", "pymdownx.caret", "pymdownx.mark"),
     "markdown-it": lambda: _markdown_it(False),
     "markdown-it html": lambda: _markdown_it(True),
+    "marko": _marko,
 }
 
 

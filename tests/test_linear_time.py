@@ -345,6 +345,12 @@ def _magiclink() -> Pair:
     return (lambda t: upgraded.reset().convert(t)), (lambda t: alone.reset().convert(t))
 
 
+def _marko() -> Pair:
+    marko = pytest.importorskip("marko")
+    upgraded = marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"])
+    return upgraded.convert, marko.Markdown(extensions=["gfm"]).convert
+
+
 def _markdown_it() -> Pair:
     from markdown_it import MarkdownIt
 
@@ -391,6 +397,7 @@ INTEGRATIONS: dict[str, Callable[[], Pair]] = {
     "mistune": _mistune,
     "magiclink": _magiclink,
     "markdown-it": _markdown_it,
+    "marko": _marko,
     "linkify_html": _linkify_html,
     "wrap(URLExtract()).find_urls": _urlextract_wrapper,
     "report --backend urlextract": _urlextract_audit,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-OPTIONAL = ("bleach", "django", "jinja2", "mistune", "markdown", "pymdownx", "nh3", "html5lib", "markupsafe")
+OPTIONAL = ("bleach", "django", "jinja2", "mistune", "markdown", "marko", "pymdownx", "nh3", "html5lib", "markupsafe")
 
 
 def _imported_after(code: str) -> list[str]:
@@ -56,3 +56,8 @@ def test_the_tldextract_probe_can_fail() -> None:
     code = "import sys\nimport tldextract\nprint('tldextract' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "True\n"
+
+
+def test_the_marko_probe_can_fail() -> None:
+    """The integration module imports marko (so the check above has something to catch)."""
+    assert "marko" in _imported_after("import uts58_adapt.integrations.marko")

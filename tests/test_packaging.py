@@ -68,12 +68,14 @@ def test_runtime_dependencies_are_used_at_run_time() -> None:
 
 def test_extras() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
-    integrations = {"bleach", "django", "jinja2", "mistune", "magiclink", "markdown-it", "nh3", "docutils", "sphinx"}
+    integrations = {"bleach", "django", "jinja2", "mistune", "magiclink", "markdown-it", "marko", "nh3", "docutils", "sphinx"}
     assert integrations <= set(extras)
     (all_,) = extras["all"]
     assert set(re.fullmatch(r"uts58_adapt\[(.*)\]", all_).group(1).split(",")) == integrations  # type: ignore[union-attr]
     assert extras["dask"] == ["dask[distributed]>=2024.1"]  # separate, not in [all]
     assert extras["markdown-it"] == ["markdown-it-py>=3"]
+    assert extras["marko"] == ["marko>=2"]
+    assert any("marko" in d.split("[", 1)[-1] for d in extras["test"] if d.startswith("uts58_adapt["))  # CI tests it
     for extra in ("docs", "release", "completion"):
         assert extras[extra]
 

@@ -194,6 +194,13 @@ def _magiclink() -> tuple[Call, Call]:
     return (lambda t: upgraded.reset().convert(t)), (lambda t: alone.reset().convert(t))
 
 
+def _marko() -> tuple[Call, Call]:
+    import marko
+
+    upgraded = marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"])
+    return upgraded.convert, marko.Markdown(extensions=["gfm"]).convert
+
+
 ENTRY_POINTS: dict[str, Callable[[], tuple[Call, Call]]] = {
     "wrap linkify-it": _wrap_linkify_it,
     "wrap urlextract": _wrap_urlextract,
@@ -207,6 +214,7 @@ ENTRY_POINTS: dict[str, Callable[[], tuple[Call, Call]]] = {
     "jinja2": _jinja2,
     "mistune": _mistune,
     "magiclink": _magiclink,
+    "marko": _marko,
 }
 #: Slow shapes found by the screen and not fixed yet: (entry point, shape) -> why.  Such a
 #: shape is reported as an expected failure (xfail), never hidden; the others still fail.
@@ -224,7 +232,14 @@ KNOWN = {
     ("magiclink", "a@ * n"): _EMAILS,
     ("magiclink", "a@b.co.x.com@ * n"): _EMAILS,
 }
-_MODULES = {"bleach": "bleach", "django": "django", "jinja2": "jinja2", "mistune": "mistune", "magiclink": "pymdownx"}
+_MODULES = {
+    "bleach": "bleach",
+    "django": "django",
+    "jinja2": "jinja2",
+    "mistune": "mistune",
+    "magiclink": "pymdownx",
+    "marko": "marko",
+}
 
 
 def _best(fn: Call, text: str) -> float:

@@ -858,6 +858,25 @@ def _markdown_author() -> Render:
     return lambda t: plain.reset().convert(t)
 
 
+def _marko() -> tuple[Render, Render]:
+    import marko
+
+    upgraded = marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"])
+    alone = marko.Markdown(extensions=["gfm"])
+    return upgraded.convert, alone.convert
+
+
+def _marko_author() -> Render:
+    """marko's GFM without its extended autolinks (the ``Url`` element)."""
+    import marko
+    from marko.ext.gfm import GFM, elements
+    from marko.helpers import MarkoExtension
+
+    without = [e for e in GFM.elements if e is not elements.Url]
+    plain = marko.Markdown(extensions=[MarkoExtension(elements=without, renderer_mixins=GFM.renderer_mixins)])
+    return plain.convert
+
+
 def _markdown_it(html: bool, fuzzy_link: bool = True) -> Callable[[], tuple[Render, Render]]:
     def make() -> tuple[Render, Render]:
         from markdown_it import MarkdownIt
@@ -981,6 +1000,7 @@ CONFIGS: dict[str, Config] = {
         library="markdown_it",
         vocabulary=_MARKDOWN_VOCABULARY,
     ),
+    "marko": Config(_marko, author=_marko_author, markup_input=True, library="marko", vocabulary=_MARKDOWN_VOCABULARY),
     "linkify_html": Config(
         _linkify_html, markup_input=True, library="html5lib", vocabulary_render=uts58_adapt.linkify, invented=False
     ),
@@ -994,7 +1014,7 @@ DIFFERENTIAL: dict[str, Config] = {
     name: CONFIGS[name]
     for name in (
         "bleach", "bleach Cleaner", "django", "django safe", "jinja2", "jinja2 safe", "mistune", "magiclink",
-        "markdown-it", "markdown-it html", "linkify_html",
+        "markdown-it", "markdown-it html", "marko", "linkify_html",
     )
 }  # fmt: skip
 

@@ -2,7 +2,7 @@
 """Run the linkifiers' own test suites raw and wrapped by ``uts58_adapt.wrap``, and explain each difference.
 
 For every library in ``LIBRARIES`` (linkify-it-py, urlextract, markdown-it-py, bleach, Django, Jinja2,
-mistune, pymdown-extensions' magiclink), the sdist of the
+mistune, pymdown-extensions' magiclink, marko's GFM), the sdist of the
 *installed* version is downloaded with ``pip download --no-deps --no-binary :all:`` into a cache
 directory (the only network access of the project; never at import or unit-test time), unpacked
 into a temporary directory, and its tests are run twice with pytest:
@@ -10,7 +10,7 @@ into a temporary directory, and its tests are run twice with pytest:
 * raw: the library as installed;
 * wrapped: every instance the tests build is replaced by ``uts58_adapt.wrap(instance)``
   (for markdown-it-py, ``md.linkify``), or the library's function by its upgrade (Django's
-  ``urlize``, mistune's ``url`` plugin, magiclink's ``makeExtension``; Jinja2 gets
+  ``urlize``, mistune's ``url`` plugin, magiclink's ``makeExtension``, marko's GFM extension; Jinja2 gets
   ``install(env)``), by the plugin ``tools/uts58_upstream_plugin.py``.
 
 A test that passes raw and fails wrapped (or the reverse) is a *change*. Each change should be
@@ -162,6 +162,14 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
             "test/test_parsers/test_rst/test_east_asian_text.py",
         ),
         note="the reST inline markup tests (standalone URIs and emails among them), the parser replaced by the upgrade",
+    ),
+    LibrarySpec(
+        name="marko",
+        modules=("marko", "marko.ext.gfm"),
+        patches=("replace:marko.ext.gfm:make_extension=uts58_adapt.integrations.marko:gfm_extension",),
+        test_args=("tests/test_spec.py", "-k", "gfm"),
+        note="the GFM spec tests (tests/spec/gfm.txt and marko's own GFM cases), "
+        'extensions=["gfm"] given the upgraded GFM extension',
     ),
 )
 

@@ -1,0 +1,206 @@
+"""marko's GFM extended autolinks with UTS #58 links.
+
+Use: ``marko.Markdown(extensions=["gfm", "uts58_adapt.integrations.marko"])`` (after ``"gfm"``:
+marko keeps the last element registered under a name, and this one replaces GFM's ``Url``).
+
+marko finds its autolinks as it does alone (``marko.ext.gfm.elements.Url.find``: the ``www.``,
+``http(s)://``/``ftp://`` and email patterns, their start and scheme rules, the host shapes it
+takes); each of its matches is then refined (``integrations._common.refined_span``):
+
+- where a URL ends is decided by UTS #58 §3.5.1 (``Visit https://例え.jp/テスト」です`` links
+  ``https://例え.jp/テスト``), in the run of marko's pattern (``[^<\\s]*``): a link never takes
+  a ``<`` or white space that marko leaves out;
+- an email's local part follows §5.2 (``a..b@x.com`` and ``.a@x.com`` are no email), and its
+  href always gets ``mailto:`` (marko alone writes ``href="a@例え.jp"`` for a non-ASCII address);
+- a span whose host is invalid (§3.3: ``http://a..b.com``) or that holds userinfo (§3.2, deprecated)
+  stays text;
+- a Bidi_Control character in the link text is shown percent-escaped (§8), as is one that a
+  character reference in it decodes to;
+- a ``;`` that completes a character reference the link ends with (``…&amp`` + ``;``) stays in
+  the link: the shown text holds one ``&``, an Include character (§3.5.1).
+
+marko builds the element and its href as it does alone (``http://`` before ``www.``, its
+``escape_url``).  ``make_extension(strict_hosts=True)`` adds §1.4's registrable-domain rule, as
+``detect()`` applies it, and ``make_extension(reject_risky=True)`` its §8 checks (a link with a
+risk stays text); marko passes keyword arguments through: ``Markdown(extensions=[...])`` takes
+the module name, ``marko.helpers.load_extension(name, strict_hosts=True)`` the options.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from typing import Any
+
+from marko.ext.gfm import elements
+from marko.helpers import MarkoExtension
+from marko.inline import InlineElement, RawText
+
+from ..html import BIDI_CONTROLS
+from ..refine.risk_profile import RejectRisky, reject_risky_value
+from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span
+
+__all__ = ["gfm_extension", "make_extension", "url_element"]
+
+_MAILTO = "mailto:"
+
+
+class _Span:
+    """A refined link as the match object marko's inline parser reads: ``start`` and ``end`` of
+    the token (marko's own span, and the link where it ends past it), ``group`` its text.
+
+    ``link``: the link's start, end and text, None when the refinement links nothing there.
+    """
+
+    __slots__ = ("_end", "_start", "_text", "kind", "link")
+
+    def __init__(self, start: int, end: int, text: str, kind: str, link: tuple[int, int, str] | None) -> None:
+        self._start = start
+        self._end = end
+        self._text = text
+        self.kind = kind
+        self.link = link
+
+    def start(self, n: int = 0) -> int:
+        return self._start
+
+    def end(self, n: int = 0) -> int:
+        return self._end
+
+    def group(self, n: int = 0) -> str:
+        return self._text
+
+    def span(self, n: int = 0) -> tuple[int, int]:
+        return self._start, self._end
+
+
+def _kind(link_text: str) -> str:
+    """``url`` for marko's ``www.`` and ``scheme://`` matches, ``email`` for its email pattern's."""
+    return "url" if "://" in link_text or link_text[:4].lower() == "www." else "email"
+
+
+#: What marko trims off a link's end that its inline parser reads as a delimiter (emphasis,
+#: strikethrough): a refined link never takes it back.
+_DELIMITERS = "*_~"
+
+
+def refined_matches(
+    text: str, matches: Iterator[Any], strict_hosts: bool = False, reject_risky: RejectRisky = False
+) -> Iterator[_Span]:
+    """marko's autolink ``matches`` in ``text``, each with its refined UTS #58 link (or None).
+
+    A refinement sees the text from marko's start to the end of its pattern's run (before
+    marko trims the trailing ``?!.,:*_~``, an unbalanced ``)`` or a character reference), at
+    most ``WINDOW`` past marko's end: the link may end before marko's, or take what marko
+    trimmed, but never a ``<`` or white space, nor a ``*`` ``_`` ``~`` marko leaves to emphasis.
+    The token keeps marko's whole span: what the link leaves of it stays plain text, as it
+    is in marko's link (no ``*x*`` in it comes alive that marko alone keeps in its link).
+    """
+    for match in matches:
+        start, end = match.start(), match.end()
+        raw = getattr(match, "_match", match)  # marko wraps a trimmed match (``_MatchObj``)
+        kind = _kind(match.group())
+        span_end = min(end, start + WINDOW)
+        window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
+        window_end = min(window_end, span_end + WINDOW)
+        found = refined_span(text, start, span_end, kind, window_end, strict_hosts, reject_risky)
+        if found is None:
+            yield _Span(start, end, text[start:end], kind, None)
+            continue
+        link_start, link_end, link_text, _href = found
+        if link_end < window_end and completes_reference(text, link_end, link_text):
+            link_end, link_text = link_end + 1, link_text + ";"  # "…&amp" then ";": one "&" shown
+        token_end = max(end, link_end)
+        yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
+
+
+class UTS58AutolinkRun(InlineElement):
+    """marko's autolink span whose refined link is shorter, or none: the link (an ``Url``
+    element) between plain text.  No renderer has a method for it: each renders its children."""
+
+    virtual = True
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+    def _syntax_spans(self, match: Any) -> None:
+        return None
+
+
+def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> type[elements.Url]:
+    """GFM's ``Url`` element (it replaces it: ``override``) with its matches refined to UTS #58."""
+    risky = reject_risky_value(reject_risky)
+
+    class Url(elements.Url):
+        """GFM's extended autolinks, ending and validated by UTS #58 (module docstring)."""
+
+        override = True
+
+        def __new__(cls, match: Any) -> Any:
+            if not isinstance(match, _Span):
+                return super().__new__(cls)
+            start, end, text = match.start(), match.end(), match.group()
+            if match.link is None:
+                return UTS58AutolinkRun([RawText(text)])
+            link_start, link_end, link_text = match.link
+            if link_start == start and link_end == end:
+                return super().__new__(cls)
+            # the link alone: a span that is all link, built as above (``__init__`` runs)
+            children: list[Any] = [cls(_Span(link_start, link_end, link_text, match.kind, match.link))]
+            if link_start > start:
+                children.insert(0, RawText(text[: link_start - start]))
+            if link_end < end:
+                children.append(RawText(text[link_end - start :]))
+            return UTS58AutolinkRun(children)
+
+        def __init__(self, match: Any) -> None:
+            super().__init__(match)  # type: ignore[no-untyped-call]
+            if isinstance(match, _Span):
+                if match.kind == "email" and self.dest[: len(_MAILTO)].lower() != _MAILTO:
+                    self.dest = _MAILTO + self.dest  # marko adds it only to an ASCII address
+                shown = _shown(match.group())
+                if shown != match.group():
+                    self.children = [RawText(shown)]
+
+        @classmethod
+        def find(cls, text: str, *, source: Any) -> Iterator[Any]:
+            matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
+            return refined_matches(text, matches, strict_hosts, risky)
+
+    return Url
+
+
+def _shown(text: str) -> str:
+    """The link text with its Bidi_Control characters percent-escaped (UTS #58 §8), those a
+    character reference in it decodes to included (marko's renderer decodes them)."""
+    if not text.isascii() and not BIDI_CONTROLS.isdisjoint(text):
+        text = escape_bidi(text)
+    if "&" in text:
+        text = escape_bidi_references(text, html.unescape)
+    return text
+
+
+#: GFM's ``Url`` element refined to UTS #58, with the default options.
+Url = url_element()
+
+
+def make_extension(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> MarkoExtension:
+    """The marko extension (marko's entry point for ``extensions=[module name]``): GFM's ``Url``
+    element refined to UTS #58; ``strict_hosts`` and ``reject_risky`` as in ``detect()``."""
+    if not strict_hosts and not reject_risky:
+        return MarkoExtension(elements=[Url])
+    return MarkoExtension(elements=[url_element(strict_hosts=strict_hosts, reject_risky=reject_risky)])
+
+
+def gfm_extension(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> MarkoExtension:
+    """marko's GFM extension with its ``Url`` element refined, as one extension: what
+    ``extensions=["gfm", "uts58_adapt.integrations.marko"]`` gives (tools/upstream_compat.py
+    puts it in place of ``marko.ext.gfm.make_extension``)."""
+    from marko.ext.gfm import GFM
+
+    url = make_extension(strict_hosts=strict_hosts, reject_risky=reject_risky).elements
+    return MarkoExtension(
+        parser_mixins=list(GFM.parser_mixins),
+        renderer_mixins=list(GFM.renderer_mixins),
+        elements=[*GFM.elements, *url],
+    )
