@@ -1,0 +1,268 @@
+"""cmark-gfm (``cmarkgfm``) with UTS #58 autolinks: drop-ins for its two rendering functions.
+
+Use ``github_flavored_markdown_to_html(text, options=0)`` and
+``markdown_to_html_with_extensions(text, options=0, extensions=None)`` from this module in
+place of cmarkgfm's own (same signatures and defaults; two keyword-only options of ours,
+``strict_hosts`` and ``reject_risky``, default False).
+
+cmark-gfm is C and its binding exposes no node API, so its link spans cannot be reached.
+The HTML it returns is refined (docs/decisions.md, "cmark-gfm: refine the HTML"):
+
+1. cmark-gfm renders the text as it always does.  Each anchor that its autolink extension
+   can have made is a candidate: ``<a href="H">T</a>`` whose href ``H`` is ``T`` (its text,
+   decoded) escaped as cmark-gfm escapes an href, after an added ``http://`` (a ``www.``
+   link) or ``mailto:`` (an email), or none.
+2. Each candidate is refined (``integrations._common.refined_span``, §3.5.1 for URLs, §5.2
+   for emails) in its text followed by the text after the anchor up to the next tag or
+   white space: cmark-gfm decided the start and the scheme; the refinement decides where
+   the link ends and whether the host is valid.  An email's end is cmark-gfm's.
+3. When no candidate changes, cmark-gfm's output is returned as it is (byte for byte).
+   Otherwise the text is rendered again without the autolink extension, and the two
+   outputs are aligned: an anchor found at the same place in both is an explicit link
+   (``<https://…>``, ``[…](…)``, raw HTML) and is never changed.  Only the anchors the
+   extension made are rewritten: the link's new end (the characters it drops go back to
+   the text after it, those it takes come out of it), or no anchor for an invalid host;
+   text is escaped as cmark-gfm escapes text, the href as it escapes an href.
+
+Code spans, code blocks and raw HTML are never linked (cmark-gfm's extension made no
+anchor there, and nothing else is linked).  Emails cmark-gfm does not link (a non-ASCII
+domain, ``bug@例え.jp``) stay unlinked: cmark-gfm decides which emails exist.
+``cmarkgfm`` is imported when this module is, never by ``import uts58_adapt``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from urllib.parse import quote
+
+import cmarkgfm as _cmarkgfm
+from cmarkgfm.cmark import Options
+
+from ..html import BIDI_CONTROLS
+from ..refine.risk_profile import RejectRisky, reject_risky_value
+from ._common import WINDOW, escape_bidi, refined_span
+
+__all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions"]
+
+#: The extensions ``cmarkgfm.github_flavored_markdown_to_html`` attaches, in its order.
+GFM_EXTENSIONS = ("table", "autolink", "tagfilter", "strikethrough", "tasklist")
+
+#: An anchor cmark-gfm's autolink extension writes: an href, no title, a text without markup.
+_CANDIDATE = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
+#: The opening tag of any anchor cmark-gfm writes (an explicit link may have a title).
+_OPEN = re.compile(r'<a href="[^"]*"(?: title="[^"]*")?>')
+#: Where the text after an anchor stops being a possible part of the link (decoded text).
+_STOP = re.compile(r"[\s<]")
+#: What ``houdini_escape_href`` leaves as it is besides letters, digits and ``_.-~`` (HREF_SAFE).
+_HREF_SAFE = "!#$%()*+,/:;=?@&'"
+
+
+def escape_href(url: str) -> str:
+    """``url`` escaped as cmark-gfm escapes an href (``houdini_escape_href``).
+
+    Letters, digits and ``-_.+!*(),%#@?=;:/$~`` stay; ``&`` is written ``&amp;`` and ``'``
+    ``&#x27;``; every other byte of the UTF-8 form is ``%XX`` (upper-case hex).
+    """
+    escaped = quote(url, safe=_HREF_SAFE)
+    if "&" in escaped:
+        escaped = escaped.replace("&", "&amp;")
+    if "'" in escaped:
+        escaped = escaped.replace("'", "&#x27;")
+    return escaped
+
+
+def escape_text(text: str) -> str:
+    """``text`` escaped as cmark-gfm escapes text (``houdini_escape_html0``, not secure):
+    ``& < > "`` only."""
+    return html.escape(text, quote=False).replace('"', "&quot;") if _NEEDS_ESCAPE.search(text) else text
+
+
+_NEEDS_ESCAPE = re.compile(r'[&<>"]')
+
+
+def _decoded(markup: str) -> str:
+    """Text cmark-gfm escaped (``escape_text``) decoded again."""
+    return html.unescape(markup) if "&" in markup else markup
+
+
+def _prefix(href: str, text: str) -> str | None:
+    """What cmark-gfm's autolink extension put before ``text`` to make ``href``: ``""``,
+    ``"http://"`` (a ``www.`` link) or ``"mailto:"`` (an email); None when ``href`` is no
+    such link's (an explicit link whose text is not its href, an ``xmpp:`` address)."""
+    if text[:5].lower() == "xmpp:":
+        return None
+    if href == escape_href(text):
+        return ""
+    if text[:4] == "www." and href == escape_href("http://" + text):
+        return "http://"
+    if "@" in text and href == escape_href("mailto:" + text):
+        return "mailto:"
+    return None
+
+
+class _Change:
+    """One candidate anchor that the refinement changes: where it is and what replaces it."""
+
+    __slots__ = ("end", "markup", "start")
+
+    def __init__(self, start: int, end: int, markup: str) -> None:
+        self.start = start  # the anchor's "<" in cmark-gfm's output
+        self.end = end  # past the anchor and the text after it that the link takes
+        self.markup = markup
+
+
+def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> list[_Change]:
+    """The candidate anchors of ``rendered`` that the refinement changes, in order."""
+    changes: list[_Change] = []
+    pos = 0
+    while True:
+        at = rendered.find('<a href="', pos)
+        if at == -1:
+            return changes
+        m = _CANDIDATE.match(rendered, at)
+        if m is None:
+            pos = at + 3
+            continue
+        pos = m.end()
+        href, text = m.group(1), _decoded(m.group(2))
+        prefix = _prefix(href, text) if text else None
+        if prefix is None:
+            continue
+        kind = "email" if prefix == "mailto:" or ("@" in text and text[:7].lower() == "mailto:") else "url"
+        after = ""
+        after_markup = ""
+        if kind == "url":
+            tag = rendered.find("<", pos, pos + WINDOW)
+            after_markup = rendered[pos : tag if tag != -1 else min(len(rendered), pos + WINDOW)]
+            after = _decoded(after_markup)
+            stop = _STOP.search(after)
+            if stop is not None:
+                after = after[: stop.start()]
+        window = text + after
+        found = refined_span(window, 0, len(text), kind, len(window), strict_hosts, reject_risky)
+        if found is None:
+            changes.append(_Change(at, m.end(), escape_text(text)))
+            continue
+        start, end, link_text, _href = found
+        shown = link_text
+        if not shown.isascii() and not BIDI_CONTROLS.isdisjoint(shown):
+            shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
+        if start == 0 and end == len(text) and shown == link_text:
+            continue
+        taken = window[len(text) : end] if end > len(text) else ""
+        anchor = f'<a href="{escape_href(prefix + link_text)}">{escape_text(shown)}</a>'
+        markup = escape_text(window[:start]) + anchor + escape_text(window[end : len(text)])
+        changes.append(_Change(at, m.end() + len(escape_text(taken)), markup))
+        if taken:
+            pos = m.end() + len(escape_text(taken))
+
+
+def _extension_anchors(rendered: str, without: str) -> set[int]:
+    """Where in ``rendered`` (cmark-gfm's output) its autolink extension wrote an anchor.
+
+    ``without`` is the same text rendered without the extension.  The two are aligned from
+    the start: an anchor at the same place in both is the author's (an explicit link, raw
+    HTML); one missing from ``without`` is the extension's.  After such an anchor the
+    alignment resumes where the markup up to the next anchor (and that anchor's opening tag)
+    is found in ``without``: the extension's link may have taken characters that render
+    differently without it (``_x_`` as emphasis).  Where the alignment fails, no later anchor
+    is counted as the extension's (it then stays as cmark-gfm made it).
+    """
+    found: set[int] = set()
+    i = j = 0
+    resync = False
+    for m in _OPEN.finditer(rendered):
+        p = m.start()
+        if p < i:
+            continue
+        key = rendered[i:p]
+        if resync:
+            k = without.find(key + m.group(), j)
+            if k == -1:  # the next anchor is not in ``without``: it is the extension's too
+                k = without.find(key, j)
+                if k == -1:
+                    return found
+            j = k + len(key)
+        elif without.startswith(key, j):
+            j += len(key)
+        else:
+            return found
+        candidate = _CANDIDATE.match(rendered, p)
+        if without.startswith(m.group(), j) or candidate is None:
+            # the same anchor in both: the author's; the texts go on the same
+            i, j, resync = m.end(), j + len(m.group()), False
+            continue
+        found.add(p)
+        i = candidate.end()
+        shown = candidate.group(2)
+        # The link's text rendered without the extension is the same text unless its
+        # characters make markup there (emphasis, a code span, a reference): then resync.
+        resync = not without.startswith(shown, j)
+        if not resync:
+            j += len(shown)
+    return found
+
+
+def _refined(
+    text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
+) -> str:
+    """``rendered`` (cmark-gfm's output for ``text``) with the extension's autolinks refined."""
+    if '<a href="' not in rendered:
+        return rendered
+    changes = _changes(rendered, strict_hosts, reject_risky)
+    if not changes:
+        return rendered
+    without = _cmarkgfm.markdown_to_html_with_extensions(
+        text, options=options, extensions=[name for name in extensions if name != "autolink"]
+    )
+    made = _extension_anchors(rendered, without)
+    parts: list[str] = []
+    pos = 0
+    for change in changes:
+        if change.start not in made or change.start < pos:
+            continue
+        parts.append(rendered[pos : change.start])
+        parts.append(change.markup)
+        pos = change.end
+    if pos == 0:
+        return rendered
+    parts.append(rendered[pos:])
+    return "".join(parts)
+
+
+def markdown_to_html_with_extensions(
+    text: str,
+    options: int = 0,
+    extensions: Sequence[str] | None = None,
+    *,
+    strict_hosts: bool = False,
+    reject_risky: RejectRisky = False,
+) -> str:
+    """``cmarkgfm.markdown_to_html_with_extensions`` whose autolinks (the ``autolink``
+    extension's) end where UTS #58 ends them (§3.5.1, §5.2), invalid hosts left as text.
+
+    ``strict_hosts``: §1.4's registrable-domain rule on hosts, as ``detect()`` applies it;
+    ``reject_risky``: §8's checks (a link with a risk stays text; ``"browser"``: the
+    stricter profile).
+    """
+    rendered: str = _cmarkgfm.markdown_to_html_with_extensions(text, options=options, extensions=extensions)
+    if not extensions or "autolink" not in extensions:
+        return rendered
+    return _refined(text, options, list(extensions), rendered, strict_hosts, reject_risky_value(reject_risky))
+
+
+def github_flavored_markdown_to_html(
+    text: str, options: int = 0, *, strict_hosts: bool = False, reject_risky: RejectRisky = False
+) -> str:
+    """``cmarkgfm.github_flavored_markdown_to_html`` with UTS #58 autolinks
+    (:func:`markdown_to_html_with_extensions` with the GitHub extensions and
+    ``CMARK_OPT_GITHUB_PRE_LANG``, as cmarkgfm's own)."""
+    return markdown_to_html_with_extensions(
+        text,
+        options=options | Options.CMARK_OPT_GITHUB_PRE_LANG,
+        extensions=list(GFM_EXTENSIONS),
+        strict_hosts=strict_hosts,
+        reject_risky=reject_risky,
+    )
