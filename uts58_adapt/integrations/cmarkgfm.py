@@ -44,7 +44,7 @@ from ..html import BIDI_CONTROLS
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, escape_bidi, refined_span
 
-__all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions"]
+__all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions", "readme_gfm"]
 
 #: The extensions ``cmarkgfm.github_flavored_markdown_to_html`` attaches, in its order.
 GFM_EXTENSIONS = ("table", "autolink", "tagfilter", "strikethrough", "tasklist")
@@ -266,3 +266,13 @@ def github_flavored_markdown_to_html(
         strict_hosts=strict_hosts,
         reject_risky=reject_risky,
     )
+
+
+def readme_gfm(raw: str) -> str:
+    """readme_renderer's GFM variant (up to readme_renderer 44, which renders with cmarkgfm)
+    with UTS #58 autolinks: ``github_flavored_markdown_to_html(raw, options=CMARK_OPT_UNSAFE)``.
+
+    Use: ``readme_renderer.markdown.variants["GFM"] = readme_gfm`` (or scoped,
+    ``unittest.mock.patch.dict(readme_renderer.markdown.variants, GFM=readme_gfm)``).
+    """
+    return github_flavored_markdown_to_html(raw, options=Options.CMARK_OPT_UNSAFE)
