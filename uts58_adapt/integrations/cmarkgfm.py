@@ -38,13 +38,14 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 import cmarkgfm as _cmarkgfm
+from cmarkgfm import _cmark
 from cmarkgfm.cmark import Options
 
 from ..html import BIDI_CONTROLS
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, escape_bidi, refined_span
 
-__all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions", "readme_gfm"]
+__all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions", "readme_gfm", "render"]
 
 #: The extensions ``cmarkgfm.github_flavored_markdown_to_html`` attaches, in its order.
 GFM_EXTENSIONS = ("table", "autolink", "tagfilter", "strikethrough", "tasklist")
@@ -65,12 +66,18 @@ def escape_href(url: str) -> str:
     Letters, digits and ``-_.+!*(),%#@?=;:/$~`` stay; ``&`` is written ``&amp;`` and ``'``
     ``&#x27;``; every other byte of the UTF-8 form is ``%XX`` (upper-case hex).
     """
+    if _HREF_PLAIN.match(url):
+        return url
     escaped = quote(url, safe=_HREF_SAFE)
     if "&" in escaped:
         escaped = escaped.replace("&", "&amp;")
     if "'" in escaped:
         escaped = escaped.replace("'", "&#x27;")
     return escaped
+
+
+#: A URL that ``houdini_escape_href`` leaves as it is.
+_HREF_PLAIN = re.compile(r"[A-Za-z0-9\-_.+!*(),%#@?=;:/$~]*\Z")
 
 
 def escape_text(text: str) -> str:
@@ -93,11 +100,13 @@ def _prefix(href: str, text: str) -> str | None:
     such link's (an explicit link whose text is not its href, an ``xmpp:`` address)."""
     if text[:5].lower() == "xmpp:":
         return None
-    if href == escape_href(text):
+    # houdini_escape_href escapes byte by byte: escape_href(p + t) == p + escape_href(t)
+    escaped = escape_href(text)
+    if href == escaped:
         return ""
-    if text[:4] == "www." and href == escape_href("http://" + text):
+    if text[:4] == "www." and href[:7] == "http://" and href[7:] == escaped:
         return "http://"
-    if "@" in text and href == escape_href("mailto:" + text):
+    if href[:7] == "mailto:" and href[7:] == escaped and "@" in text:
         return "mailto:"
     return None
 
@@ -205,6 +214,42 @@ def _extension_anchors(rendered: str, without: str) -> set[int]:
     return found
 
 
+_lib = _cmark.lib
+_ffi = _cmark.ffi
+#: The syntax extensions by name (cmark-gfm's registry is static once its core extensions are registered).
+_extensions: dict[str, object] = {}
+
+
+def render(text: str, options: int = 0, extensions: Sequence[str] | None = None) -> str:
+    """``cmarkgfm.markdown_to_html_with_extensions``: the same C calls in the same order (so the
+    same bytes, and the same errors), each extension looked up once per process, not per call."""
+    if not extensions:
+        return _cmarkgfm.markdown_to_html_with_extensions(text, options=options, extensions=extensions)  # type: ignore[no-any-return]
+    attached = []
+    for name in extensions:
+        extension = _extensions.get(name)
+        if extension is None:
+            _lib.cmark_gfm_core_extensions_ensure_registered()
+            extension = _lib.cmark_find_syntax_extension(name.encode("utf-8"))
+            if extension == _ffi.NULL:
+                raise ValueError(f"Unknown extension {name}")
+            _extensions[name] = extension
+        attached.append(extension)
+    encoded = text.encode("utf-8")
+    parser = _lib.cmark_parser_new(options)
+    try:
+        for extension in attached:
+            _lib.cmark_parser_attach_syntax_extension(parser, extension)
+        _lib.cmark_parser_feed(parser, encoded, len(encoded))
+        root = _lib.cmark_parser_finish(parser)
+        if _lib.cmark_node_get_type(root) == _lib.CMARK_NODE_NONE:
+            raise ValueError("Error parsing markdown!")
+        result = _lib.cmark_render_html(root, options, _lib.cmark_parser_get_syntax_extensions(parser))
+    finally:
+        _lib.cmark_parser_free(parser)
+    return _ffi.string(result).decode("utf-8")  # type: ignore[no-any-return]
+
+
 def _refined(
     text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
 ) -> str:
@@ -214,9 +259,7 @@ def _refined(
     changes = _changes(rendered, strict_hosts, reject_risky)
     if not changes:
         return rendered
-    without = _cmarkgfm.markdown_to_html_with_extensions(
-        text, options=options, extensions=[name for name in extensions if name != "autolink"]
-    )
+    without = render(text, options, [name for name in extensions if name != "autolink"])
     made = _extension_anchors(rendered, without)
     parts: list[str] = []
     pos = 0
@@ -247,10 +290,12 @@ def markdown_to_html_with_extensions(
     ``reject_risky``: §8's checks (a link with a risk stays text; ``"browser"``: the
     stricter profile).
     """
-    rendered: str = _cmarkgfm.markdown_to_html_with_extensions(text, options=options, extensions=extensions)
-    if not extensions or "autolink" not in extensions:
+    rendered = render(text, options, extensions)
+    if not extensions or "autolink" not in extensions or '<a href="' not in rendered:
         return rendered
-    return _refined(text, options, list(extensions), rendered, strict_hosts, reject_risky_value(reject_risky))
+    if reject_risky:
+        reject_risky = reject_risky_value(reject_risky)
+    return _refined(text, options, list(extensions), rendered, strict_hosts, reject_risky)
 
 
 def github_flavored_markdown_to_html(
@@ -262,7 +307,7 @@ def github_flavored_markdown_to_html(
     return markdown_to_html_with_extensions(
         text,
         options=options | Options.CMARK_OPT_GITHUB_PRE_LANG,
-        extensions=list(GFM_EXTENSIONS),
+        extensions=GFM_EXTENSIONS,
         strict_hosts=strict_hosts,
         reject_risky=reject_risky,
     )
