@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cmarkgfm  # noqa: E402
-from bench import load_corpus, measure, paragraphs  # noqa: E402
-from corpus_dense import dense_corpus  # noqa: E402
+import cmarkgfm
+from bench import load_corpus, measure, paragraphs
+from corpus_dense import dense_corpus
 
-from uts58_adapt.integrations import cmarkgfm as upgrade  # noqa: E402
+from uts58_adapt.integrations import cmarkgfm as upgrade
 
 _ANCHOR_TAGS = re.compile(r'<a href="[^"]*"(?: title="[^"]*")?>|</a>')
 
