@@ -42,8 +42,10 @@ from cmarkgfm import _cmark
 from cmarkgfm.cmark import Options
 
 from ..html import BIDI_CONTROLS
+from ..link import RawLink
+from ..refine.migration import refine_links, refine_span
 from ..refine.risk_profile import RejectRisky, reject_risky_value
-from ._common import WINDOW, escape_bidi, refined_span
+from ._common import _SCHEME_OK, WINDOW, escape_bidi, refined_span, risk_filter
 
 __all__ = ["github_flavored_markdown_to_html", "markdown_to_html_with_extensions", "readme_gfm", "render"]
 
@@ -56,6 +58,10 @@ _CANDIDATE = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
 _OPEN = re.compile(r'<a href="[^"]*"(?: title="[^"]*")?>')
 #: Where the text after an anchor stops being a possible part of the link (decoded text).
 _STOP = re.compile(r"[\s<]")
+#: How far before an email's anchor its local part is looked for (markup characters; RFC 5321
+#: allows 64 octets in a local part, each written at most as a 6-character reference).
+_LOCAL_MARKUP = 1024
+_LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 #: What ``houdini_escape_href`` leaves as it is besides letters, digits and ``_.-~`` (HREF_SAFE).
 _HREF_SAFE = "!#$%()*+,/:;=?@&'"
 
@@ -114,10 +120,11 @@ def _prefix(href: str, text: str) -> str | None:
 class _Change:
     """One candidate anchor that the refinement changes: where it is and what replaces it."""
 
-    __slots__ = ("end", "markup", "start")
+    __slots__ = ("anchor", "end", "markup", "start")
 
-    def __init__(self, start: int, end: int, markup: str) -> None:
-        self.start = start  # the anchor's "<" in cmark-gfm's output
+    def __init__(self, anchor: int, start: int, end: int, markup: str) -> None:
+        self.anchor = anchor  # the anchor's "<" in cmark-gfm's output
+        self.start = start  # where the replaced markup starts: the anchor, or the local part before it
         self.end = end  # past the anchor and the text after it that the link takes
         self.markup = markup
 
@@ -125,7 +132,7 @@ class _Change:
 def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> list[_Change]:
     """The candidate anchors of ``rendered`` that the refinement changes, in order."""
     changes: list[_Change] = []
-    pos = 0
+    pos = floor = 0  # floor: where the text before the next anchor may start (past the last change)
     while True:
         at = rendered.find('<a href="', pos)
         if at == -1:
@@ -140,32 +147,74 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
         if prefix is None:
             continue
         kind = "email" if prefix == "mailto:" or ("@" in text and text[:7].lower() == "mailto:") else "url"
-        after = ""
-        after_markup = ""
+        before = before_markup = after = ""
         if kind == "url":
             tag = rendered.find("<", pos, pos + WINDOW)
-            after_markup = rendered[pos : tag if tag != -1 else min(len(rendered), pos + WINDOW)]
-            after = _decoded(after_markup)
+            after = _decoded(rendered[pos : tag if tag != -1 else min(len(rendered), pos + WINDOW)])
             stop = _STOP.search(after)
             if stop is not None:
                 after = after[: stop.start()]
-        window = text + after
-        found = refined_span(window, 0, len(text), kind, len(window), strict_hosts, reject_risky)
+        elif text[:7].lower() != "mailto:":
+            # §5.2 scans the local part back from the "@" over Link_Email characters: cmark-gfm
+            # stops at the first one outside [A-Za-z0-9.+_-] ("aσb@example.gr" links "b@…").
+            # The text before the anchor, back to the last tag or white space, is the same text
+            # node (cmark-gfm finds emails in whole text nodes).
+            before_markup = _text_before(rendered, max(floor, at - _LOCAL_MARKUP), at)
+            before = _decoded(before_markup)
+        window = before + text + after
+        lead = len(before)
+        if lead:
+            found = _refine_email(window, lead, lead + len(text), strict_hosts, reject_risky)
+        else:
+            found = refined_span(window, 0, len(text), kind, len(window), strict_hosts, reject_risky)
         if found is None:
-            changes.append(_Change(at, m.end(), escape_text(text)))
+            changes.append(_Change(at, at, m.end(), escape_text(text)))
+            floor = pos
             continue
         start, end, link_text, _href = found
         shown = link_text
         if not shown.isascii() and not BIDI_CONTROLS.isdisjoint(shown):
             shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
-        if start == 0 and end == len(text) and shown == link_text:
+        if start == lead and end == lead + len(text) and shown == link_text:
+            floor = pos
             continue
-        taken = window[len(text) : end] if end > len(text) else ""
+        if start >= lead:  # the text before the anchor stays as it is
+            before_markup, window, end, start, lead = "", window[lead:], end - lead, start - lead, 0
+        taken = window[lead + len(text) : end] if end > lead + len(text) else ""
+        if prefix == "mailto:" and link_text[:7].lower() == "mailto:":  # the local part took a "mailto:"
+            prefix = ""
         anchor = f'<a href="{escape_href(prefix + link_text)}">{escape_text(shown)}</a>'
-        markup = escape_text(window[:start]) + anchor + escape_text(window[end : len(text)])
-        changes.append(_Change(at, m.end() + len(escape_text(taken)), markup))
-        if taken:
-            pos = m.end() + len(escape_text(taken))
+        markup = escape_text(window[:start]) + anchor + escape_text(window[end : lead + len(text)])
+        pos = m.end() + len(escape_text(taken))
+        changes.append(_Change(at, at - len(before_markup), pos, markup))
+        floor = pos
+
+
+def _text_before(rendered: str, lo: int, at: int) -> str:
+    """The markup of the text right before ``at`` back to the last tag, white space or ``lo``
+    (empty when neither is found after ``lo``: the text may start inside a reference)."""
+    piece = rendered[lo:at]
+    cut = max(piece.rfind(">"), piece.rfind("<"))
+    space = _LAST_SPACE.match(piece, cut + 1)
+    if space is not None:
+        cut = space.end() - 1
+    elif cut == -1 and lo > 0:
+        return ""
+    return piece[cut + 1 :]
+
+
+def _refine_email(
+    window: str, start: int, end: int, strict_hosts: bool, reject_risky: RejectRisky
+) -> tuple[int, int, str, str] | None:
+    """The email the span ``window[start:end]`` (cmark-gfm's) becomes, its local part found
+    back from the "@" in all of ``window`` (§5.2): ``(start, end, text, href)``, or None."""
+    if not reject_risky:
+        return refine_span(window, start, end, "email", strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)
+    links = refine_links(window, [RawLink(start, end, "email")], strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK)
+    for link in risk_filter(window, links, strict_hosts=strict_hosts, reject_risky=reject_risky):
+        if link.kind == "email" and link.original == (start, end):
+            return link.start, link.end, link.text, link.href
+    return None
 
 
 def _extension_anchors(rendered: str, without: str) -> set[int]:
@@ -264,7 +313,7 @@ def _refined(
     parts: list[str] = []
     pos = 0
     for change in changes:
-        if change.start not in made or change.start < pos:
+        if change.anchor not in made or change.start < pos:
             continue
         parts.append(rendered[pos : change.start])
         parts.append(change.markup)
