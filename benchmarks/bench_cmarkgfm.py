@@ -37,14 +37,14 @@ def _census(texts: list[str]) -> tuple[int, int, int]:
     a render without the extension cannot give cmark-gfm's output)."""
     changed = twice = unreachable = 0
     calls = 0
-    original = cmarkgfm.markdown_to_html_with_extensions
+    original = upgrade.render
 
     def counting(*args: object, **kwargs: object) -> str:
         nonlocal calls
         calls += 1
-        return original(*args, **kwargs)  # type: ignore[no-any-return]
+        return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    upgrade._cmarkgfm.markdown_to_html_with_extensions = counting  # type: ignore[attr-defined]
+    upgrade.render = counting
     try:
         for text in texts:
             calls = 0
@@ -59,7 +59,7 @@ def _census(texts: list[str]) -> tuple[int, int, int]:
             )
             unreachable += _ANCHOR_TAGS.sub("", library) != _ANCHOR_TAGS.sub("", without)
     finally:
-        upgrade._cmarkgfm.markdown_to_html_with_extensions = original  # type: ignore[attr-defined]
+        upgrade.render = original
     return changed, twice, unreachable
 
 
