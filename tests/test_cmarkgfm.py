@@ -111,6 +111,10 @@ HAND = {
     # ... never across markup, and a failed local part is no link
     "*ü*b@x.com": '<p><em>ü</em><a href="mailto:b@x.com">b@x.com</a></p>\n',
     "x a..b@example.com": "<p>x a..b@example.com</p>\n",
+    # right after another email: back to where that one ends
+    "a@example.com」σb@example.gr": (
+        '<p><a href="mailto:a@example.com">a@example.com</a>」<a href="mailto:%CF%83b@example.gr">σb@example.gr</a></p>\n'
+    ),
     "Mail jürgen.müller@example.de, MAILTO:x@example.com": (
         '<p>Mail <a href="mailto:j%C3%BCrgen.m%C3%BCller@example.de">jürgen.müller@example.de</a>, '
         '<a href="MAILTO:x@example.com">MAILTO:x@example.com</a></p>\n'

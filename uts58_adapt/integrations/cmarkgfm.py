@@ -15,7 +15,11 @@ The HTML it returns is refined (docs/decisions.md, "cmark-gfm: refine the HTML")
 2. Each candidate is refined (``integrations._common.refined_span``, §3.5.1 for URLs, §5.2
    for emails) in its text followed by the text after the anchor up to the next tag or
    white space: cmark-gfm decided the start and the scheme; the refinement decides where
-   the link ends and whether the host is valid.  An email's end is cmark-gfm's.
+   the link ends and whether the host is valid.  An email's end is cmark-gfm's, its local
+   part §5.2's: scanned back from the "@" through the text before the anchor, up to the
+   last tag or white space (cmark-gfm stops at the first character outside
+   ``[A-Za-z0-9.+_-]`` and links ``ller@example.de`` in ``jürgen.müller@example.de``).
+   A Bidi_Control character in a link's text is shown percent-escaped (§8).
 3. When no candidate changes, cmark-gfm's output is returned as it is (byte for byte).
    Otherwise the text is rendered again without the autolink extension, and the two
    outputs are aligned: an anchor found at the same place in both is an explicit link
@@ -26,7 +30,9 @@ The HTML it returns is refined (docs/decisions.md, "cmark-gfm: refine the HTML")
 
 Code spans, code blocks and raw HTML are never linked (cmark-gfm's extension made no
 anchor there, and nothing else is linked).  Emails cmark-gfm does not link (a non-ASCII
-domain, ``bug@例え.jp``) stay unlinked: cmark-gfm decides which emails exist.
+domain, ``bug@例え.jp``) stay unlinked: cmark-gfm decides which "@" makes an email.
+``strict_hosts=True`` adds §1.4's registrable-domain rule, ``reject_risky=True`` §8's
+checks (a link with a risk stays text), as in the other integrations.
 ``cmarkgfm`` is imported when this module is, never by ``import uts58_adapt``.
 """
 
@@ -159,7 +165,7 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
             # stops at the first one outside [A-Za-z0-9.+_-] ("aσb@example.gr" links "b@…").
             # The text before the anchor, back to the last tag or white space, is the same text
             # node (cmark-gfm finds emails in whole text nodes).
-            before_markup = _text_before(rendered, max(floor, at - _LOCAL_MARKUP), at)
+            before_markup = _text_before(rendered, floor, at)
             before = _decoded(before_markup)
         window = before + text + after
         lead = len(before)
@@ -190,15 +196,17 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
         floor = pos
 
 
-def _text_before(rendered: str, lo: int, at: int) -> str:
-    """The markup of the text right before ``at`` back to the last tag, white space or ``lo``
-    (empty when neither is found after ``lo``: the text may start inside a reference)."""
+def _text_before(rendered: str, floor: int, at: int) -> str:
+    """The markup of the text right before ``at`` back to the last tag, white space or
+    ``floor`` (the end of the last anchor refined), at most ``_LOCAL_MARKUP`` characters:
+    empty when neither is found in them (the text may start inside a reference)."""
+    lo = max(floor, at - _LOCAL_MARKUP)
     piece = rendered[lo:at]
     cut = max(piece.rfind(">"), piece.rfind("<"))
     space = _LAST_SPACE.match(piece, cut + 1)
     if space is not None:
         cut = space.end() - 1
-    elif cut == -1 and lo > 0:
+    elif cut == -1 and lo > floor:
         return ""
     return piece[cut + 1 :]
 
