@@ -392,3 +392,27 @@ def test_cmark_gfm_autolink_spec(number: int) -> None:
         check(markdown, gfm(markdown), raw(markdown))
     else:
         assert gfm(markdown) == expected
+
+
+def test_reject_risky_with_a_local_part_before_the_anchor() -> None:
+    """The §8 checks also run where the local part starts before cmark-gfm's anchor (no risk here:
+    one script, Greek, in the local part, as ``detect(reject_risky=True)`` keeps it)."""
+    expected = '<p><a href="mailto:%CF%83%CF%83b@example.gr">σσb@example.gr</a> x</p>\n'
+    assert gfm("σσb@example.gr x", reject_risky=True) == expected
+    assert gfm("see http://pаypal.com/x σσb@example.gr x", reject_risky=True) == (
+        '<p>see http://pаypal.com/x <a href="mailto:%CF%83%CF%83b@example.gr">σσb@example.gr</a> x</p>\n'
+    )
+
+
+def test_errors_are_cmarkgfms() -> None:
+    with pytest.raises(ValueError, match="^Unknown extension nope$"):
+        upgrade.markdown_to_html_with_extensions("x", extensions=["autolink", "nope"])
+    with pytest.raises(ValueError, match="^Unknown extension nope$"):
+        cmarkgfm.markdown_to_html_with_extensions("x", extensions=["autolink", "nope"])
+
+
+def test_extensions_given_as_an_iterator() -> None:
+    names = ("table", "autolink", "strikethrough")
+    assert upgrade.markdown_to_html_with_extensions("see https://x.com/a」b", extensions=iter(names)) == (
+        '<p>see <a href="https://x.com/a">https://x.com/a</a>」b</p>\n'
+    )

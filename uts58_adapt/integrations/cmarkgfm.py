@@ -347,6 +347,8 @@ def markdown_to_html_with_extensions(
     ``reject_risky``: §8's checks (a link with a risk stays text; ``"browser"``: the
     stricter profile).
     """
+    if extensions is not None and not isinstance(extensions, (list, tuple)):
+        extensions = list(extensions)  # read twice: rendered with, then looked in
     rendered = render(text, options, extensions)
     if not extensions or "autolink" not in extensions or '<a href="' not in rendered:
         return rendered
