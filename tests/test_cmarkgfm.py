@@ -405,9 +405,9 @@ def test_reject_risky_with_a_local_part_before_the_anchor() -> None:
 
 
 def test_errors_are_cmarkgfms() -> None:
-    with pytest.raises(ValueError, match="^Unknown extension nope$"):
+    with pytest.raises(ValueError, match=r"^Unknown extension nope$"):
         upgrade.markdown_to_html_with_extensions("x", extensions=["autolink", "nope"])
-    with pytest.raises(ValueError, match="^Unknown extension nope$"):
+    with pytest.raises(ValueError, match=r"^Unknown extension nope$"):
         cmarkgfm.markdown_to_html_with_extensions("x", extensions=["autolink", "nope"])
 
 
