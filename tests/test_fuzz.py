@@ -50,6 +50,10 @@ KNOWN: list[Known] = [
     Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
     Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'e｡io/&#xd;'),
     Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
+    # cmark-gfm with raw HTML (issue 35 item 4): the upgrade's output is cmarkgfm's own, byte for byte, on both
+    # reproducers: the checks read cmark-gfm's anchor nested in the author's raw <a> (cf. 5 and 7)
+    Known('new: cmarkgfm (cf. 5)', 'cmarkgfm unsafe', "starts inside the library's link", '', 'tel<a href=""><marquee><hTtP://t/a&#'),
+    Known('new: cmarkgfm (cf. 7)', 'cmarkgfm unsafe', 'bidi control in link text', 'live', '<a href="http"><ma</\u202egpj.exe\\http://fdd0;'),
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '&@c.rg/'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '&@c.co;b'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),

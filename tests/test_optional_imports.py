@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 OPTIONAL = ("bleach", "django", "jinja2", "mistune", "markdown", "marko", "pymdownx", "nh3", "html5lib", "markupsafe")
+OPTIONAL += ("cmarkgfm", "readme_renderer")
 
 
 def _imported_after(code: str) -> list[str]:

@@ -851,6 +851,32 @@ def _docutils() -> tuple[Render, Render]:
     return render(Parser), render(RstParser)
 
 
+def _cmarkgfm(options: int = 0) -> Callable[[], tuple[Render, Render]]:
+    def make() -> tuple[Render, Render]:
+        import cmarkgfm
+
+        from uts58_adapt.integrations import cmarkgfm as integration
+
+        return (
+            lambda t: integration.github_flavored_markdown_to_html(t, options),
+            lambda t: str(cmarkgfm.github_flavored_markdown_to_html(t, options)),
+        )
+
+    return make
+
+
+def _cmarkgfm_author(options: int = 0) -> Callable[[], Render]:
+    """cmark-gfm with the GitHub extensions but ``autolink``."""
+
+    def make() -> Render:
+        import cmarkgfm
+
+        extensions = ["table", "tagfilter", "strikethrough", "tasklist"]
+        return lambda t: str(cmarkgfm.markdown_to_html_with_extensions(t, options | 1 << 11, extensions))
+
+    return make
+
+
 def _markdown_author() -> Render:
     import markdown
 
@@ -1001,6 +1027,14 @@ CONFIGS: dict[str, Config] = {
         vocabulary=_MARKDOWN_VOCABULARY,
     ),
     "marko": Config(_marko, author=_marko_author, markup_input=True, library="marko", vocabulary=_MARKDOWN_VOCABULARY),
+    "cmarkgfm": Config(_cmarkgfm(), author=_cmarkgfm_author(), library="cmarkgfm", vocabulary=_MARKDOWN_VOCABULARY),
+    "cmarkgfm unsafe": Config(
+        _cmarkgfm(1 << 17),
+        author=_cmarkgfm_author(1 << 17),
+        markup_input=True,
+        library="cmarkgfm",
+        vocabulary=_MARKDOWN_VOCABULARY,
+    ),
     "linkify_html": Config(
         _linkify_html, markup_input=True, library="html5lib", vocabulary_render=uts58_adapt.linkify, invented=False
     ),
