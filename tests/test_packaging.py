@@ -68,7 +68,18 @@ def test_runtime_dependencies_are_used_at_run_time() -> None:
 
 def test_extras() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
-    integrations = {"bleach", "django", "jinja2", "mistune", "magiclink", "markdown-it", "marko", "nh3", "docutils", "sphinx"}
+    integrations = {
+        "bleach",
+        "django",
+        "jinja2",
+        "mistune",
+        "magiclink",
+        "markdown-it",
+        "marko",
+        "nh3",
+        "docutils",
+        "sphinx",
+    }
     integrations |= {"cmarkgfm"}
     assert integrations <= set(extras)
     (all_,) = extras["all"]
