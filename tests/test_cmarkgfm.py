@@ -203,7 +203,7 @@ def test_escape_href_is_cmark_gfms(url: str) -> None:
     """The href cmark-gfm writes for a link destination given in ``<…>`` (no escapes, no references in it)."""
     out = raw(f"[x](<{url}>)")
     if out.startswith('<p><a href="'):
-        assert out == f'<p><a href="{upgrade.escape_href(url)}">x</a></p>\n'
+        assert out == f'<p><a href="{upgrade.escape_href(url)}">x</a></p>\n', repr(url)
 
 
 # --- byte for byte where no link is affected ---------------------------------------------------
