@@ -77,15 +77,7 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
     Known('new: open', 'bleach tlds=com', 'raw character in href', 'a control', 'l．com/&#1;'),
-    Known('new: open', 'django', "starts inside the library's link", '', 'x(https://ｘ．ｃｏｍ/1&a/x.com'),
-    Known('new: open', 'django nofollow', 'invented link', 'ideographic full stop', 'y(www.例え。jp/&'),
-    Known('new: open', 'django safe', 'invented link', 'ideographic full stop', 'il．com#'),
     Known('new: open', 'django filter autoescape off', 'invented link', 'ideographic full stop', '&@c.c．m/'),
-    Known('new: open', 'jinja2', 'invented link', 'ideographic full stop', '.HTTP://e｡io'),
-    Known('new: open', 'jinja2 safe', 'invented link', 'ideographic full stop', '>tt。com/&#13'),
-    Known('new: open', 'jinja2 options', 'invented link', 'ideographic full stop', '[HTTP://l｡io/&'),
-    Known('new: open', 'jinja2 extra_schemes', 'invented link', 'ideographic full stop', ':il．com/&'),
-    Known('new: open', 'jinja2 safe extra_schemes policy', "starts inside the library's link", '', 'tel:ex。com'),
     Known('new: open', 'magiclink options', "starts inside the library's link", '', "https://a@* www.wai'i"),
     Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
     Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),
@@ -96,8 +88,6 @@ KNOWN: list[Known] = [
     Known('new: open', 'markdown-it fuzzy_link off', 'bidi control in link text', 'live', 'http://w?\u200e'),
     Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'an ideographic full stop changed', 'HTTP://ｘ．ｏ'),
     Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'characters changed', 'ftp://ｘ'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'Markdown shown as text', 'hTtP://e｡io/*a*'),
-    Known('new: open', 'wrap(URLExtract())', 'invented link', 'ideographic full stop', ':e｡io/<'),
 ]
 # fmt: on
 

@@ -54,7 +54,7 @@ from .backends.urlextract import instance_gen_urls, instance_state
 from .html import _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import scheme_check
+from .refine.acceptance import never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -568,7 +568,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                     strict_hosts=self._strict_hosts,
                     scheme_ok=scheme_check(self._accepts_scheme),
                     accepts_email=self._accepts_email,
-                    accepts_host=self._accepts_email,  # (either: whether it links the probe whole)
+                    accepts_host=never_host,  # (the instance was given the text in its "." form)
                 ),
             )
         ]
@@ -828,7 +828,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             strict_hosts=self._strict_hosts,
             scheme_ok=scheme_ok,
             accepts_email=accepts_email,
-            accepts_host=accepts_email,  # (either: whether it links the probe whole)
+            accepts_host=never_host,  # (the instance was given the text in its "." form)
         )
         for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):

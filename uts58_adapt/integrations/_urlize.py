@@ -507,12 +507,13 @@ def urlize_refined(
         strict_hosts=strict_hosts,
         scheme_probe=probes[3],
         reject_risky=reject_risky,
-        accepts_host=lambda host: bool(
-            _remember(
+        accepts_host=lambda word, start, end: any(
+            s < end and start < e
+            for s, e in _remember(
                 probe_key,
-                "host",
-                host,
-                lambda: anchor_spans(host, render_escaped(host)) == [RawLink(0, len(host), "url")],
+                "word",
+                word,
+                lambda: [(r.start, r.end) for r in anchor_spans(word, render_escaped(word))],
             )
         ),
     )

@@ -125,10 +125,10 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         m = self.email_re.search(probe)
         return m is not None and m.group(0) == probe
 
-    def _accepts_host(self, host: str) -> bool:
-        """Whether ``url_re`` links the bare ``host`` whole (its TLDs, its configuration)."""
-        m = self.url_re.search(host)
-        return m is not None and m.span() == (0, len(host))
+    def _accepts_host(self, word: str, start: int, end: int) -> bool:
+        """Whether ``url_re`` (its TLDs, its configuration) links, in ``word``, a span over the host
+        ``word[start:end]`` (``refine.acceptance.HostCheck``)."""
+        return any(m.start() < end and start < m.end() for m in self.url_re.finditer(word))
 
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:

@@ -32,14 +32,23 @@ __all__ = [
     "accepted_emails",
     "ascii_host",
     "email_probe",
+    "never_host",
     "scheme_check",
 ]
 
 #: ``accepts_email(address)``: whether the library links ``address`` (``a@domain`` or
 #: ``mailto:a@domain``) whole.
 EmailCheck = Callable[[str], bool]
-#: ``accepts_host(host)``: whether the library links the bare host ``host`` (a domain, in its ``.`` form).
-HostCheck = Callable[[str], bool]
+#: ``accepts_host(word, start, end)``: whether the library, given ``word`` (the white-space-delimited
+#: word around a domain written with ``。 ． ｡``, in its ``.`` form), links a span that overlaps the
+#: host ``word[start:end]``: the library decides the host, in the context it reads (issue 32).
+HostCheck = Callable[[str, int, int], bool]
+
+
+def never_host(word: str, start: int, end: int) -> bool:
+    """The :data:`HostCheck` of a library that was given the text in its ``.`` form already
+    (``wrap()``): a domain written with ``。`` that none of its spans covers is one it does not link."""
+    return False
 #: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) from its
 #: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
 #: the library gives the link, not only its span, must have that scheme.
