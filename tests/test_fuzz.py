@@ -77,7 +77,6 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
     Known('new: open', 'bleach tlds=com', 'raw character in href', 'a control', 'l．com/&#1;'),
-    Known('new: open', 'django filter autoescape off', 'invented link', 'ideographic full stop', '&@c.c．m/'),
     Known('new: open', 'magiclink options', "starts inside the library's link", '', "https://a@* www.wai'i"),
     Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
     Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),

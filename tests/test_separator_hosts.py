@@ -167,3 +167,12 @@ def test_urlextract_is_given_the_dot_form_already() -> None:
     assert URLExtract().find_urls(":e.io/<") == [] and URLExtract().find_urls("e.io") == ["e.io"]
     assert uts58_adapt.wrap(URLExtract()).find_urls(":e｡io/<") == []
     assert uts58_adapt.wrap(URLExtract()).find_urls("see e｡io ok") == ["e｡io"]
+
+
+def test_an_email_domain_is_asked_in_its_dot_form() -> None:
+    """An email the library did not report is asked about as ``a@domain`` with the domain in its
+    ``.`` form: Django links ``a@c.c．m`` as it is (a "." in the domain), not ``a@c.c.m``."""
+    urlize, django_urlize = _django_urlize()
+    assert "<a" not in django_urlize("a@c.c.m/") and "<a" not in django_urlize("a@c.c.m")  # type: ignore[operator]
+    assert "<a" not in urlize("a@c.c．m/") and "<a" not in urlize("&@c.c．m/", autoescape=True)  # type: ignore[operator]
+    assert ">σ@example。com</a>" in urlize("mail σ@example。com ok")  # type: ignore[operator]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from ..link import Link
 from .email import MAILTO
-from .hosts import SchemeCheck
+from .hosts import SchemeCheck, normalize_separators
 
 __all__ = [
     "EmailCheck",
@@ -122,10 +122,11 @@ def scheme_check(probe: SchemeProbe | None, fallback: SchemeCheck | None = None)
 
 
 def email_probe(address: str) -> str:
-    """The address the library is asked about for ``address``: local part ``a``, same prefix and domain."""
+    """The address the library is asked about for ``address``: local part ``a``, same prefix and domain,
+    the domain in its ``.`` form (``a@c.com`` for ``σ@c。com``: the library decides the host in that form)."""
     local, _, domain = address.rpartition("@")
     prefix = MAILTO if local[: len(MAILTO)].lower() == MAILTO else ""
-    return f"{prefix}{PROBE_LOCAL}@{domain}"
+    return f"{prefix}{PROBE_LOCAL}@{normalize_separators(domain)}"
 
 
 def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck) -> list[Link]:
