@@ -50,15 +50,10 @@ KNOWN: list[Known] = [
     Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
     Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'e｡io/&#xd;'),
     Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
-    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '&@c.rg/'),
-    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '&@c.co;b'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
     Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
-    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '&@p.ds/'),
     Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
-    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', '&@p.m&'),
     Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
-    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '&@c.g*'),
     Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
     Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
     Known('5', 'magiclink', "starts inside the library's link", '', '<a f="/"><marquee></a>hbc<a href="htt"><marq'),
@@ -77,7 +72,6 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
     Known('new: open', 'bleach tlds=com', 'raw character in href', 'a control', 'l．com/&#1;'),
-    Known('new: open', 'magiclink options', "starts inside the library's link", '', "https://a@* www.wai'i"),
     Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
     Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),
     Known('new: open', 'markdown-it', 'visible text', 'Markdown shown as text', '_http://え。p?_'),
@@ -224,6 +218,18 @@ def test_what_uts58_allows_is_not_flagged() -> None:
         '<a href="http://example.com">example。com</a>', "example。com",
         normalized_library_html='<a href="http://example.com">example.com</a>',
     )  # fmt: skip
+
+
+def test_the_librarys_anchors_are_compared_where_their_text_is() -> None:
+    """magiclink's ``hide_protocol`` hides ``https://`` in its link, the upgrade (no link there)
+    shows it: the library's anchors after it are compared at their offsets in the upgrade's text."""
+    hide = FUZZ.CONFIGS["magiclink options"].shown
+    author = "<p>https://a@* www.wai'i</p>"
+    library = '<p><a href="https://a@">a@</a>* <a href="http://www.wai\'i">www.wai\'i</a></p>'
+    ended = '<p>https://a@* <a href="http://www.wai">www.wai</a>\'i</p>'  # the host ends at "'"
+    assert not _checks(ended, library, shown=hide, author_html=author)
+    inside = '<p>https://a@* www.<a href="http://wai.io">wai</a>\'i</p>'
+    assert "starts inside the library's link" in _checks(inside, library, shown=hide, author_html=author)
 
 
 def test_the_input_is_markup_only_where_the_caller_vouches_for_it() -> None:

@@ -481,7 +481,10 @@ def compare_pages(
         return findings  # the offsets below compare the same text only
     if up.text != lib.text and (author is None or up.text != author.text):
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
-    spans = [(s, e) for s, e, _, _ in lib.anchors]
+    # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
+    # hidden scheme the upgrade shows where the library's link hid it, magiclink's hide_protocol).
+    lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
+    spans = [(s, e) for s, e, _, _ in lib_anchors]
     if author is not None and up.text == author.text:
         spans += [(s, e) for s, e, _, _ in author.anchors]
     if given is not None and up.text == given.text:
@@ -494,7 +497,7 @@ def compare_pages(
     for s, _, href, anchor_text in up.anchors:
         inside = [
             (ls, le)
-            for ls, le, _, shown in lib.anchors
+            for ls, le, _, shown in lib_anchors
             if ls < s < le and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
         ]
         fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
@@ -507,6 +510,30 @@ def compare_pages(
                 continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
+
+
+def _moved(
+    anchors: list[tuple[int, int, str | None, str]], source: str, target: str
+) -> list[tuple[int, int, str | None, str]]:
+    """``anchors`` (offsets in ``source``) at the offsets of the same characters in ``target``
+    (``difflib``'s matching blocks); an anchor none of whose characters is in ``target`` is dropped."""
+    import difflib
+
+    blocks = difflib.SequenceMatcher(None, source, target, autojunk=False).get_matching_blocks()
+
+    def where(p: int, end: bool) -> int | None:
+        for a, b, size in blocks:
+            if a <= p < a + size or (end and size and p == a + size):
+                return b + p - a
+        return None
+
+    out = []
+    for s, e, href, shown in anchors:
+        first = next((where(p, False) for p in range(s, e) if where(p, False) is not None), None)
+        last = next((where(p, True) for p in range(e, s, -1) if where(p, True) is not None), None)
+        if first is not None and last is not None and first < last:
+            out.append((first, last, href, shown))
+    return out
 
 
 def _link_kind(href: str | None, shown: str) -> str:
@@ -993,6 +1020,19 @@ def _timed(call: Callable[[], Any], seconds: float) -> Any:
         signal.signal(signal.SIGALRM, previous)
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _written(shown: str, config: Config) -> str:
+    """``shown`` (text as a page shows it) as the configuration's input that shows it: as it is for
+    plain text the integration escapes; escaped for markup and Markdown, with controls (CR, ``&#1;``)
+    written as references in markup, where a raw CR would be white space to the library."""
+    if config.plain_text:
+        return shown
+    written = html.escape(shown, quote=False)
+    return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", written) if config.markup_input else written
+
+
 def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of configuration ``name`` on ``text`` (none where the library itself fails)."""
     config = CONFIGS[name]
@@ -1014,7 +1054,7 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         probe = library_form(shown)
         if config.kind == "spans":
             return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
-        page = Page(alone(html.escape(probe, quote=False)))
+        page = Page(alone(_written(probe, config)))
         return any(anchor_text == probe for _, _, _, anchor_text in page.anchors)
 
     def library_hrefs(shown: str) -> set[str]:
