@@ -48,12 +48,16 @@ KNOWN: list[Known] = [
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
     Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
-    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'e｡io/&#xd;'),
     Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
+    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
+    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
     Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
+    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
+    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', 'www.ς@e.c'),
     Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
+    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
     Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
     Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
     Known('5', 'magiclink', "starts inside the library's link", '', '<a f="/"><marquee></a>hbc<a href="htt"><marq'),
@@ -71,7 +75,6 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
-    Known('new: open', 'bleach tlds=com', 'raw character in href', 'a control', 'l．com/&#1;'),
     Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
     Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),
     Known('new: open', 'markdown-it', 'visible text', 'Markdown shown as text', '_http://え。p?_'),
@@ -212,6 +215,15 @@ def test_what_uts58_allows_is_not_flagged() -> None:
         '<p><a href="http://x.com/">http://x.com/</a>)<em>a</em></p>',
         '<p><a href="http://x.com/)*a*">http://x.com/)*a*</a></p>',
         author_html="<p>http://x.com/)<em>a</em></p>",
+    )
+    # a link of the host's "." form is the library's, written as the library writes it (bleach's
+    # href keeps "&#1;" as it is: a control in its href on "l.com/&#1;")
+    assert not _checks(
+        '<a href="http://l．com/&#1;">l．com/&#1;</a>', "l．com/&#1;",
+        normalized_library_html='<a href="http://l.com/&#1;">l.com/&#1;</a>',
+    )  # fmt: skip
+    assert "raw character in href" in _checks(
+        '<a href="http://l．com/&#1;">l．com/&#1;</a>', "l．com/&#1;", normalized_library_html="l.com/&#1;"
     )
     # a link of the host's "." form is the library's (the library decides the host)
     assert not _checks(

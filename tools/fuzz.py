@@ -214,6 +214,9 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 # - "nested anchor": an ``a`` inside an ``a``, more often than in the library's output;
 # - "bidi control in link text": a live Bidi_Control character in the text of an anchor
 #   the library does not make with that text (UTS #58 §8, docs/hostile-input.md);
+# - "raw character in href": a control, a Bidi_Control, or a raw ``<`` or ``>`` in an href,
+#   where the library's hrefs (also those it writes with the ideographic full stops written
+#   ``.``) hold none;
 # - "visible text": the text a browser shows (every text node) differs from the library's
 #   (for Markdown: from the library's and from the renderer's without a linkifier);
 # - "invented link": an anchor whose text overlaps no anchor of the library, nor one the
@@ -396,7 +399,8 @@ def compare_pages(
     library swallowed Markdown into a link the upgrade does not make, that Markdown is
     rendered: its markup and text are what the author's source gives anyway.
     ``normalized_library_html``: the library's output on ``text`` with its ideographic full
-    stops written ``.``: a link there is the library's link (the host in its ``.`` form).
+    stops written ``.``: a link there is the library's link (the host in its ``.`` form), and the
+    characters of its hrefs are the library's.
     ``invented``: whether to look for "invented link" (not where the "library" makes no link).
     ``links_alone(text)``: whether the library links ``text`` alone, whole.  A link the library
     did not make is no invented link when it starts at a token boundary and the library links
@@ -462,7 +466,10 @@ def compare_pages(
         if _points_elsewhere(href, anchor_text):
             findings.append(("href points elsewhere", ""))
             break
-    theirs = {c for page in (lib, author, given) if page for href in page.hrefs for c in href}
+    normalized = Page(normalized_library_html) if normalized_library_html is not None else None
+    # The library's hrefs on the text with its ideographic full stops written "." count as its own:
+    # a link of the host's "." form is the library's, written as the library writes it.
+    theirs = {c for page in (lib, author, given, normalized) if page for href in page.hrefs for c in href}
     ours = {c for href in up.hrefs for c in href} - theirs
     for kind, characters in _HREF_UNSAFE.items():
         if ours & characters:
@@ -489,7 +496,6 @@ def compare_pages(
         spans += [(s, e) for s, e, _, _ in author.anchors]
     if given is not None and up.text == given.text:
         spans += [(s, e) for s, e, _, _ in given.anchors]
-    normalized = Page(normalized_library_html) if normalized_library_html is not None else None
     if normalized is not None and len(normalized.text) == len(up.text):
         spans += [(s, e) for s, e, _, _ in normalized.anchors]
     if not invented:
@@ -537,11 +543,12 @@ def _moved(
 
 
 def _link_kind(href: str | None, shown: str) -> str:
-    """How an invented link is classed: a host with an ideographic full stop, an email, other."""
-    if "。" in shown or "．" in shown or "｡" in shown:
-        return "ideographic full stop"
+    """How an invented link is classed: an email (whatever its domain), a host with an ideographic
+    full stop, other."""
     if "@" in shown and not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", shown):
         return "email"
+    if "。" in shown or "．" in shown or "｡" in shown:
+        return "ideographic full stop"
     return "url"
 
 
