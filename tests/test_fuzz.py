@@ -47,7 +47,7 @@ KNOWN: list[Known] = [
     # issue 32's own reproducers
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
+    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
     Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
@@ -60,30 +60,17 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
     Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
     Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
-    Known('5', 'magiclink', "starts inside the library's link", '', '<a f="/"><marquee></a>hbc<a href="htt"><marq'),
     Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
     Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
-    Known('new N4', 'markdown-it', 'visible text', 'an ideographic full stop changed', 'e｡io'),
     Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
-    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://el．m/a&#xd0;'),
     Known('5', 'markdown-it', "starts inside the library's link", '', 'http://e\u200el.io'),
-    Known('new N5', 'markdown-it', 'visible text', 'characters changed', 'e.io/%E2%80%AE'),
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
-    Known('new N4', 'markdown-it html', 'visible text', 'an ideographic full stop changed', 'え。jp'),
     Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
+    Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
     Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
-    Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
-    Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),
-    Known('new: open', 'markdown-it', 'visible text', 'Markdown shown as text', '_http://え。p?_'),
-    Known('new: open', 'markdown-it html', 'bidi control in link text', 'live', 'http://e#\u202c'),
-    Known('new: open', 'markdown-it html', 'visible text', 'characters changed', 'http://ｅ'),
-    Known('new: open', 'markdown-it html', 'visible text', 'Markdown shown as text', '_http://ｅ．ｍ/_'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'bidi control in link text', 'live', 'http://w?\u200e'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'an ideographic full stop changed', 'HTTP://ｘ．ｏ'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'characters changed', 'ftp://ｘ'),
 ]
 # fmt: on
 
@@ -242,6 +229,32 @@ def test_the_librarys_anchors_are_compared_where_their_text_is() -> None:
     assert not _checks(ended, library, shown=hide, author_html=author)
     inside = '<p>https://a@* www.<a href="http://wai.io">wai</a>\'i</p>'
     assert "starts inside the library's link" in _checks(inside, library, shown=hide, author_html=author)
+
+
+def test_what_markdown_it_shows_of_a_link_is_not_flagged() -> None:
+    """markdown-it shows a host's label separators as "." and a percent-encoded Bidi_Control
+    character as ``%25E2%2580%25AE`` (the only escaped form its ``normalizeLinkText`` keeps); the
+    library's own anchor, nested in the author's, does not start inside the author's."""
+    author = "<p>see http://ex。co ok</p>"
+    library = '<p>see <a href="http://ex">http://ex</a>。co ok</p>'
+    assert not _checks('<p>see <a href="http://ex.co">http://ex.co</a> ok</p>', library, author_html=author)
+    assert "visible text" in _checks('<p>see <a href="http://ex">http://ex</a>.co ok</p>', library, author_html=author)
+    assert not _checks(
+        '<a href="http://x.com/%E2%80%AE">http://x.com/%25E2%2580%25AE</a>',
+        '<a href="http://x.com/%E2%80%AE">http://x.com/\u202e</a>',
+    )
+    nested = '<p><a hf="h"><object>0/&lt;<a href="htm.png">y</a></p>'
+    assert not _checks(nested, nested, author_html=nested)
+
+
+def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
+    """What the library shows on the text with its ideographic full stops written "." is the
+    library's rendering of a link of the host's "." form (markdown-it takes "?_" into it)."""
+    upgraded = '<p>_<a href="http://xn--r8j.p?_">http://え.p?_</a></p>'
+    library = '<p><em><a href="http://xn--r8j">http://え</a>。p?</em></p>'
+    author = "<p><em>http://え。p?</em></p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert not _checks(upgraded, library, author_html=author, normalized_library_html=upgraded)
 
 
 def test_the_input_is_markup_only_where_the_caller_vouches_for_it() -> None:

@@ -232,9 +232,13 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 HANG_SECONDS = 10.0
 IDEOGRAPHIC_DOTS = str.maketrans("。．｡", "...")
 #: The forms in which the upgrade shows a Bidi_Control character (UTS #58 §8): percent-encoded in a
-#: link, ``⟨U+202E⟩`` outside one (``linkify_html``).  Compared as the character itself.
+#: link (in markdown-it, which decodes ``%E2%80%AE`` in a link's text but never ``%25``, as
+#: ``%25E2%2580%25AE``: docs/hostile-input.md), ``⟨U+202E⟩`` outside one (``linkify_html``).
+#: Compared as the character itself.
 _BIDI_SHOWN = re.compile(
-    "|".join(re.escape("".join(f"%{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
+    "|".join(re.escape("".join(f"%25{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
+    + "|"
+    + "|".join(re.escape("".join(f"%{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
     + r"|\u27e8U\+(?:061C|200[EF]|202[A-E]|206[6-9])\u27e9",
     re.IGNORECASE,
 )
@@ -244,7 +248,7 @@ def _bidi_character(m: re.Match[str]) -> str:
     shown = m.group(0)
     if shown.startswith("\u27e8"):
         return chr(int(shown[3:-1], 16))
-    return bytes.fromhex(shown.replace("%", "")).decode()
+    return bytes.fromhex(shown.replace("%25", "%").replace("%", "")).decode()
 
 
 _RAW_TEXT_ELEMENTS = frozenset(
@@ -481,12 +485,26 @@ def compare_pages(
     as_written = given.text if given is not None and author is None else None
     if plain_text:
         as_written = _BIDI_SHOWN.sub(_bidi_character, text)
-    if not _same_text(show(up.text), show(lib.text), show(author.text) if author else None) and (
-        as_written is None or show(up.text) != show(as_written)
+    # What the library shows on the text with its ideographic full stops written "." (the full stops
+    # compared as "."): the library's rendering of a link of the host's "." form (markdown-it shows
+    # "&amp" of "…/&amp;" in its link, "?_" in it, and every label separator as "." in a host).
+    dotted = (
+        normalized is not None
+        and show(up.text).translate(IDEOGRAPHIC_DOTS) == show(normalized.text).translate(IDEOGRAPHIC_DOTS)
+    )
+    up_text = up.text
+    for reference in (author, lib):
+        if reference is not None and len(reference.text) == len(up.text):
+            up_text = _separators_restored(up, reference.text)
+            break
+    if (
+        not _same_text(show(up_text), show(lib.text), show(author.text) if author else None)
+        and (as_written is None or show(up.text) != show(as_written))
+        and not dotted
     ):
         findings.append(("visible text", _text_change(show(up.text), show(lib.text))))
         return findings  # the offsets below compare the same text only
-    if up.text != lib.text and (author is None or up.text != author.text):
+    if up.text != lib.text and (author is None or up.text != author.text) and not dotted:
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
     # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
     # hidden scheme the upgrade shows where the library's link hid it, magiclink's hide_protocol).
@@ -503,11 +521,12 @@ def compare_pages(
     for s, _, href, anchor_text in up.anchors:
         inside = [
             (ls, le)
-            for ls, le, _, shown in lib_anchors
-            if ls < s < le and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
+            for ls, le, lib_href, shown in lib_anchors
+            if ls < s < le and lib_href is not None and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
         ]
         fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
-        if href is not None and _scheme(href) != "mailto" and inside and not fresh:
+        theirs_too = (s, href, anchor_text) in {(ls, h, t) for ls, _, h, t in lib_anchors}  # the library's own
+        if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             findings.append(("starts inside the library's link", ""))
             break
     for s, e, href, anchor_text in up.anchors:
@@ -516,6 +535,21 @@ def compare_pages(
                 continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
+
+
+def _separators_restored(page: Page, source: str) -> str:
+    """``page.text`` with a ``.`` inside one of its anchors written as the ideographic full stop
+    that ``source`` (a text of the same length: the library's, the renderer's) has there:
+    markdown-it shows a host's label separators as ``.`` (``normalizeLinkText``), in every link."""
+    text = page.text
+    if len(source) != len(text) or not any(c in source for c in "。．｡"):
+        return text
+    chars = list(text)
+    for s, e, _, _ in page.anchors:
+        for i in range(s, e):
+            if chars[i] == "." and source[i] in "。．｡":
+                chars[i] = source[i]
+    return "".join(chars)
 
 
 def _moved(

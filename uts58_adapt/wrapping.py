@@ -479,7 +479,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         end = _markdown_stop(text, library_end, end)
         for m in self._refined_matches(text[:end], [raw], backend_text[:end], same_length=True):
             if m.index == raw.index:
-                return m
+                # The inline rule shows the url (``normalizeLinkText(url)``, percent-escapes decoded),
+                # which is also the href: where the link's text must show otherwise (a Bidi_Control
+                # character percent-escaped, UTS #58 §8; the host as written where the url holds it
+                # mapped, UTS #46), the rule is declined and markdown-it's core rule links the text,
+                # showing ``text`` and linking ``url`` (issue 32).
+                return m if m.url == m.text else None
         return None
 
     def test_schema_at(self, text: str, name: str, position: int) -> int:
