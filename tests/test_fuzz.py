@@ -48,7 +48,6 @@ KNOWN: list[Known] = [
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
     Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
-    Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
@@ -67,6 +66,7 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
     Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
     Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
+    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
     Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
@@ -245,6 +245,15 @@ def test_what_markdown_it_shows_of_a_link_is_not_flagged() -> None:
     )
     nested = '<p><a hf="h"><object>0/&lt;<a href="htm.png">y</a></p>'
     assert not _checks(nested, nested, author_html=nested)
+
+
+def test_the_authors_anchor_keeps_what_it_has() -> None:
+    """A Bidi_Control character in the author's anchor, as the library's output has it too (bleach
+    re-serializes it), is the author's; in a link the library makes, it is still a finding."""
+    kept = '<a href="/" rel="nofollow">&lt;xm/\u202e</a>'
+    assert not _checks(kept, kept, "<a href=/><xm/\u202e", markup_input=True)
+    link = '<a href="http://x.com/">x.com/\u202e</a>'
+    assert "bidi control in link text" in _checks(link, link, "x.com/\u202e")
 
 
 def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:

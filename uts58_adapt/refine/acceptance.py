@@ -49,6 +49,8 @@ def never_host(word: str, start: int, end: int) -> bool:
     """The :data:`HostCheck` of a library that was given the text in its ``.`` form already
     (``wrap()``): a domain written with ``。`` that none of its spans covers is one it does not link."""
     return False
+
+
 #: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) from its
 #: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
 #: the library gives the link, not only its span, must have that scheme.
