@@ -65,12 +65,13 @@ KNOWN: list[Known] = [
     Known('5', 'markdown-it', "starts inside the library's link", '', 'http://e\u200el.io'),
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
     Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
-    Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
     Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
     Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
+    # and docs/hostile-input.md ("Known open findings")
+    Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
 ]
 # fmt: on
 
@@ -264,6 +265,11 @@ def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
     author = "<p><em>http://え。p?</em></p>"
     assert "visible text" in _checks(upgraded, library, author_html=author)
     assert not _checks(upgraded, library, author_html=author, normalized_library_html=upgraded)
+    # (the library's form of the text also writes an email's non-ASCII local part "a")
+    up = '<p>//σss@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
+    library = '<p>//σss@__<a href="https://evil">https://evil</a>｡io/1&amp;</p>'
+    dotted = '<p>//ass@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
+    assert not _checks(up, library, author_html="<p>//σss@__https://evil｡io/1&amp;</p>", normalized_library_html=dotted)
 
 
 def test_the_input_is_markup_only_where_the_caller_vouches_for_it() -> None:

@@ -491,8 +491,8 @@ def compare_pages(
     # What the library shows on the text with its ideographic full stops written "." (the full stops
     # compared as "."): the library's rendering of a link of the host's "." form (markdown-it shows
     # "&amp" of "…/&amp;" in its link, "?_" in it, and every label separator as "." in a host).
-    dotted = normalized is not None and show(up.text).translate(IDEOGRAPHIC_DOTS) == show(normalized.text).translate(
-        IDEOGRAPHIC_DOTS
+    dotted = normalized is not None and _library_form_of(
+        show(up.text).translate(IDEOGRAPHIC_DOTS), show(normalized.text).translate(IDEOGRAPHIC_DOTS)
     )
     up_text = _separators_restored(up, author.text if author is not None else lib.text)
     if (
@@ -533,6 +533,12 @@ def compare_pages(
                 continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
+
+
+def _library_form_of(text: str, form: str) -> bool:
+    """Whether ``form`` is ``text`` as :func:`library_form` writes it: the same, but for non-ASCII
+    characters written ``a`` (an email's local part)."""
+    return len(text) == len(form) and all(c == f or (f == "a" and c >= "\x80") for c, f in zip(text, form))
 
 
 def _separators_restored(page: Page, source: str) -> str:
