@@ -457,7 +457,10 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
         markdown-it-py's inline rule calls it with the rest of the paragraph (Markdown
         source): past the library's match the refined link never takes a character that
-        starts markup there (``_MARKDOWN_STOP``: a ``<``, emphasis, link syntax …).
+        starts markup there (``_MARKDOWN_STOP``: a ``<``, emphasis, link syntax …).  That rule
+        shows the url as the link's text: a link whose ``url`` and ``text`` differ (a
+        Bidi_Control character shown percent-escaped, a host UTS #46 maps) gives None, and
+        markdown-it's core rule links it from ``match()``, showing ``text``.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
