@@ -37,6 +37,8 @@ def test_scheme_check_reported_probe_and_fallback() -> None:
 def test_email_probe_and_ascii_host() -> None:
     assert email_probe("σωκράτης@example.com") == "a@example.com"
     assert email_probe("MailTo:σ@bücher.de") == "mailto:a@bücher.de"
+    # the domain in its "." form: the library decides the host in that form (issue 32 item 4)
+    assert email_probe("σ@c.c．m") == email_probe("σ@c｡c。m") == "a@c.c.m"
     assert ascii_host("bücher.de") == "xn--bcher-kva.de"
     assert ascii_host("example.com") == "example.com"
 

@@ -47,61 +47,35 @@ KNOWN: list[Known] = [
     # issue 32's own reproducers
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    Known('5', 'bleach parse_email', "starts inside the library's link", '', '<a h"ood.com/"><table><tr><td></a>~~examp~~<a href/"><table'),
-    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'e｡io/&#xd;'),
-    Known('7', 'bleach tlds=com', 'bidi control in link text', 'live', '<a href=/><xm/\u202e'),
     # cmark-gfm with raw HTML (issue 35 item 4): the upgrade's output is cmarkgfm's own, byte for byte, on both
     # reproducers: the checks read cmark-gfm's anchor nested in the author's raw <a> (cf. 5 and 7)
     Known('new: cmarkgfm (cf. 5)', 'cmarkgfm unsafe', "starts inside the library's link", '', 'tel<a href=""><marquee><hTtP://t/a&#'),
     Known('new: cmarkgfm (cf. 7)', 'cmarkgfm unsafe', 'bidi control in link text', 'live', '<a href="http"><ma</\u202egpj.exe\\http://fdd0;'),
-    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '&@c.rg/'),
-    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '&@c.co;b'),
+    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
+    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
+    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
     Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
-    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '&@p.ds/'),
+    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
-    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', '&@p.m&'),
+    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', 'www.ς@e.c'),
     Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
-    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '&@c.g*'),
+    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
     Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
     Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
-    Known('5', 'magiclink', "starts inside the library's link", '', '<a f="/"><marquee></a>hbc<a href="htt"><marq'),
     Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
     Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
-    Known('new N4', 'markdown-it', 'visible text', 'an ideographic full stop changed', 'e｡io'),
     Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
-    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://el．m/a&#xd0;'),
     Known('5', 'markdown-it', "starts inside the library's link", '', 'http://e\u200el.io'),
-    Known('new N5', 'markdown-it', 'visible text', 'characters changed', 'e.io/%E2%80%AE'),
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
-    Known('new N4', 'markdown-it html', 'visible text', 'an ideographic full stop changed', 'え。jp'),
     Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
+    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
     Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
-    Known('new: open', 'bleach tlds=com', 'raw character in href', 'a control', 'l．com/&#1;'),
-    Known('new: open', 'django', "starts inside the library's link", '', 'x(https://ｘ．ｃｏｍ/1&a/x.com'),
-    Known('new: open', 'django nofollow', 'invented link', 'ideographic full stop', 'y(www.例え。jp/&'),
-    Known('new: open', 'django safe', 'invented link', 'ideographic full stop', 'il．com#'),
-    Known('new: open', 'django filter autoescape off', 'invented link', 'ideographic full stop', '&@c.c．m/'),
-    Known('new: open', 'jinja2', 'invented link', 'ideographic full stop', '.HTTP://e｡io'),
-    Known('new: open', 'jinja2 safe', 'invented link', 'ideographic full stop', '>tt。com/&#13'),
-    Known('new: open', 'jinja2 options', 'invented link', 'ideographic full stop', '[HTTP://l｡io/&'),
-    Known('new: open', 'jinja2 extra_schemes', 'invented link', 'ideographic full stop', ':il．com/&'),
-    Known('new: open', 'jinja2 safe extra_schemes policy', "starts inside the library's link", '', 'tel:ex。com'),
-    Known('new: open', 'magiclink options', "starts inside the library's link", '', "https://a@* www.wai'i"),
-    Known('new: open', 'markdown-it', 'visible text', 'characters added', 'HTTP://e．m/&amp;'),
-    Known('new: open', 'markdown-it', 'bidi control in link text', 'live', 'hTtP://e/\u202d'),
-    Known('new: open', 'markdown-it', 'visible text', 'Markdown shown as text', '_http://え。p?_'),
-    Known('new: open', 'markdown-it html', 'bidi control in link text', 'live', 'http://e#\u202c'),
-    Known('new: open', 'markdown-it html', 'visible text', 'characters changed', 'http://ｅ'),
-    Known('new: open', 'markdown-it html', 'visible text', 'Markdown shown as text', '_http://ｅ．ｍ/_'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'bidi control in link text', 'live', 'http://w?\u200e'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'an ideographic full stop changed', 'HTTP://ｘ．ｏ'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'characters changed', 'ftp://ｘ'),
-    Known('new: open', 'markdown-it fuzzy_link off', 'visible text', 'Markdown shown as text', 'hTtP://e｡io/*a*'),
-    Known('new: open', 'wrap(URLExtract())', 'invented link', 'ideographic full stop', ':e｡io/<'),
+    # and docs/hostile-input.md ("Known open findings")
+    Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
     # marko (issue 35): the upgrade's output is byte for byte marko's own; the check reads marko's
     # anchor inside a raw-HTML anchor the author left open (html5lib's adoption agency) as a start inside it
     Known('new: marko', 'marko', "starts inside the library's link", '', '<a f="com/"><object></a> [](httpsample/)'),
@@ -237,11 +211,72 @@ def test_what_uts58_allows_is_not_flagged() -> None:
         '<p><a href="http://x.com/)*a*">http://x.com/)*a*</a></p>',
         author_html="<p>http://x.com/)<em>a</em></p>",
     )
+    # a link of the host's "." form is the library's, written as the library writes it (bleach's
+    # href keeps "&#1;" as it is: a control in its href on "l.com/&#1;")
+    assert not _checks(
+        '<a href="http://l．com/&#1;">l．com/&#1;</a>', "l．com/&#1;",
+        normalized_library_html='<a href="http://l.com/&#1;">l.com/&#1;</a>',
+    )  # fmt: skip
+    assert "raw character in href" in _checks(
+        '<a href="http://l．com/&#1;">l．com/&#1;</a>', "l．com/&#1;", normalized_library_html="l.com/&#1;"
+    )
     # a link of the host's "." form is the library's (the library decides the host)
     assert not _checks(
         '<a href="http://example.com">example。com</a>', "example。com",
         normalized_library_html='<a href="http://example.com">example.com</a>',
     )  # fmt: skip
+
+
+def test_the_librarys_anchors_are_compared_where_their_text_is() -> None:
+    """magiclink's ``hide_protocol`` hides ``https://`` in its link, the upgrade (no link there)
+    shows it: the library's anchors after it are compared at their offsets in the upgrade's text."""
+    hide = FUZZ.CONFIGS["magiclink options"].shown
+    author = "<p>https://a@* www.wai'i</p>"
+    library = '<p><a href="https://a@">a@</a>* <a href="http://www.wai\'i">www.wai\'i</a></p>'
+    ended = '<p>https://a@* <a href="http://www.wai">www.wai</a>\'i</p>'  # the host ends at "'"
+    assert not _checks(ended, library, shown=hide, author_html=author)
+    inside = '<p>https://a@* www.<a href="http://wai.io">wai</a>\'i</p>'
+    assert "starts inside the library's link" in _checks(inside, library, shown=hide, author_html=author)
+
+
+def test_what_markdown_it_shows_of_a_link_is_not_flagged() -> None:
+    """markdown-it shows a host's label separators as "." and a percent-encoded Bidi_Control
+    character as ``%25E2%2580%25AE`` (the only escaped form its ``normalizeLinkText`` keeps); the
+    library's own anchor, nested in the author's, does not start inside the author's."""
+    author = "<p>see http://ex。co ok</p>"
+    library = '<p>see <a href="http://ex">http://ex</a>。co ok</p>'
+    assert not _checks('<p>see <a href="http://ex.co">http://ex.co</a> ok</p>', library, author_html=author)
+    assert "visible text" in _checks('<p>see <a href="http://ex">http://ex</a>.co ok</p>', library, author_html=author)
+    assert not _checks(
+        '<a href="http://x.com/%E2%80%AE">http://x.com/%25E2%2580%25AE</a>',
+        '<a href="http://x.com/%E2%80%AE">http://x.com/\u202e</a>',
+    )
+    nested = '<p><a hf="h"><object>0/&lt;<a href="htm.png">y</a></p>'
+    assert not _checks(nested, nested, author_html=nested)
+
+
+def test_the_authors_anchor_keeps_what_it_has() -> None:
+    """A Bidi_Control character in the author's anchor, as the library's output has it too (bleach
+    re-serializes it), is the author's; in a link the library makes, it is still a finding."""
+    kept = '<a href="/" rel="nofollow">&lt;xm/\u202e</a>'
+    assert not _checks(kept, kept, "<a href=/><xm/\u202e", markup_input=True)
+    link = '<a href="http://x.com/">x.com/\u202e</a>'
+    assert "bidi control in link text" in _checks(link, link, "x.com/\u202e")
+
+
+def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
+    """What the library shows on the text with its ideographic full stops written "." is the
+    library's rendering of a link of the host's "." form (markdown-it takes "?_" into it)."""
+    upgraded = '<p>_<a href="http://xn--r8j.p?_">http://え.p?_</a></p>'
+    library = '<p><em><a href="http://xn--r8j">http://え</a>。p?</em></p>'
+    author = "<p><em>http://え。p?</em></p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert not _checks(upgraded, library, author_html=author, normalized_library_html=upgraded)
+    # (the library's form of the text also writes an email's non-ASCII local part "a")
+    up = '<p>//σss@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
+    library = '<p>//σss@__<a href="https://evil">https://evil</a>｡io/1&amp;</p>'
+    dotted = '<p>//ass@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
+    assert not _checks(up, library, author_html="<p>//σss@__https://evil｡io/1&amp;</p>", normalized_library_html=dotted)
 
 
 def test_the_input_is_markup_only_where_the_caller_vouches_for_it() -> None:

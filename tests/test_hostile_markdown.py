@@ -308,6 +308,36 @@ def test_markdown_it_fuzzy_link_shows_the_host_as_written() -> None:
     assert _Parsed(upgraded("see \uff38.com/a")).anchors == [("http://x.com/a", "\uff38.com/a")]
 
 
+# --- markdown-it's inline rule (``scheme://``) shows the url: where the link's text must show
+# otherwise, the core rule links it (tests/test_fuzz.py's screen, issue 32) ------------------------
+
+
+@pytest.mark.parametrize("html_option", [False, True])
+@pytest.mark.parametrize(
+    ("text", "anchor"),
+    [
+        # a Bidi_Control character: percent-escaped in the text, as a percent-encoded one shows
+        ("hTtP://e/\u202d", ("hTtP://e/%E2%80%AD", "hTtP://e/%25E2%2580%25AD")),
+        ("see http://e.com/#\u202c ok", ("http://e.com/#%E2%80%AC", "http://e.com/#%25E2%2580%25AC")),
+        ("see http://e.com/a%E2%80%AEb ok", ("http://e.com/a%E2%80%AEb", "http://e.com/a%25E2%2580%25AEb")),
+        # a host UTS #46 maps: the href holds it mapped, the text shows it as written
+        ("see http://\uff45 ok", ("http://e", "http://\uff45")),
+        ("ftp://\uff58", ("ftp://x", "ftp://\uff58")),
+        ("see http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.\uff43\uff4f\uff4d/", (
+            "http://example.com/", "http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.\uff43\uff4f\uff4d/"
+        )),
+    ],
+)  # fmt: skip
+def test_markdown_it_inline_rule_shows_the_link_as_written(
+    text: str, anchor: tuple[str, str], html_option: bool
+) -> None:
+    upgraded, alone = _markdown_it(html_option)
+    out = upgraded(text)
+    _no_live_bidi(out)
+    assert _Parsed(out).anchors == [anchor], out
+    check(text, out, alone(text), same_text=False)
+
+
 # --- generated: links among markup, emphasis, link syntax and references ---------------------------
 
 LINKS = ["http://x.com/", "https://a.co/p", "http://x.com/a.", "www.x.com/a", "x.com/(a)", "support@example.com"]

@@ -214,6 +214,9 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 # - "nested anchor": an ``a`` inside an ``a``, more often than in the library's output;
 # - "bidi control in link text": a live Bidi_Control character in the text of an anchor
 #   the library does not make with that text (UTS #58 §8, docs/hostile-input.md);
+# - "raw character in href": a control, a Bidi_Control, or a raw ``<`` or ``>`` in an href,
+#   where the library's hrefs (also those it writes with the ideographic full stops written
+#   ``.``) hold none;
 # - "visible text": the text a browser shows (every text node) differs from the library's
 #   (for Markdown: from the library's and from the renderer's without a linkifier);
 # - "invented link": an anchor whose text overlaps no anchor of the library, nor one the
@@ -229,9 +232,13 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 HANG_SECONDS = 10.0
 IDEOGRAPHIC_DOTS = str.maketrans("。．｡", "...")
 #: The forms in which the upgrade shows a Bidi_Control character (UTS #58 §8): percent-encoded in a
-#: link, ``⟨U+202E⟩`` outside one (``linkify_html``).  Compared as the character itself.
+#: link (in markdown-it, which decodes ``%E2%80%AE`` in a link's text but never ``%25``, as
+#: ``%25E2%2580%25AE``: docs/hostile-input.md), ``⟨U+202E⟩`` outside one (``linkify_html``).
+#: Compared as the character itself.
 _BIDI_SHOWN = re.compile(
-    "|".join(re.escape("".join(f"%{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
+    "|".join(re.escape("".join(f"%25{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
+    + "|"
+    + "|".join(re.escape("".join(f"%{b:02X}" for b in c.encode())) for c in sorted(BIDI_CONTROLS))
     + r"|\u27e8U\+(?:061C|200[EF]|202[A-E]|206[6-9])\u27e9",
     re.IGNORECASE,
 )
@@ -241,7 +248,7 @@ def _bidi_character(m: re.Match[str]) -> str:
     shown = m.group(0)
     if shown.startswith("\u27e8"):
         return chr(int(shown[3:-1], 16))
-    return bytes.fromhex(shown.replace("%", "")).decode()
+    return bytes.fromhex(shown.replace("%25", "%").replace("%", "")).decode()
 
 
 _RAW_TEXT_ELEMENTS = frozenset(
@@ -396,7 +403,8 @@ def compare_pages(
     library swallowed Markdown into a link the upgrade does not make, that Markdown is
     rendered: its markup and text are what the author's source gives anyway.
     ``normalized_library_html``: the library's output on ``text`` with its ideographic full
-    stops written ``.``: a link there is the library's link (the host in its ``.`` form).
+    stops written ``.``: a link there is the library's link (the host in its ``.`` form), and the
+    characters of its hrefs are the library's.
     ``invented``: whether to look for "invented link" (not where the "library" makes no link).
     ``links_alone(text)``: whether the library links ``text`` alone, whole.  A link the library
     did not make is no invented link when it starts at a token boundary and the library links
@@ -436,9 +444,12 @@ def compare_pages(
         findings.append(("nested anchor", "a in a"))
     # The promise (docs/hostile-input.md, UTS #58 §8) is about every link the upgrade shows, the
     # library's own included; only the author's anchors (in the input, or Markdown links) keep what they have.
-    own = {(href, shown) for page in (Page(text), author) if page for _, _, href, shown in page.anchors}
+    # An anchor with the author's href is the author's, whatever text it has in the output (cut short
+    # by a link the parser closes it for, or holding one when an out-of-scope "</a>" is ignored):
+    # an href the upgrade writes holds a Bidi_Control character of its text percent-encoded.
+    author_hrefs = {href for page in (Page(text), author) if page for _, _, href, _ in page.anchors}
     for _, _, href, anchor_text in up.anchors:
-        if href is not None and BIDI_CONTROLS.intersection(anchor_text) and (href, anchor_text) not in own:
+        if href is not None and BIDI_CONTROLS.intersection(anchor_text) and href not in author_hrefs:
             findings.append(("bidi control in link text", "live"))
             break
     # Not the author's anchors (unless a URL is shown in one), nor where the library's link at the same place does the same
@@ -462,7 +473,10 @@ def compare_pages(
         if _points_elsewhere(href, anchor_text):
             findings.append(("href points elsewhere", ""))
             break
-    theirs = {c for page in (lib, author, given) if page for href in page.hrefs for c in href}
+    normalized = Page(normalized_library_html) if normalized_library_html is not None else None
+    # The library's hrefs on the text with its ideographic full stops written "." count as its own:
+    # a link of the host's "." form is the library's, written as the library writes it.
+    theirs = {c for page in (lib, author, given, normalized) if page for href in page.hrefs for c in href}
     ours = {c for href in up.hrefs for c in href} - theirs
     for kind, characters in _HREF_UNSAFE.items():
         if ours & characters:
@@ -474,19 +488,30 @@ def compare_pages(
     as_written = given.text if given is not None and author is None else None
     if plain_text:
         as_written = _BIDI_SHOWN.sub(_bidi_character, text)
-    if not _same_text(show(up.text), show(lib.text), show(author.text) if author else None) and (
-        as_written is None or show(up.text) != show(as_written)
+    # What the library shows on the text with its ideographic full stops written "." (the full stops
+    # compared as "."): the library's rendering of a link of the host's "." form (markdown-it shows
+    # "&amp" of "…/&amp;" in its link, "?_" in it, and every label separator as "." in a host).
+    dotted = normalized is not None and _library_form_of(
+        show(up.text).translate(IDEOGRAPHIC_DOTS), show(normalized.text).translate(IDEOGRAPHIC_DOTS)
+    )
+    up_text = _separators_restored(up, author.text if author is not None else lib.text)
+    if (
+        not _same_text(show(up_text), show(lib.text), show(author.text) if author else None)
+        and (as_written is None or show(up.text) != show(as_written))
+        and not dotted
     ):
-        findings.append(("visible text", _text_change(show(up.text), show(lib.text))))
+        findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
         return findings  # the offsets below compare the same text only
-    if up.text != lib.text and (author is None or up.text != author.text):
+    if up.text != lib.text and (author is None or up.text != author.text) and not dotted:
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
-    spans = [(s, e) for s, e, _, _ in lib.anchors]
+    # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
+    # hidden scheme the upgrade shows where the library's link hid it, magiclink's hide_protocol).
+    lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
+    spans = [(s, e) for s, e, _, _ in lib_anchors]
     if author is not None and up.text == author.text:
         spans += [(s, e) for s, e, _, _ in author.anchors]
     if given is not None and up.text == given.text:
         spans += [(s, e) for s, e, _, _ in given.anchors]
-    normalized = Page(normalized_library_html) if normalized_library_html is not None else None
     if normalized is not None and len(normalized.text) == len(up.text):
         spans += [(s, e) for s, e, _, _ in normalized.anchors]
     if not invented:
@@ -494,11 +519,12 @@ def compare_pages(
     for s, _, href, anchor_text in up.anchors:
         inside = [
             (ls, le)
-            for ls, le, _, shown in lib.anchors
-            if ls < s < le and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
+            for ls, le, lib_href, shown in lib_anchors
+            if ls < s < le and lib_href is not None and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
         ]
         fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
-        if href is not None and _scheme(href) != "mailto" and inside and not fresh:
+        theirs_too = (s, href, anchor_text) in {(ls, h, t) for ls, _, h, t in lib_anchors}  # the library's own
+        if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             findings.append(("starts inside the library's link", ""))
             break
     for s, e, href, anchor_text in up.anchors:
@@ -509,12 +535,62 @@ def compare_pages(
     return sorted(set(findings), key=findings.index)
 
 
+def _library_form_of(text: str, form: str) -> bool:
+    """Whether ``form`` is ``text`` as :func:`library_form` writes it: the same, but for non-ASCII
+    characters written ``a`` (an email's local part)."""
+    return len(text) == len(form) and all(c == f or (f == "a" and c >= "\x80") for c, f in zip(text, form))
+
+
+def _separators_restored(page: Page, source: str) -> str:
+    """``page.text`` with a ``.`` inside one of its anchors written as the ideographic full stop
+    that ``source`` (the library's or the renderer's text) has at the same place (``difflib``):
+    markdown-it shows a host's label separators as ``.`` (``normalizeLinkText``), in every link."""
+    import difflib
+
+    text = page.text
+    if not any(c in source for c in "。．｡") or "." not in text:
+        return text
+    inside = {i for s, e, _, _ in page.anchors for i in range(s, e)}
+    chars = list(text)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, source, text, autojunk=False).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            for k in range(i2 - i1):
+                if chars[j1 + k] == "." and source[i1 + k] in "。．｡" and j1 + k in inside:
+                    chars[j1 + k] = source[i1 + k]
+    return "".join(chars)
+
+
+def _moved(
+    anchors: list[tuple[int, int, str | None, str]], source: str, target: str
+) -> list[tuple[int, int, str | None, str]]:
+    """``anchors`` (offsets in ``source``) at the offsets of the same characters in ``target``
+    (``difflib``'s matching blocks); an anchor none of whose characters is in ``target`` is dropped."""
+    import difflib
+
+    blocks = difflib.SequenceMatcher(None, source, target, autojunk=False).get_matching_blocks()
+
+    def where(p: int, end: bool) -> int | None:
+        for a, b, size in blocks:
+            if a <= p < a + size or (end and size and p == a + size):
+                return b + p - a
+        return None
+
+    out = []
+    for s, e, href, shown in anchors:
+        first = next((where(p, False) for p in range(s, e) if where(p, False) is not None), None)
+        last = next((where(p, True) for p in range(e, s, -1) if where(p, True) is not None), None)
+        if first is not None and last is not None and first < last:
+            out.append((first, last, href, shown))
+    return out
+
+
 def _link_kind(href: str | None, shown: str) -> str:
-    """How an invented link is classed: a host with an ideographic full stop, an email, other."""
-    if "。" in shown or "．" in shown or "｡" in shown:
-        return "ideographic full stop"
+    """How an invented link is classed: an email (whatever its domain), a host with an ideographic
+    full stop, other."""
     if "@" in shown and not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", shown):
         return "email"
+    if "。" in shown or "．" in shown or "｡" in shown:
+        return "ideographic full stop"
     return "url"
 
 
@@ -1074,6 +1150,19 @@ def _timed(call: Callable[[], Any], seconds: float) -> Any:
         signal.signal(signal.SIGALRM, previous)
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _written(shown: str, config: Config) -> str:
+    """``shown`` (text as a page shows it) as the configuration's input that shows it: as it is for
+    plain text the integration escapes; escaped for markup and Markdown, with controls (CR, ``&#1;``)
+    written as references in markup, where a raw CR would be white space to the library."""
+    if config.plain_text:
+        return shown
+    written = html.escape(shown, quote=False)
+    return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", written) if config.markup_input else written
+
+
 def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of configuration ``name`` on ``text`` (none where the library itself fails)."""
     config = CONFIGS[name]
@@ -1095,7 +1184,7 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         probe = library_form(shown)
         if config.kind == "spans":
             return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
-        page = Page(alone(html.escape(probe, quote=False)))
+        page = Page(alone(_written(probe, config)))
         return any(anchor_text == probe for _, _, _, anchor_text in page.anchors)
 
     def library_hrefs(shown: str) -> set[str]:

@@ -54,7 +54,7 @@ from .backends.urlextract import instance_gen_urls, instance_state
 from .html import _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import scheme_check
+from .refine.acceptance import never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -457,7 +457,10 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
         markdown-it-py's inline rule calls it with the rest of the paragraph (Markdown
         source): past the library's match the refined link never takes a character that
-        starts markup there (``_MARKDOWN_STOP``: a ``<``, emphasis, link syntax …).
+        starts markup there (``_MARKDOWN_STOP``: a ``<``, emphasis, link syntax …).  That rule
+        shows the url as the link's text: a link whose ``url`` and ``text`` differ (a
+        Bidi_Control character shown percent-escaped, a host UTS #46 maps) gives None, and
+        markdown-it's core rule links it from ``match()``, showing ``text``.
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -479,7 +482,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         end = _markdown_stop(text, library_end, end)
         for m in self._refined_matches(text[:end], [raw], backend_text[:end], same_length=True):
             if m.index == raw.index:
-                return m
+                # The inline rule shows the url (``normalizeLinkText(url)``, percent-escapes decoded),
+                # which is also the href: where the link's text must show otherwise (a Bidi_Control
+                # character percent-escaped, UTS #58 §8; the host as written where the url holds it
+                # mapped, UTS #46), the rule is declined and markdown-it's core rule links the text,
+                # showing ``text`` and linking ``url`` (issue 32).
+                return m if m.url == m.text else None
         return None
 
     def test_schema_at(self, text: str, name: str, position: int) -> int:
@@ -568,7 +576,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                     strict_hosts=self._strict_hosts,
                     scheme_ok=scheme_check(self._accepts_scheme),
                     accepts_email=self._accepts_email,
-                    accepts_host=self._accepts_email,  # (either: whether it links the probe whole)
+                    accepts_host=never_host,  # (the instance was given the text in its "." form)
                 ),
             )
         ]
@@ -828,7 +836,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             strict_hosts=self._strict_hosts,
             scheme_ok=scheme_ok,
             accepts_email=accepts_email,
-            accepts_host=accepts_email,  # (either: whether it links the probe whole)
+            accepts_host=never_host,  # (the instance was given the text in its "." form)
         )
         for link in self._risk_filter(refine_text, links):
             if not self._host_allowed(link):

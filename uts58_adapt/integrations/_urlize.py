@@ -500,6 +500,20 @@ def urlize_refined(
             reusable[one.link.start, one.link.end] = one
 
     probes = _probes(render_escaped, probe_key, links_url, links_email)
+    words: dict[str, list[tuple[int, int]]] = {}  # (several hosts in one word: the library reads it once)
+
+    def word_spans(word: str) -> list[tuple[int, int]]:
+        """The library's spans in ``word`` (a domain written with ``。`` in it, in its ``.`` form)."""
+        found = words.get(word)
+        if found is None:
+            found = words[word] = _remember(
+                probe_key,
+                "word",
+                word,
+                lambda: [(r.start, r.end) for r in anchor_spans(word, render_escaped(word))],
+            )
+        return found
+
     links = refine(
         text,
         raw,
@@ -507,14 +521,7 @@ def urlize_refined(
         strict_hosts=strict_hosts,
         scheme_probe=probes[3],
         reject_risky=reject_risky,
-        accepts_host=lambda host: bool(
-            _remember(
-                probe_key,
-                "host",
-                host,
-                lambda: anchor_spans(host, render_escaped(host)) == [RawLink(0, len(host), "url")],
-            )
-        ),
+        accepts_host=lambda word, start, end: any(s < end and start < e for s, e in word_spans(word)),
     )
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).

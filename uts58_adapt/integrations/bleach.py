@@ -120,15 +120,21 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
     strict_hosts = False
     #: Set by ``UTS58Linker.linkify``: §8's checks (``reject_risky``: True or ``"browser"``).
     reject_risky: RejectRisky = False
+    #: ``_accepts_host``'s last word, the ``url_re`` it was searched with, and its spans.
+    _host_word: tuple[str, Any, list[tuple[int, int]]] | None = None
 
     def _accepts_email(self, probe: str) -> bool:
         m = self.email_re.search(probe)
         return m is not None and m.group(0) == probe
 
-    def _accepts_host(self, host: str) -> bool:
-        """Whether ``url_re`` links the bare ``host`` whole (its TLDs, its configuration)."""
-        m = self.url_re.search(host)
-        return m is not None and m.span() == (0, len(host))
+    def _accepts_host(self, word: str, start: int, end: int) -> bool:
+        """Whether ``url_re`` (its TLDs, its configuration) links, in ``word``, a span over the host
+        ``word[start:end]`` (``refine.acceptance.HostCheck``); the spans of the last word are kept
+        (several hosts in one word: it is searched once)."""
+        kept = self._host_word
+        if kept is None or kept[0] != word or kept[1] is not self.url_re:
+            kept = self._host_word = (word, self.url_re, [m.span() for m in self.url_re.finditer(word)])
+        return any(s < end and start < e for s, e in kept[2])
 
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:

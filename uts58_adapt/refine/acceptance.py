@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from ..link import Link
 from .email import MAILTO
-from .hosts import SchemeCheck
+from .hosts import SchemeCheck, normalize_separators
 
 __all__ = [
     "EmailCheck",
@@ -32,14 +32,25 @@ __all__ = [
     "accepted_emails",
     "ascii_host",
     "email_probe",
+    "never_host",
     "scheme_check",
 ]
 
 #: ``accepts_email(address)``: whether the library links ``address`` (``a@domain`` or
 #: ``mailto:a@domain``) whole.
 EmailCheck = Callable[[str], bool]
-#: ``accepts_host(host)``: whether the library links the bare host ``host`` (a domain, in its ``.`` form).
-HostCheck = Callable[[str], bool]
+#: ``accepts_host(word, start, end)``: whether the library, given ``word`` (the white-space-delimited
+#: word around a domain written with ``。 ． ｡``, in its ``.`` form), links a span that overlaps the
+#: host ``word[start:end]``: the library decides the host, in the context it reads (issue 32).
+HostCheck = Callable[[str, int, int], bool]
+
+
+def never_host(word: str, start: int, end: int) -> bool:
+    """The :data:`HostCheck` of a library that was given the text in its ``.`` form already
+    (``wrap()``): a domain written with ``。`` that none of its spans covers is one it does not link."""
+    return False
+
+
 #: ``probe(scheme, url)``: whether the library links ``url`` (``scheme//host/``) from its
 #: start as a URL whose scheme is ``scheme`` (lower case, with ``:``): the href (or schema)
 #: the library gives the link, not only its span, must have that scheme.
@@ -113,10 +124,11 @@ def scheme_check(probe: SchemeProbe | None, fallback: SchemeCheck | None = None)
 
 
 def email_probe(address: str) -> str:
-    """The address the library is asked about for ``address``: local part ``a``, same prefix and domain."""
+    """The address the library is asked about for ``address``: local part ``a``, same prefix and domain,
+    the domain in its ``.`` form (``a@c.com`` for ``σ@c。com``: the library decides the host in that form)."""
     local, _, domain = address.rpartition("@")
     prefix = MAILTO if local[: len(MAILTO)].lower() == MAILTO else ""
-    return f"{prefix}{PROBE_LOCAL}@{domain}"
+    return f"{prefix}{PROBE_LOCAL}@{normalize_separators(domain)}"
 
 
 def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck) -> list[Link]:

@@ -292,6 +292,46 @@ def _inside_token(text: str, start: int) -> bool:
     return start > 0 and text[start - 1] in _TOKEN_INSIDE
 
 
+#: The longest word around a domain written with ``。`` that the library is asked about
+#: (:func:`_word_around`); the domain in a longer one is not linked (bounded time).
+MAX_WORD = 2048
+_SPACE = re.compile(r"\s")
+
+
+def _word_around(text: str, spaces: list[int], start: int, end: int) -> tuple[int, int] | None:
+    """The white-space-delimited word holding ``text[start:end]``, or None when it is longer than
+    ``MAX_WORD`` (``spaces``: the offsets of the white space in ``text``, :func:`_spaces`).
+
+    Django and Jinja2 split their input at white space and read each word on its own,
+    bleach's patterns match no white space: the word is all the library reads around a host.
+    """
+    k = bisect.bisect_left(spaces, start)
+    lo = spaces[k - 1] + 1 if k else 0
+    hi = spaces[k] if k < len(spaces) else len(text)
+    return (lo, hi) if hi - lo <= MAX_WORD and end <= hi else None
+
+
+def _spaces(text: str) -> list[int]:
+    """The offsets of the white space (``\\s``) in ``text``."""
+    return [m.start() for m in _SPACE.finditer(text)]
+
+
+def _running_ends(raw: Sequence[RawLink]) -> list[int]:
+    """The largest end of ``raw[:k + 1]`` for each ``k`` (``raw`` sorted by start)."""
+    ends = []
+    top = -1
+    for r in raw:
+        top = max(top, r.end)
+        ends.append(top)
+    return ends
+
+
+def _inside_raw(raw: Sequence[RawLink], ends: list[int], pos: int) -> bool:
+    """Whether ``pos`` is strictly inside one of the spans ``raw`` (sorted by start; ``ends``: :func:`_running_ends`)."""
+    k = bisect.bisect_left(raw, pos, key=_START) - 1  # the spans starting before pos
+    return k >= 0 and ends[k] > pos
+
+
 def _no_match(text: str, pos: int) -> None:
     """``LANE``'s match without the lane."""
     return None
@@ -371,6 +411,8 @@ def _refine(
         spans = sorted((u[0], u[1]) for u in urls)
         span_starts = [sp[0] for sp in spans]
         added_end = 0
+        raw_ends: list[int] | None = None  # (and spaces: computed on the first host the library is asked about)
+        spaces: list[int] = []
         for pos in hits:
             i = bisect.bisect_right(span_starts, pos) - 1
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
@@ -378,8 +420,17 @@ def _refine(
             hm = url_host(text, pos, scheme_ok=scheme_ok)
             if hm is None or hm.start in seen or _inside_token(text, hm.start):
                 continue
-            if accepts_host is not None and not accepts_host(hosts.normalize_separators(text[hm.start : hm.end])):
-                continue  # the library does not link the host in its "." form
+            if accepts_host is not None:
+                if raw_ends is None:
+                    raw_ends = _running_ends(raw_sorted)
+                    spaces = _spaces(text)
+                if _inside_raw(raw_sorted, raw_ends, hm.start):
+                    continue  # inside a span of the library's, which it read otherwise (``tel:ex。com``)
+                word = _word_around(text, spaces, hm.start, hm.end)
+                if word is None or not accepts_host(
+                    hosts.normalize_separators(text[word[0] : word[1]]), hm.start - word[0], hm.end - word[0]
+                ):
+                    continue  # the library does not link the host in its "." form, in its word
             seen.add(hm.start)
             end = terminate(text, hm.end)
             added_end = end
