@@ -47,10 +47,6 @@ KNOWN: list[Known] = [
     # issue 32's own reproducers
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    # cmark-gfm with raw HTML (issue 35 item 4): the upgrade's output is cmarkgfm's own, byte for byte, on both
-    # reproducers: the checks read cmark-gfm's anchor nested in the author's raw <a> (cf. 5 and 7)
-    Known('new: cmarkgfm (cf. 5)', 'cmarkgfm unsafe', "starts inside the library's link", '', 'tel<a href=""><marquee><hTtP://t/a&#'),
-    Known('new: cmarkgfm (cf. 7)', 'cmarkgfm unsafe', 'bidi control in link text', 'live', '<a href="http"><ma</\u202egpj.exe\\http://fdd0;'),
     Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
@@ -76,9 +72,6 @@ KNOWN: list[Known] = [
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
     # and docs/hostile-input.md ("Known open findings")
     Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
-    # marko (issue 35): the upgrade's output is byte for byte marko's own; the check reads marko's
-    # anchor inside a raw-HTML anchor the author left open (html5lib's adoption agency) as a start inside it
-    Known('new: marko', 'marko', "starts inside the library's link", '', '<a f="com/"><object></a> [](httpsample/)'),
 ]
 # fmt: on
 
