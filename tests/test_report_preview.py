@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -671,3 +672,56 @@ def test_html_is_audited_over_the_text_linkify_html_links(html: str, audited: li
     assert len(masked) == len(html)
     assert masked.split() == " ".join(audited).split()
     assert all(p in masked for p in audited)
+
+
+@pytest.mark.parametrize(
+    ("markdown", "audited"),
+    [
+        # an HTML block (CommonMark kind 6) runs to the blank line: markdown-it links nothing in it
+        ("<div>\nsee http://x.com/in」\n</div>\n\nafter http://y.com/out", ["after http://y.com/out"]),
+        # kinds 1 to 5 run to their end marker, over blank lines
+        ("<!--\nhttp://x.com/c\n\nhttp://x.com/d\n-->\nok http://y.com/", ["ok http://y.com/"]),
+        ("<script>\nvar u = 'http://x.com/s';\n</script>\nok", ["ok"]),
+        # kind 7 (a lone tag) cannot interrupt a paragraph: there it is inline HTML
+        ("text http://y.com/a\n<span>\nmore", ["text http://y.com/a", "more"]),
+        ("<span>\nhttp://x.com/in\n\nout", ["out"]),
+        # a code span and a link read over the paragraph's lines
+        ("a `code\nhttp://x.com/c` b", ["a", "b"]),
+        ("[see\nhttp://x.com/l](http://x.com/t) c", ["c"]),
+    ],
+)
+def test_markdown_blocks_and_paragraphs(markdown: str, audited: list[str]) -> None:
+    """33.6: the Markdown reading follows CommonMark's HTML blocks and reads inline syntax over
+    a paragraph, as markdown-it does (the expected text is written by hand from CommonMark)."""
+    from uts58_adapt.report.markup import mask
+
+    masked = mask(markdown, "markdown")
+    assert len(masked) == len(markdown) and masked.count("\n") == markdown.count("\n")
+    assert masked.split() == " ".join(audited).split()
+
+
+def test_markdown_reading_agrees_with_markdown_it() -> None:
+    """33.6: on a document of every block kind, the links the audit reads (linkify-it over the
+    masked lines) are the links markdown-it with linkify renders."""
+    markdown_it = pytest.importorskip("markdown_it")
+    doc = (
+        "# See http://x.com/h\n\n"
+        "<div>\nhttp://x.com/div\n</div>\n\n"
+        "<!-- http://x.com/comment -->\n\n"
+        "Para http://x.com/p1 and `http://x.com/code\nspan` then [t\nhttp://x.com/lt](http://x.com/t).\n"
+        "Line two www.example.com/two\n\n"
+        "```\nhttp://x.com/fence\n```\n\n"
+        "    http://x.com/indented\n\n"
+        "[ref]: http://x.com/def\n\n"
+        "- item http://x.com/item\n"
+        "> quote http://x.com/quote\n\n"
+        "<span>\nhttp://x.com/span-block\n\n"
+        "end <b>http://x.com/inline-html</b> ok\n"
+    )
+    from uts58_adapt.report.markup import mask
+
+    audited = {m.url for line in mask(doc, "markdown").split("\n") for m in LinkifyIt().match(line) or ()}
+    rendered = markdown_it.MarkdownIt("commonmark", {"linkify": True}).enable("linkify").render(doc)
+    anchors = re.findall(r'<a href="([^"]+)">([^<]*)</a>', rendered)
+    linked = {href for href, text in anchors if href in (text, "http://" + text)}  # not [t](http://x.com/t)
+    assert len(linked) == 6 and audited == linked, (audited, rendered)

@@ -14,8 +14,9 @@ point into the source file:
   content (``svg``, ``math``) and ``select``, and whatever follows a point where two readings
   of the markup could differ;
 - ``markdown`` (as markdown-it with ``linkify`` links it): fenced and indented code blocks,
-  code spans, autolinks, inline HTML, links and images (text and destination), and link
-  reference definitions.
+  HTML blocks (CommonMark's seven kinds, to their end), code spans, autolinks, inline HTML,
+  links and images (text and destination; read over the whole paragraph, so a code span or a
+  link may run across lines), and link reference definitions.
 
 Character references (``&amp;``) are left as they are in both: the audit reads them as text.
 """
@@ -67,17 +68,71 @@ _MD_INLINE = re.compile(
     r"|<[^\s<>@]+@[^\s<>]+>"  # an email autolink
     r"|<!--.*?-->|</?[A-Za-z][^<>]*>"  # inline HTML
     r"|!?\[(?:[^\[\]]|\[[^\[\]]*\])*\](?:\([^()\s]*(?:\s+\"[^\"]*\")?\)|\[[^\[\]]*\])?",  # a link or image
+    re.DOTALL,  # (read over a whole paragraph: a code span or a link may run across its lines)
 )
 _MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S.*$")
+
+#: CommonMark's HTML blocks (§4.6): the start condition of kinds 1 to 7 and, for 1 to 5, the
+#: text that ends the block (on the same line or a later one); 6 and 7 end at a blank line, and
+#: 7 cannot interrupt a paragraph.  markdown-it passes their content through: no link in them.
+_HTML_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|"
+    "div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|head|header|hr|html|"
+    "iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|"
+    "table|tbody|td|tfoot|th|thead|title|tr|track|ul"
+)
+#: The end of kinds 6 and 7: a blank line (which is not in the block).
+_UNTIL_BLANK = re.compile(r"(?!)")
+_HTML_BLOCK_STARTS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)", re.I),
+        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
+    ),
+    (re.compile(r" {0,3}<!--"), re.compile(r"-->")),
+    (re.compile(r" {0,3}<\?"), re.compile(r"\?>")),
+    (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
+    (re.compile(rf" {{0,3}}</?(?:{_HTML_BLOCK_TAGS})(?:\s|/?>|$)", re.I), _UNTIL_BLANK),
+)
+_HTML_BLOCK_7 = re.compile(
+    r" {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$"
+)
+
+
+def _html_block_start(line: str, in_paragraph: bool) -> re.Pattern[str] | None:
+    """The end of the HTML block ``line`` starts (:data:`_UNTIL_BLANK` for kinds 6 and 7), or None."""
+    for start, end in _HTML_BLOCK_STARTS:
+        if start.match(line):
+            return end
+    if not in_paragraph and _HTML_BLOCK_7.match(line):
+        return _UNTIL_BLANK
+    return None
 
 
 def _mask_markdown(text: str) -> str:
     out: list[str] = []
+    paragraph: list[str] = []  # the lines of the paragraph being read (inline syntax may span them)
     fence: str | None = None
+    html_end: re.Pattern[str] | None = None  # in an HTML block: its end
     previous_blank = True
     in_indented = False
+
+    def flush() -> None:
+        if paragraph:
+            out.extend(_MD_INLINE.sub(_blank, "\n".join(paragraph)).split("\n"))
+            paragraph.clear()
+
     for line in text.split("\n"):
         stripped = line.strip()
+        if html_end is not None:
+            if html_end is _UNTIL_BLANK and not stripped:
+                html_end = None  # the blank line is the block's end, and is not in it
+            else:
+                out.append(" " * len(line))
+                if html_end.search(line):
+                    html_end = None
+                continue
         opening = _FENCE.match(line)
         if fence is not None:
             out.append(" " * len(line))
@@ -86,6 +141,7 @@ def _mask_markdown(text: str) -> str:
                 fence = None
             continue
         if opening is not None:
+            flush()
             fence = opening.group(1)
             out.append(" " * len(line))
             continue
@@ -95,11 +151,24 @@ def _mask_markdown(text: str) -> str:
             out.append(" " * len(line))
             continue
         in_indented = in_indented and not stripped  # a blank line may continue an indented block
+        block = None if indented else _html_block_start(line, bool(paragraph))
+        if block is not None:
+            flush()
+            out.append(" " * len(line))
+            # a block of kinds 1 to 5 may end on its first line
+            html_end = None if block.search(line, line.find("<") + 2) else block
+            previous_blank = False
+            continue
         previous_blank = not stripped
-        if _MD_DEFINITION.match(line):
+        if not stripped:
+            flush()
+            out.append(line)
+            continue
+        if _MD_DEFINITION.match(line) and not paragraph:
             out.append(" " * len(line))
             continue
-        out.append(_MD_INLINE.sub(_blank, line))
+        paragraph.append(line)
+    flush()
     return "\n".join(out)
 
 
