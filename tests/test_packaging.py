@@ -110,10 +110,12 @@ def test_metadata_for_the_index() -> None:
 def test_the_sdist_holds_what_its_tests_need() -> None:
     """MANIFEST.in: the tests (with conftest.py), the official data, the tools and reports they read, docs, CHANGELOG, .ci/run."""
     manifest = (REPO / "MANIFEST.in").read_text(encoding="utf-8").splitlines()
-    for line in ("graft tests", "graft data", "graft tools", "graft compat_reports", "graft docs", "graft benchmarks"):
+    for line in (
+        "graft tests", "graft data", "graft tools", "graft compat_reports", "graft docs", "graft benchmarks", "graft .github",
+    ):  # fmt: skip
         assert line in manifest
     included = " ".join(line for line in manifest if line.startswith("include "))
-    for name in ("CHANGELOG.md", "LICENSE", "README.md", "mkdocs.yml", ".ci/run"):
+    for name in ("CHANGELOG.md", "LICENSE", "README.md", "mkdocs.yml", ".ci/run", ".gitignore"):
         assert name in included.split(), name
         assert (REPO / name).is_file()
 
