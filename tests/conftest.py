@@ -157,6 +157,17 @@ def sample_lines() -> list[str]:
     ]
 
 
+#: The module whose presence makes each integration testable (its extra's library).
+INTEGRATION_MODULES = {
+    "bleach": "bleach",
+    "django": "django",
+    "jinja2": "jinja2",
+    "mistune": "mistune",
+    "magiclink": "pymdownx",
+    "marko": "marko",
+}
+
+
 def load_module(name: str, path: Path) -> ModuleType:
     """The module of the file ``path`` (tools/ and benchmarks/ are no packages), loaded once
     and kept in ``sys.modules`` as ``name``."""

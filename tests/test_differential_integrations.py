@@ -13,19 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REPO, load_module
+from conftest import INTEGRATION_MODULES, REPO, load_module
 
 pytest.importorskip("html5lib")
 
 FUZZ = load_module("uts58_fuzz", REPO / "tools" / "fuzz.py")
-_LIBRARY = {
-    "bleach": "bleach",
-    "django": "django",
-    "jinja2": "jinja2",
-    "mistune": "mistune",
-    "magiclink": "pymdownx",
-    "marko": "marko",
-}
+_LIBRARY = INTEGRATION_MODULES
 
 #: Examples per integration in the default suite.
 EXAMPLES = 150

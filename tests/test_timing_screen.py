@@ -31,6 +31,8 @@ from pathlib import Path
 import pytest
 from test_linear_time import repeated
 
+from conftest import INTEGRATION_MODULES
+
 RATIO = 10.0
 FLOOR = 0.001  # seconds
 GROWTH = 3.2  # linear time doubles with the text, quadratic time grows 4x
@@ -232,14 +234,7 @@ KNOWN = {
     ("magiclink", "a@ * n"): _EMAILS,
     ("magiclink", "a@b.co.x.com@ * n"): _EMAILS,
 }
-_MODULES = {
-    "bleach": "bleach",
-    "django": "django",
-    "jinja2": "jinja2",
-    "mistune": "mistune",
-    "magiclink": "pymdownx",
-    "marko": "marko",
-}
+_MODULES = INTEGRATION_MODULES
 
 
 def _best(fn: Call, text: str) -> float:
