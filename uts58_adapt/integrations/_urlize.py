@@ -34,7 +34,7 @@ from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS, _references
 from ..link import Link
-from ..refine.acceptance import HostProbe, ascii_host
+from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
 from ..refine.email import mailto_href
 from ..refine.risk_profile import RejectRisky
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
@@ -521,7 +521,7 @@ def urlize_refined(
         strict_hosts=strict_hosts,
         scheme_probe=probes[3],
         reject_risky=reject_risky,
-        accepts_host=lambda word, start, end: any(s < end and start < e for s, e in word_spans(word)),
+        accepts_host=lambda word, start, end: overlaps_any(word_spans(word), start, end),
     )
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).

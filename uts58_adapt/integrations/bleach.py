@@ -37,7 +37,7 @@ from bleach.linkifier import LinkifyFilter as _BleachLinkifyFilter
 
 from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
-from ..refine.acceptance import HostProbe, ascii_host
+from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
@@ -134,7 +134,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
         kept = self._host_word
         if kept is None or kept[0] != word or kept[1] is not self.url_re:
             kept = self._host_word = (word, self.url_re, [m.span() for m in self.url_re.finditer(word)])
-        return any(s < end and start < e for s, e in kept[2])
+        return overlaps_any(kept[2], start, end)
 
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:

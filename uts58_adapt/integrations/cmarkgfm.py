@@ -47,6 +47,7 @@ import cmarkgfm as _cmarkgfm
 from cmarkgfm import _cmark
 from cmarkgfm.cmark import Options
 
+from ..backends._html5_text import decode_text
 from ..html import BIDI_CONTROLS
 from ..link import RawLink
 from ..refine.migration import refine_links, refine_span
@@ -102,8 +103,8 @@ _NEEDS_ESCAPE = re.compile(r'[&<>"]')
 
 
 def _decoded(markup: str) -> str:
-    """Text cmark-gfm escaped (``escape_text``) decoded again."""
-    return html.unescape(markup) if "&" in markup else markup
+    """Text cmark-gfm escaped (``escape_text``) decoded again, as a browser reads it."""
+    return decode_text(markup) if "&" in markup else markup
 
 
 def _prefix(href: str, text: str) -> str | None:

@@ -33,6 +33,7 @@ __all__ = [
     "ascii_host",
     "email_probe",
     "never_host",
+    "overlaps_any",
     "scheme_check",
 ]
 
@@ -43,6 +44,11 @@ EmailCheck = Callable[[str], bool]
 #: word around a domain written with ``。 ． ｡``, in its ``.`` form), links a span that overlaps the
 #: host ``word[start:end]``: the library decides the host, in the context it reads (issue 32).
 HostCheck = Callable[[str, int, int], bool]
+
+
+def overlaps_any(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether one of the library's ``spans`` overlaps ``[start, end)`` (a :data:`HostCheck`'s answer)."""
+    return any(s < end and start < e for s, e in spans)
 
 
 def never_host(word: str, start: int, end: int) -> bool:
