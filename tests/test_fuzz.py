@@ -47,7 +47,6 @@ KNOWN: list[Known] = [
     # issue 32's own reproducers
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
     Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),

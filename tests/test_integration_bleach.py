@@ -208,3 +208,19 @@ def test_non_ascii_tlds_of_the_users_list_stay_linked() -> None:
     assert linker.linkify("see https://пример.рф/путь.") == (
         'see <a href="https://пример.рф/путь" rel="nofollow">https://пример.рф/путь</a>.'
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "reference"),
+    [("x.om/`&#7;", "&#7;"), ("x.om/&#7;", "&#7;"), ("see x.com/a&nbsp;b ok", "&nbsp;"), ("x.com/p&#x0a;q", "&#x0a;")],
+)
+def test_a_reference_to_a_hard_character_ends_the_link(text: str, reference: str) -> None:
+    """Issue 32 item 11: bleach keeps character references unread in its text nodes; a reference to
+    a control or a space ends the link as the character itself does (§3.5.1: Link_Term=Hard), so no
+    href holds a control (``x.om/`&#7;`` was linked whole, U+0007 in its href)."""
+    import bleach
+
+    html = uts58_adapt.wrap(bleach.linkifier.Linker(parse_email=True)).linkify(text)
+    hrefs = re.findall(r'href="([^"]*)"', html)
+    assert len(hrefs) == 1, html
+    assert reference not in hrefs[0] and reference in html.split("</a>", 1)[1], html

@@ -9,9 +9,11 @@ import re
 from collections.abc import Callable, Sequence
 from html.entities import html5 as _HTML5_ENTITIES
 
+from ..backends._html5_text import decode_text
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS, FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
+from ..properties import FLAGS, HARD, TERM_MASK
 from ..refine.acceptance import EmailCheck, HostCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links, refine_span
@@ -23,6 +25,7 @@ __all__ = [
     "completes_reference",
     "escape_bidi",
     "escape_bidi_references",
+    "mask_hard_references",
     "refine",
     "refine_at",
     "refine_window",
@@ -58,6 +61,31 @@ def escape_bidi_references(text: str, decode: Callable[[str], str] = html.unesca
     return _REFERENCE.sub(one, text)
 
 
+#: A character reference as bleach keeps one in a text node: with its ``;`` (``&#3`` is escaped to ``&amp;#3``).
+_ENDED_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def mask_hard_references(text: str) -> str:
+    """``text`` (HTML text whose character references are unread: bleach's text nodes) with each
+    reference to one character whose Link_Term is Hard (a control, a space: ``&#7;``, ``&nbsp;``)
+    written as as many U+0000 characters, for the refinement only: §3.5.1 ends a link before that
+    character, as it would before the character written as it is.  A reference is read as the
+    HTML Standard reads it (``&#7;`` is U+0007, where ``html.unescape`` reads nothing).
+    Bidi_Control characters are left as they are (they are shown percent-escaped in a link:
+    :func:`escape_bidi_references`).  Offsets are unchanged.
+    """
+    if "&" not in text:
+        return text
+
+    def one(reference: re.Match[str]) -> str:
+        decoded = decode_text(reference.group())
+        if len(decoded) == 1 and decoded not in BIDI_CONTROLS and FLAGS[ord(decoded)] & TERM_MASK == HARD:
+            return "\0" * len(reference.group())
+        return reference.group()
+
+    return _ENDED_REFERENCE.sub(one, text)
+
+
 def refine(
     text: str,
     raw: Sequence[RawLink],
@@ -67,6 +95,7 @@ def refine(
     scheme_probe: SchemeProbe | None = None,
     reject_risky: RejectRisky = False,
     accepts_host: HostCheck | None = None,
+    hard_references: bool = False,
 ) -> list[Link]:
     """Refine ``raw`` (the library's spans in ``text``) to UTS #58 links, the library deciding scheme and host.
 
@@ -79,10 +108,12 @@ def refine(
     switched off) drops every email.  Hostless links the library made are kept as they are.
     ``reject_risky``: the §8 checks of ``detect()`` (:func:`risk_filter`).  ``accepts_host``:
     whether the library links a bare host, asked for a domain written with ``。 ． ｡`` in its
-    ``.`` form (``refine_links``); None links every valid one.
+    ``.`` form (``refine_links``); None links every valid one.  ``hard_references``: ``text`` is
+    HTML text with its character references unread, and a reference to a Hard character ends a
+    link as that character does (:func:`mask_hard_references`).
     """
     links = refine_links(
-        text,
+        mask_hard_references(text) if hard_references else text,
         raw,
         strict_hosts=strict_hosts,
         scheme_ok=scheme_check(scheme_probe, default_scheme_ok),

@@ -180,6 +180,7 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 scheme_probe=HostProbe(self._accepts_scheme),
                 reject_risky=self.reject_risky,
                 accepts_host=self._accepts_host,
+                hard_references=True,
             )
             if not links:
                 yield token
