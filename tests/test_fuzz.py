@@ -61,7 +61,6 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
     Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
     Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
-    Known('5', 'markdown-it', "starts inside the library's link", '', 'http://e\u200el.io'),
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
     Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
     Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),

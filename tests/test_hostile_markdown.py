@@ -411,3 +411,14 @@ def test_markdown_it_underscore_inside_a_word_stays_in_the_link() -> None:
     upgraded, _ = _markdown_it(False)
     text = "https://mt.wikipedia.org/wiki/Wikipedija:Lista_ta'_artikli_li_kull_Wikipedija"
     assert [shown for _, shown in _Parsed(upgraded(text)).anchors] == [text]
+
+
+@pytest.mark.parametrize("text", ["http://e\u200el.io", "see http://e\u200el.io ok", "http://x.com\u200ey.io/p"])
+def test_markdown_it_no_link_starts_inside_the_librarys(text: str) -> None:
+    """Issue 32 item 5: the refined link ends at a Hard character inside linkify-it's match; the
+    rest of that match is not linked afresh by markdown-it's core rule (``l.io`` after U+200E):
+    the upgrade's anchors are the one refined link, which starts where the library's does."""
+    upgraded, alone = _markdown_it(False)
+    mine, theirs = _Parsed(upgraded(text)).anchors, _Parsed(alone(text)).anchors
+    assert len(theirs) == 1 and len(mine) == 1, (mine, theirs)
+    assert theirs[0][1].startswith(mine[0][1]) and "\u200e" not in mine[0][1]

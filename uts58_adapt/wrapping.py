@@ -487,8 +487,24 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                 # character percent-escaped, UTS #58 §8; the host as written where the url holds it
                 # mapped, UTS #46), the rule is declined and markdown-it's core rule links the text,
                 # showing ``text`` and linking ``url`` (issue 32).
-                return m if m.url == m.text else None
+                if m.url != m.text or self._relinks_inside(backend_text, int(m.last_index), int(raw.last_index)):
+                    return None
+                return m
         return None
+
+    def _relinks_inside(self, backend_text: str, end: int, library_end: int) -> bool:
+        """Whether the library links, in the rest of the text after a refined link that ends at
+        ``end`` before its own match's ``library_end``, a span starting before ``library_end``.
+
+        markdown-it's core rule reads that rest as a text token of its own, where the library would
+        start a link inside the one it made (``http://e\u200el.io``: ``l.io`` after the U+200E that
+        ends the refined link, issue 32 item 5); declined, the core rule links the whole text
+        through ``match()``, which makes no link inside the library's.
+        """
+        if end >= library_end:
+            return False
+        rest = backend_text[end : _window_end(backend_text, library_end)]
+        return any(f.index < library_end - end for f in self._wrapped.match(rest) or [])
 
     def test_schema_at(self, text: str, name: str, position: int) -> int:
         """Return the length of the refined link tail after schema ``name`` ending at ``position``, or 0.
