@@ -62,7 +62,7 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
     Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
     Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
-    Known('9', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="o/"><marquee>え。jp'),
+    Known('new N1 (cf. 9)', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="httm/"><object>#y@z.com'),
     Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
     Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
     Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
@@ -283,6 +283,18 @@ def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
     library = '<p>//σss@__<a href="https://evil">https://evil</a>｡io/1&amp;</p>'
     dotted = '<p>//ass@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
     assert not _checks(up, library, author_html="<p>//σss@__https://evil｡io/1&amp;</p>", normalized_library_html=dotted)
+
+
+def test_a_link_nested_as_the_library_nests_its_dot_form_is_not_flagged() -> None:
+    """markdown-it (``html``) nests its link in an author's unclosed anchor; a link of a domain
+    written with "。" nested there is what the library does with the "." form (it decides the host)."""
+    text = '<a hf="o/"><marquee>え。jp'
+    upgraded = '<p><a hf="o/"><marquee><a href="http://xn--r8j.jp">え.jp</a></p>'
+    library = '<p><a hf="o/"><marquee>え。jp</p>'
+    assert ("nested anchor", "a in a") in FUZZ.compare_pages(text, upgraded, library, FUZZ.Page(""))
+    assert ("nested anchor", "a in a") not in FUZZ.compare_pages(
+        text, upgraded, library, FUZZ.Page(""), normalized_library_html=upgraded
+    )
 
 
 def test_the_input_is_markup_only_where_the_caller_vouches_for_it() -> None:

@@ -440,6 +440,10 @@ def compare_pages(
     for scheme in sorted(up.schemes - schemes - vocabulary.schemes):
         if not links_scheme(scheme):
             findings.append(("new href scheme", scheme or "(none)"))
+    if up.nested > nested and normalized_library_html is not None:
+        # The library nests its own link in an author's unclosed anchor (markdown-it with ``html``):
+        # on the ``.`` form it nests the link the upgrade makes of a domain written with ``。``.
+        nested = max(nested, Page(normalized_library_html).nested)
     if up.nested > nested:
         findings.append(("nested anchor", "a in a"))
     # The promise (docs/hostile-input.md, UTS #58 §8) is about every link the upgrade shows, the
