@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uts58_adapt.backends.base import RawLink
-from uts58_adapt.refine.acceptance import ascii_host, email_probe, scheme_check
+from uts58_adapt.refine.acceptance import WORD_CONTEXT, EmailInWord, ascii_host, email_probe, email_word_probe, scheme_check
 from uts58_adapt.refine.hosts import default_scheme_ok
 from uts58_adapt.refine.migration import refine_links
 
@@ -65,3 +65,33 @@ def test_library_hosts_without_strict_hosts() -> None:
     assert refine_links(text, raw) == []  # detect()'s defaults: registrable domains, http/https/ftp
     links = refine_links(text, raw, strict_hosts=False, scheme_ok=scheme_check(None))
     assert [link.text for link in links] == ["http://localhost:8000/x", "gopher://intranet/αβ(γ/δ"]
+
+
+def test_email_word_probe() -> None:
+    """The word around the address, non-ASCII local-part characters written "a", "。" written "."."""
+    text = "voir «jürgen@bücher。de» ok"
+    start = text.index("j")
+    end = text.index("»")
+    assert email_word_probe(text, start, end) == ("«jargen@bücher.de»", 1, 17)
+    text = "see @c@b.jec ok"
+    assert email_word_probe(text, 5, 12) == ("@c@b.jec", 1, 8)
+    # bounded on both sides: a word of thousands of characters gives the library a short one
+    text = "x" * 1000 + "σ@e.co" + "y" * 1000
+    word, s, e = email_word_probe(text, 1000, 1006)
+    assert word == "x" * WORD_CONTEXT + "a@e.co" + "y" * WORD_CONTEXT and (s, e) == (WORD_CONTEXT, WORD_CONTEXT + 6)
+
+
+def test_email_in_word_check() -> None:
+    """An EmailInWord check is asked with the word, once per word; the library's own span is not asked."""
+    asked: list[tuple[str, int, int]] = []
+
+    def answer(word: str, start: int, end: int) -> bool:
+        asked.append((word, start, end))
+        return not word.startswith("@")
+
+    text = "σ@example.org @ζ@example.org bob@example.org σ@example.org"
+    links = refine_links(text, [RawLink(29, 44, "email")], accepts_email=EmailInWord(answer))
+    assert [link.text for link in links] == ["σ@example.org", "bob@example.org", "σ@example.org"]
+    assert asked == [("a@example.org", 0, 13), ("@a@example.org", 1, 14)]
+    # Called as a plain EmailCheck (an address alone): that address is its own word.
+    assert EmailInWord(answer)("a@b.co") and asked[-1] == ("a@b.co", 0, 6)

@@ -45,7 +45,6 @@ class Known(NamedTuple):
 #: issue 32's items (see /work/notes/fuzz-findings.md at the time of writing); "cf." a related item.
 KNOWN: list[Known] = [
     # issue 32's own reproducers
-    Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
     Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
     Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
@@ -58,15 +57,10 @@ KNOWN: list[Known] = [
     Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
     Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
     Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
-    Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
-    Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
-    Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
-    Known('new N1 (cf. 6)', 'markdown-it html', 'invented link', 'email', '?@p.co'),
-    Known('new N1 (cf. 9)', 'markdown-it html', 'nested anchor', 'a in a', '<a hf="httm/"><object>#y@z.com'),
+    # markdown-it drops a link at the start of a text token after an escape (``text_special``); the email UTS #58
+    # starts later in that link (its local part) escapes the guard.  Open.
+    Known('new N3', 'markdown-it html', 'invented link', 'email', '\\t:&@c.org'),
     Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
-    Known('new N1 (cf. 6)', 'markdown-it fuzzy_link off', 'invented link', 'email', '?@p.co'),
-    Known('new N1 (cf. 6)', 'wrap(LinkifyIt())', 'invented link', 'email', '?@p.om'),
-    Known('new N1 (cf. 6)', 'wrap(LinkifyIt()) fuzzy_link off', 'invented link', 'email', '#@z.co'),
     # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
     # and docs/hostile-input.md ("Known open findings")
     Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),

@@ -375,3 +375,25 @@ def test_pretest_is_false_on_text_without_anchor_or_at() -> None:
     assert linkify.pretest("no links here, none at all") is False
     assert linkify.pretest("see example.com") is True
     assert wrap(LinkifyIt(options={"fuzzy_link": False})).pretest("see example.com") is False
+
+
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [
+        ("see ?@p.co ok", []),
+        ("«jürgen@example.de»", []),
+        ("see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok", []),
+        ("see jürgen@example.de ok", ["jürgen@example.de"]),
+        ("(σωκράτης@example.gr)", ["σωκράτης@example.gr"]),
+    ],
+)
+def test_an_email_linkify_it_does_not_find_is_asked_in_its_word(text: str, linked: list[str]) -> None:
+    """Issue 32 "new N1": linkify-it links no email in ``?@p.co`` or ``«jurgen@example.de»``
+    (its email starts only after white space or some punctuation), so the upgrade links none
+    there; where it links the ASCII form of the word, the non-ASCII local part is linked."""
+    from linkify_it import LinkifyIt
+
+    raw = LinkifyIt()
+    ascii_form = "".join(c if c < "\x80" or c in "«»" else "a" for c in text)
+    assert bool(raw.match(ascii_form)) == bool(linked)
+    assert [m.text for m in wrap(LinkifyIt()).match(text) or []] == linked

@@ -54,7 +54,7 @@ from .backends.urlextract import instance_gen_urls, instance_state
 from .html import _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import never_host, scheme_check
+from .refine.acceptance import EmailInWord, never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -591,7 +591,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                     raw,
                     strict_hosts=self._strict_hosts,
                     scheme_ok=scheme_check(self._accepts_scheme),
-                    accepts_email=self._accepts_email,
+                    accepts_email=EmailInWord(self._accepts_email_in),
                     accepts_host=never_host,  # (the instance was given the text in its "." form)
                 ),
             )
@@ -631,9 +631,10 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         self._wrapped.normalize(match)
         return match
 
-    def _accepts_email(self, probe: str) -> bool:
-        found = self._wrapped.match(candidate_text(probe)) or []
-        return len(found) == 1 and found[0].index == 0 and found[0].last_index == len(probe)
+    def _accepts_email_in(self, word: str, start: int, end: int) -> bool:
+        """Whether the wrapped instance links an email over ``word[start:end]`` (``refine.acceptance.EmailInWord``)."""
+        found = self._wrapped.match(candidate_text(word)) or []
+        return any(m.schema == _MAILTO and m.index < end and start < m.last_index for m in found)
 
     def _accepts_scheme(self, scheme: str, probe: str) -> bool:
         """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).

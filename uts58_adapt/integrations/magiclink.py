@@ -33,6 +33,7 @@ from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMa
 
 from ..backends.magiclink import link_matches
 from ..html import BIDI_CONTROLS
+from ..refine.acceptance import email_word_probe
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
 from ..refine.risk_profile import reject_risky_value
@@ -167,9 +168,14 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
     config: dict[str, Any]
 
     @staticmethod
-    def _accepts_email(probe: str) -> bool:
-        """magiclink's email pattern on the address (it links what follows a ``mailto:``)."""
-        return _MAIL_RE.fullmatch(probe[len(MAILTO) :] if probe[: len(MAILTO)].lower() == MAILTO else probe) is not None
+    def _accepts_email_in(data: str, start: int, end: int) -> bool:
+        """Whether magiclink's email pattern links an address over the email ``data[start:end]`` in its
+        word (``refine.acceptance.email_word_probe``: its non-ASCII local part written ``a``): the
+        pattern decides where an email may start (``/t@e.o`` is none), UTS #58 what its local part holds."""
+        if data[start : start + len(MAILTO)].lower() == MAILTO:  # magiclink links the address after "mailto:"
+            start += len(MAILTO)
+        word, s, e = email_word_probe(data, start, end)
+        return any(m.start() < e and s < m.end() for m in _MAIL_RE.finditer(word))
 
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         at = m.start()
@@ -217,12 +223,15 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
     def _email_at(self, data: str, lo: int, hi: int, at: int) -> tuple[int, int, str] | None:
         """The refined email in ``data[lo:hi]`` that holds the "@" at ``at``: its start, end and text."""
         strict = bool(self.config["strict_hosts"])
-        links = refine_links(data[lo:hi], [], strict_hosts=strict, accepts_email=self._accepts_email)
+        links = refine_links(data[lo:hi], [], strict_hosts=strict)
         reject_risky = reject_risky_value(self.config["reject_risky"])
         if reject_risky:
             links = risk_filter(data[lo:hi], links, strict_hosts=strict, reject_risky=reject_risky)
         for link in links:
             if link.kind == "email" and link.start <= at - lo < link.end:
+                # (asked in the whole text: the window starts after an "@", which the pattern reads before a local part)
+                if not self._accepts_email_in(data, lo + link.start, lo + link.end):
+                    return None
                 return lo + link.start, lo + link.end, link.text
         return None
 

@@ -13,11 +13,16 @@ Jinja2, mistune, magiclink), which pass the library's own answers as callables:
 - :func:`accepted_emails` keeps an email the library did not report with exactly that
   span (a non-ASCII local part, say) only when the library accepts the same address
   with the local part ``a`` (same ``mailto:`` prefix, same domain), asked once per
-  domain per refinement; ``refine_links(..., accepts_email=...)`` applies it.
+  domain per refinement; ``refine_links(..., accepts_email=...)`` applies it.  An
+  :class:`EmailInWord` check is asked instead with the address *in its word*
+  (:func:`email_word_probe`): the library decides where an email may start, as it decides
+  a host written with ``。`` in its word (issue 32, "new N1": Django links nothing in
+  ``@c@b.jec``, so neither does the upgrade).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from ..link import Link
@@ -26,12 +31,14 @@ from .hosts import SchemeCheck, normalize_separators
 
 __all__ = [
     "EmailCheck",
+    "EmailInWord",
     "HostCheck",
     "HostProbe",
     "SchemeProbe",
     "accepted_emails",
     "ascii_host",
     "email_probe",
+    "email_word_probe",
     "never_host",
     "overlaps_any",
     "scheme_check",
@@ -137,15 +144,76 @@ def email_probe(address: str) -> str:
     return f"{prefix}{PROBE_LOCAL}@{normalize_separators(domain)}"
 
 
-def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck) -> list[Link]:
+class EmailInWord:
+    """An email check asked with the address in its word: ``answer(word, start, end)``, whether the
+    library, given ``word`` (:func:`email_word_probe`), links an email (not a URL) over
+    ``word[start:end]``, the address.
+
+    :func:`accepted_emails` asks it in place of an :data:`EmailCheck`.  Called as an
+    :data:`EmailCheck` (``a@domain`` alone), it asks ``answer`` with that address as its own word.
+    """
+
+    __slots__ = ("answer",)
+
+    def __init__(self, answer: Callable[[str, int, int], bool]) -> None:
+        self.answer = answer
+
+    def __call__(self, probe: str) -> bool:
+        return self.answer(probe, 0, len(probe))
+
+
+#: How much of the word around an email :func:`email_word_probe` gives the library, on each side:
+#: the context that decides where the library starts an email, bounded so that a word of
+#: thousands of characters costs what a short one does (linear time on every shape).
+WORD_CONTEXT = 64
+_SPACE_BEFORE = re.compile(r"\s(?=\S*\Z)")
+_SPACE = re.compile(r"\s")
+
+
+def email_word_probe(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """The word the library is asked about for the email ``text[start:end]``, and the address's span in it.
+
+    The white-space-delimited word around the email (at most :data:`WORD_CONTEXT` characters on
+    each side), with the non-ASCII characters of the local part written ``a`` (the library
+    decides where an email starts; UTS #58 §5.2 decides which characters its local part holds)
+    and every ``。 ． ｡`` written ``.`` (the library decides the host in that form).  The probe
+    has the length of the text it stands for, so the address keeps its offsets.
+    """
+    lo = max(0, start - WORD_CONTEXT)
+    m = _SPACE_BEFORE.search(text, lo, start)
+    lo = m.end() if m is not None else lo
+    m = _SPACE.search(text, end, min(len(text), end + WORD_CONTEXT))
+    hi = m.start() if m is not None else min(len(text), end + WORD_CONTEXT)
+    address = text[start:end]
+    at = address.rfind("@")
+    local = address[:at]
+    if not local.isascii():
+        local = "".join(c if c < "\x80" else PROBE_LOCAL for c in local)
+    word = text[lo:start] + local + address[at:] + text[end:hi]
+    return normalize_separators(word), start - lo, end - lo
+
+
+def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck, text: str | None = None) -> list[Link]:
     """``links`` without the emails the library rejects (see the module docstring).
 
-    An email whose span is exactly one the library reported is kept without asking.
+    An email whose span is exactly one the library reported is kept without asking.  An
+    :class:`EmailInWord` check is asked with the address in its word of ``text`` (the text
+    ``links`` were found in), answers kept per word; any other check, with ``a@domain``.
     """
     cache: dict[str, bool] = {}
+    in_word = accepts_email.answer if isinstance(accepts_email, EmailInWord) and text is not None else None
     out = []
     for link in links:
         if link.kind == "email" and link.original != (link.start, link.end):
+            if in_word is not None:
+                word, start, end = email_word_probe(text or "", link.start, link.end)
+                key = f"{start} {end} {word}"
+                if key not in cache:
+                    cache[key] = in_word(word, start, end)
+                if not cache[key]:
+                    continue
+                out.append(link)
+                continue
             probe = email_probe(link.text)
             if probe not in cache:
                 cache[probe] = accepts_email(probe)

@@ -213,7 +213,7 @@ def refine_links(
                 )
     if links is None:
         links = _refine(text, raw, strict_hosts, scheme_ok, accepts_host)
-    return links if accepts_email is None else accepted_emails(links, accepts_email)
+    return links if accepts_email is None else accepted_emails(links, accepts_email, text)
 
 
 def refine_span(
