@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from uts58_adapt.backends.base import RawLink
-from uts58_adapt.refine.acceptance import WORD_CONTEXT, EmailInWord, ascii_host, email_probe, email_word_probe, scheme_check
+from uts58_adapt.refine.acceptance import (
+    WORD_CONTEXT,
+    EmailInWord,
+    ascii_host,
+    email_probe,
+    email_word_probe,
+    scheme_check,
+)
 from uts58_adapt.refine.hosts import default_scheme_ok
 from uts58_adapt.refine.migration import refine_links
 
