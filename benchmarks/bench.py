@@ -4,6 +4,11 @@
     python benchmarks/bench.py            # prints the figures, exit status 0
     python benchmarks/bench.py --check    # exit status 1 if a target is missed
     python benchmarks/bench.py --profile  # also cProfile the adapter over the corpus
+    python benchmarks/bench.py --check --clock cpu --point very-dense   # one point of the family
+    python benchmarks/bench.py --pure ...  # the same, run again with UTS58_ADAPT_PURE=1
+
+The first line printed says which refinement runs: the compiled extension or pure Python
+(``--pure`` measures the pure-Python path where the extension is built).
 
 Every figure is a ratio of two timings taken in the same process on the same input,
 so it does not depend much on the machine.  Timings use time.perf_counter (``--clock cpu``: process_time); the input
@@ -14,12 +19,29 @@ Corpora (every figure is printed on each; ``--corpus debian|dense|both``, defaul
   debian  real text.  The Debian changelogs and copyright files under /usr/share/doc
           (gzip-compressed ones too), up to 20,000 characters from each of many packages
           until ``--size`` characters; when there are none, the bundled sample corpus
-          (uts58_adapt/corpora/*.txt) repeated.
-  dense   link-dense multilingual chat, generated and deterministic (corpus_dense.py,
-          ``--dense-size`` characters, default 150,000, ``--seed``): 18 scripts, a link
-          per ~110 characters, a Zipf mix of 3,000 hosts (a quarter IDNs), emails with
-          non-ASCII local parts, links in brackets and quotes and before CJK punctuation.
-Start-up (f) does not depend on the corpus and runs once.
+          (uts58_adapt/corpora/*.txt) repeated.  The next fifth as much text, from other
+          files, is the warm-up.
+  dense   the family of link-dense multilingual corpora (issue 36.2), generated and
+          deterministic (corpus_dense.py, ``--dense-size`` characters per point, default
+          60,000): chat in 18 scripts, a Zipf mix of 3,000 hosts, emails with non-ASCII
+          local parts, links in brackets and quotes and before CJK punctuation.  Each point
+          (corpus_dense.POINTS; ``--point NAME`` or ``--points A,B`` for some) sets the
+          share of explicit schemes, of IDN hosts, of emails, of links against closers and
+          brackets, the script mix and the links per 100 characters: default (the corpus of
+          issue 20), scheme-idn (issue 36's: 62% schemes, 40% IDN hosts, CJK and Arabic,
+          75% against closers, 12% emails), email-heavy (45% emails), very-dense (about 3
+          links per 100 characters), cjk-arabic (half the hosts IDNs), sparse (Latin, 0.25
+          per 100).  Point k reads seed ``--seed``+101(k+1) and warms up on another seed.
+Every ratio is printed per corpus; at the end, each row's worst corpus ("worst point"),
+named, with its figure and target.  Start-up (f) does not depend on the corpus and runs once.
+
+First reading and repeated reading (issue 36.3): the memos are emptied before every timed
+run (``forget()``: the backends' and integrations' memos and the refinement's caches of
+hosts and labels), and the warm-up reads other text, so each figure is a first reading of
+text the process has not seen.  (h) also prints each upgrade's repeated reading (the same
+text a second time, the memos kept) against the library's time, for information
+(``--no-repeated``: not); ``--keep-host-caches`` keeps the caches of hosts across rounds,
+as bench.py measured before issue 36.
 
 Targets:
   (a) the time refinement adds is at most 10% of the raw library's time on the same
@@ -50,9 +72,14 @@ Targets:
       per paragraph, side by side: wrap(LinkifyIt()).match, markdown-it-py render with
       md.linkify wrapped, wrap(URLExtract()).find_urls, wrap(bleach Linker()).linkify,
       the Django and Jinja2 urlize integrations, mistune's url plugin, the magiclink
-      extension, linkify_html (against the same document through html.parser alone;
-      bleach.linkify for information); and detect() <= 0.6 x the raw library behind each
-      of its backends.  An entry point whose library is not installed is skipped.
+      extension, linkify_html (against bleach.linkify, the function an nh3 pipeline
+      replaces; html.parser plus LinkifyIt().match on each text node for information),
+      the documentation toolchains (docutils' publish_parts with
+      integrations.docutils.Parser against its own parser; marko with gfm and the
+      integration against gfm alone; cmarkgfm's two drop-ins against its functions); and
+      detect() <= 0.6 x the raw library behind each of its backends (mistune: its inline
+      parser with the url plugin, md.inline).  An entry point whose library is not
+      installed is skipped.
   (js, with --js) JavaScript anchors: MB/s of linkify-it 5.0.2 (the JavaScript original of
       linkify-it-py, installed with npm by ``--install-js DIR``, or found in
       ``LINKIFY_JS_DIR``) and of arnt/uts58 (``UTS58_JS_DIR``) beside detect()'s, per
