@@ -18,8 +18,15 @@ text (so at least one link per 120 characters over the corpus):
   ``「…」``, ``（…）``), before sentence punctuation and, in Chinese and Japanese, written
   against CJK text and punctuation with no space (``参照https://…。``, ``「…」``, ``…、``).
 
-Same ``seed`` and ``size``, same text (``random.Random(seed)`` only; no hash order, no
-clock): a smaller corpus is a prefix of a larger one of the same seed.
+Same ``seed``, ``size`` and mix, same text (``random.Random(seed)`` only; no hash order, no
+clock): a smaller corpus is a prefix of a larger one of the same seed and mix.
+
+The family (issue 36.2): a :class:`Mix` sets the share of links with an explicit scheme,
+of Wikipedia links among them, of IDN hosts, of emails, of links against closers and
+brackets, the script mix and the links per 100 characters; ``Mix()`` is the corpus above,
+text for text.  :data:`POINTS` names the points ``bench.py --check`` measures::
+
+    lines, description = dense_corpus(60_000, seed=101, mix=POINTS["email-heavy"])
 """
 
 from __future__ import annotations
@@ -31,7 +38,18 @@ import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_SEED", "HOSTS", "SCRIPTS", "Script", "dense_corpus", "dense_lines", "dense_text"]
+__all__ = [
+    "DEFAULT_SEED",
+    "HOSTS",
+    "POINTS",
+    "SCRIPTS",
+    "SCRIPT_MIXES",
+    "Mix",
+    "Script",
+    "dense_corpus",
+    "dense_lines",
+    "dense_text",
+]
 
 DEFAULT_SEED = 58
 HOSTS = 3000  # hosts in the Zipf mix
@@ -111,6 +129,65 @@ _OPEN_CLOSE = (("(", ")"), ("[", "]"), ("<", ">"), ('"', '"'), ("«", "»"), ("�
 _CJK_OPEN_CLOSE = (("「", "」"), ("（", "）"), ("『", "』"), ("【", "】"))
 
 
+#: Named script mixes: weights by script name (a script not named weighs nothing); "all" is
+#: every script alike, as the default corpus draws them.
+SCRIPT_MIXES: dict[str, dict[str, float]] = {
+    "all": {},
+    "cjk-arabic": {"Han": 3, "Japanese": 3, "Hangul": 2, "Arabic": 3, "Hebrew": 1, "English": 0.5},
+    "latin": {"English": 4, "German": 2, "French": 2, "Vietnamese": 1},
+    "indic-sea": {"Devanagari": 2, "Bengali": 2, "Tamil": 2, "Sinhala": 1, "Thai": 2, "Khmer": 1, "Myanmar": 1},
+}
+
+
+@dataclass(frozen=True)
+class Mix:
+    """One point of the family of dense corpora (issue 36.2).  ``Mix()`` is the default corpus.
+
+    ``schemes``: share of links written with ``https://`` or ``http://`` (Wikipedia links
+    included); ``wiki``: share of links that are Wikipedia URLs with long titles in the
+    paragraph's script (part of ``schemes``); ``idn``: share of the 3,000 hosts that are IDNs;
+    ``emails``: share of links that are emails (three quarters with a non-ASCII local part);
+    ``closers``: share of links written before punctuation, inside brackets or quotes, or
+    against CJK text and punctuation; ``scripts``: a key of :data:`SCRIPT_MIXES`;
+    ``per_100``: links per 100 characters (``None``: the default corpus's text between
+    links, about 0.9); the text between links is scaled to it, down to none (links side by
+    side, a space or a bracket between them); the links keep their length, and the
+    corpus's description gives the figure reached.
+    """
+
+    schemes: float = 0.54
+    wiki: float = 0.14
+    idn: float = 0.25
+    emails: float = 0.16
+    closers: float = 0.60
+    scripts: str = "all"
+    per_100: float | None = None
+
+    def describe(self) -> str:
+        density = "" if self.per_100 is None else f", {self.per_100:g} links/100 chars asked"
+        return (
+            f"{self.schemes:.0%} schemes ({self.wiki:.0%} Wikipedia), {self.idn:.0%} IDN hosts, "
+            f"{self.emails:.0%} emails, {self.closers:.0%} against closers, scripts {self.scripts}{density}"
+        )
+
+
+#: The points of the family that ``bench.py --check`` measures (each on its own seed).
+POINTS: dict[str, Mix] = {
+    "default": Mix(),
+    # the corpus of issue 36: about 60% https, a quarter IDNs, CJK closers, 12% emails
+    "scheme-idn": Mix(schemes=0.62, wiki=0.10, idn=0.40, emails=0.12, closers=0.75, scripts="cjk-arabic"),
+    "email-heavy": Mix(schemes=0.30, wiki=0.05, emails=0.45),
+    "very-dense": Mix(schemes=0.35, wiki=0.0, emails=0.20, per_100=3.0),
+    "cjk-arabic": Mix(scripts="cjk-arabic", closers=0.80, idn=0.50),
+    "sparse": Mix(per_100=0.25, scripts="latin", idn=0.10),
+}
+
+
+def _t(x: float) -> float:
+    """A threshold, rounded so that the default mix gives the default corpus's thresholds exactly."""
+    return round(x, 9)
+
+
 def _word(rng: random.Random, script: Script, lo: int = 2, hi: int = 8) -> str:
     n = rng.randint(lo, hi)
     if not script.letters:  # Hangul: precomposed syllables
@@ -127,13 +204,18 @@ def _ascii_word(rng: random.Random, lo: int = 1, hi: int = 3) -> str:
     return "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(lo, hi)))
 
 
-def _hosts(rng: random.Random) -> list[tuple[str, Script | None]]:
-    """HOSTS distinct hosts (IDN_SHARE of them IDNs), in Zipf rank order, with their script."""
+def _hosts(
+    rng: random.Random, idn: float = IDN_SHARE, weights: list[float] | None = None
+) -> list[tuple[str, Script | None]]:
+    """HOSTS distinct hosts (``idn`` of them IDNs), in Zipf rank order, with their script
+    (drawn alike, or by ``weights``, one per script after English)."""
     hosts: list[tuple[str, Script | None]] = []
     seen: set[str] = set()
     while len(hosts) < HOSTS:
-        if rng.random() < IDN_SHARE:
-            script: Script | None = rng.choice(SCRIPTS[1:])  # English has no IDN of its own
+        if rng.random() < idn:
+            script: Script | None = (
+                rng.choice(SCRIPTS[1:]) if weights is None else rng.choices(SCRIPTS[1:], weights)[0]
+            )  # English has no IDN of its own
             assert script is not None
             label = _word(rng, script, 3, 7)
             if script.letters and script.letters[0] == "a":  # Latin: make it non-ASCII
@@ -149,9 +231,26 @@ def _hosts(rng: random.Random) -> list[tuple[str, Script | None]]:
 
 
 class _Generator:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, mix: Mix | None = None, scale: float = 1.0) -> None:
+        mix = mix or Mix()
         self.rng = random.Random(seed)
-        self.hosts = _hosts(self.rng)
+        named = SCRIPT_MIXES[mix.scripts]
+        self.weights = [named.get(s.name, 0.0) for s in SCRIPTS] if named else None
+        idn_weights = self.weights[1:] if self.weights and any(self.weights[1:]) else None
+        self.hosts = _hosts(self.rng, mix.idn, idn_weights)
+        # link kinds: non-ASCII emails, ASCII emails, Wikipedia, scheme URLs, then schemeless
+        self.kinds = (
+            _t(mix.emails * 0.75),
+            _t(mix.emails),
+            _t(mix.emails + mix.wiki),
+            _t(mix.emails + mix.schemes),
+        )
+        # placement: plain (spaces), before punctuation, in brackets or quotes, Markdown-style
+        c = mix.closers
+        self.places = (_t(1 - c), _t(1 - c + c / 3), _t(1 - c + c * 5 / 6))
+        # CJK: against the text (brackets, punctuation), then spaced
+        self.cjk = (_t(c * 0.55 / 0.60), _t(c * 0.25 / 0.60), _t(c * 0.45 / 0.60))
+        self.scale = scale  # the text between links (see Mix.per_100)
         self.cum = list(itertools.accumulate(1 / (k**ZIPF_S) for k in range(1, HOSTS + 1)))
         self.links = 0
 
@@ -180,12 +279,13 @@ class _Generator:
         rng = self.rng
         self.links += 1
         kind = rng.random()
-        if kind < 0.12:  # email, non-ASCII local part
+        k_local, k_email, k_wiki, k_scheme = self.kinds
+        if kind < k_local:  # email, non-ASCII local part
             local = _word(rng, script if script.name != "English" else rng.choice(SCRIPTS[1:]), 2, 6)
             if rng.random() < 0.3:
                 local += "." + _word(rng, script, 2, 5)
             return local + "@" + self.host()[0]
-        if kind < 0.16:  # email, ASCII local part
+        if kind < k_email:  # email, ASCII local part
             return (
                 rng.choice(_NAMES).replace("á", "a")
                 + rng.choice((".", "_", "+", ""))
@@ -193,7 +293,7 @@ class _Generator:
                 + "@"
                 + self.host()[0]
             )
-        if kind < 0.30:  # Wikipedia, a long title in the paragraph's script
+        if kind < k_wiki:  # Wikipedia, a long title in the paragraph's script
             words = [_word(rng, script, 3, 9) for _ in range(rng.randint(2, 5))]
             title = "_".join(words)
             if rng.random() < 0.3:
@@ -203,7 +303,7 @@ class _Generator:
             return f"https://{script.wiki}.wikipedia.org/wiki/{title}"
         host, host_script = self.host()
         path = self.path(host_script or (script if rng.random() < 0.3 else None))
-        if kind < 0.70:
+        if kind < k_scheme:
             return rng.choice(("https://", "https://", "https://", "http://")) + host + path
         if host.count(".") == 1 and rng.random() < 0.3:
             host = "www." + host
@@ -214,16 +314,18 @@ class _Generator:
         rng = self.rng
         link = self.link(script)
         r = rng.random()
-        if script.cjk and r < 0.55:  # written against the CJK text and punctuation
-            if r < 0.25:
+        against, bracketed, punctuated = self.cjk
+        if script.cjk and r < against:  # written against the CJK text and punctuation
+            if r < bracketed:
                 o, c = rng.choice(_CJK_OPEN_CLOSE)
                 return o + link + c
-            return link + rng.choice(("。", "、", "", " ")) if r < 0.45 else " " + link + rng.choice(("。", "、"))
-        if r < 0.40:
+            return link + rng.choice(("。", "、", "", " ")) if r < punctuated else " " + link + rng.choice(("。", "、"))
+        plain, before, inside = self.places
+        if r < plain:
             return " " + link + " "
-        if r < 0.60:
+        if r < before:
             return " " + link + rng.choice((".", ",", "!", "?", ":", ";", script.stop, script.comma)) + " "
-        if r < 0.90:
+        if r < inside:
             o, c = rng.choice(_OPEN_CLOSE)
             return " " + o + link + c + rng.choice(("", "", ".", ",")) + " "
         return " [" + _word(rng, script, 2, 6) + "](" + link + ") "  # Markdown-style
@@ -248,21 +350,27 @@ class _Generator:
         rng = self.rng
         out = [rng.choice(_NAMES) + ": "]
         for _ in range(rng.randint(1, 3)):
-            out.append(self.text(script, rng.randint(15, 90)))
+            out.append(self.text(script, rng.randint(*self._gap(15, 90))))
             out.append(self.placed(script))
-        out.append(self.text(script, rng.randint(5, 40)) + script.stop)
+        out.append(self.text(script, rng.randint(*self._gap(5, 40))) + script.stop)
         return "".join(out).replace("  ", " ").replace(script.stop * 2, script.stop)
+
+    def _gap(self, lo: int, hi: int) -> tuple[int, int]:
+        if self.scale == 1.0:
+            return lo, hi
+        return round(lo * self.scale), round(hi * self.scale)
+
+    def _script(self) -> Script:
+        rng = self.rng
+        return rng.choice(SCRIPTS) if self.weights is None else rng.choices(SCRIPTS, self.weights)[0]
 
     def paragraph(self) -> list[str]:
         rng = self.rng
-        script = rng.choice(SCRIPTS)
-        return [self.message(script if rng.random() < 0.8 else rng.choice(SCRIPTS)) for _ in range(rng.randint(1, 5))]
+        script = self._script()
+        return [self.message(script if rng.random() < 0.8 else self._script()) for _ in range(rng.randint(1, 5))]
 
 
-def dense_lines(size: int = 150_000, seed: int = DEFAULT_SEED) -> tuple[list[str], int]:
-    """``(lines, links)``: about ``size`` characters of paragraphs (blank lines between them),
-    and how many links were written into them."""
-    gen = _Generator(seed)
+def _lines(gen: _Generator, size: int) -> tuple[list[str], int]:
     lines: list[str] = []
     total = 0
     while total < size:
@@ -275,16 +383,38 @@ def dense_lines(size: int = 150_000, seed: int = DEFAULT_SEED) -> tuple[list[str
     return lines, gen.links
 
 
-def dense_text(size: int = 150_000, seed: int = DEFAULT_SEED) -> str:
+def _per_link(seed: int, mix: Mix, scale: float) -> float:
+    lines, links = _lines(_Generator(seed, mix, scale), 20_000)
+    return sum(len(line) + 1 for line in lines) / max(1, links)
+
+
+def _scale(seed: int, mix: Mix) -> float:
+    """The factor on the text between links that gives ``mix.per_100`` links per 100 characters:
+    characters per link are about linear in it (measured on 20,000 characters at 0 and 1)."""
+    if mix.per_100 is None:
+        return 1.0
+    at0, at1 = _per_link(seed + 1, mix, 0.0), _per_link(seed + 1, mix, 1.0)
+    return max(0.0, (100 / mix.per_100 - at0) / max(1e-9, at1 - at0))
+
+
+def dense_lines(size: int = 150_000, seed: int = DEFAULT_SEED, mix: Mix | None = None) -> tuple[list[str], int]:
+    """``(lines, links)``: about ``size`` characters of paragraphs (blank lines between them),
+    and how many links were written into them."""
+    mix = mix or Mix()
+    return _lines(_Generator(seed, mix, _scale(seed, mix)), size)
+
+
+def dense_text(size: int = 150_000, seed: int = DEFAULT_SEED, mix: Mix | None = None) -> str:
     """The corpus as one text (lines joined with ``\\n``)."""
-    return "\n".join(dense_lines(size, seed)[0])
+    return "\n".join(dense_lines(size, seed, mix)[0])
 
 
-def dense_corpus(size: int = 150_000, seed: int = DEFAULT_SEED) -> tuple[list[str], str]:
+def dense_corpus(size: int = 150_000, seed: int = DEFAULT_SEED, mix: Mix | None = None) -> tuple[list[str], str]:
     """``(lines, description)`` as ``bench.load_corpus`` returns them."""
-    lines, links = dense_lines(size, seed)
+    mix = mix or Mix()
+    lines, links = dense_lines(size, seed, mix)
     chars = sum(len(line) + 1 for line in lines)
     return lines, (
-        f"generated dense multilingual chat (seed {seed}, {len(SCRIPTS)} languages in 18 scripts, {HOSTS:,} Zipf hosts, "
-        f"{IDN_SHARE:.0%} IDN; {chars:,} chars, {len(lines):,} lines, {links:,} links: one per {chars / links:.0f} chars)"
+        f"generated dense multilingual chat (seed {seed}, {mix.describe()}; {chars:,} chars, {len(lines):,} lines, "
+        f"{links:,} links: {100 * links / chars:.2f} per 100 chars)"
     )
