@@ -19,7 +19,7 @@ from typing import Any, TypeVar, cast
 
 from ..properties import BRACKET, CLOSE, EMAIL_BIT, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
 
-__all__ = ["COMPILED", "ENV", "PURE", "choose", "compiled", "description"]
+__all__ = ["ENV", "PURE", "choose", "compiled", "description", "extension"]
 
 #: Set to ``1`` to run the pure-Python refinement even where the extension is built.
 ENV = "UTS58_ADAPT_PURE"
@@ -48,9 +48,9 @@ def _load() -> ModuleType | None:
 
 
 #: The extension in use, or None (pure Python).
-compiled: ModuleType | None = None
-#: Whether the refinement's hot loops run compiled (``uts58_adapt.compiled``; ``uts58-adapt --version``).
-COMPILED = False
+extension: ModuleType | None = None
+#: Whether the refinement's hot loops run compiled (``uts58-adapt --version`` says which runs).
+compiled = False
 #: ``"module.name"`` -> the pure-Python function that :func:`choose` was given.
 PURE: dict[str, Callable[..., Any]] = {}
 
@@ -63,19 +63,19 @@ def choose(pure: F, name: str = "") -> F:
     """
     name = name or pure.__name__.lstrip("_")
     PURE[f"{pure.__module__.rsplit('.', 1)[-1]}.{pure.__name__}"] = pure
-    if compiled is None:
+    if extension is None:
         return pure
-    return cast("F", getattr(compiled, name))
+    return cast("F", getattr(extension, name))
 
 
 def description() -> str:
     """``"compiled (Cython)"`` or ``"pure Python"`` (with the reason), for ``uts58-adapt --version``."""
-    if COMPILED:
+    if compiled:
         return "compiled (Cython)"
     if os.environ.get(ENV, "").strip() == "1":
         return f"pure Python (${ENV}=1)"
     return "pure Python (the compiled extension is not built)"
 
 
-compiled = _load()
-COMPILED = compiled is not None
+extension = _load()
+compiled = extension is not None

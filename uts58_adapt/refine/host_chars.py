@@ -176,7 +176,7 @@ def _host_table() -> bytes:
 
 
 # The compiled twins, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
-if _dispatch.compiled is not None:
-    _dispatch.compiled.set_host_loader(_host_table)
+if _dispatch.extension is not None:
+    _dispatch.extension.set_host_loader(_host_table)
 host_run_end = choose(host_run_end)
 host_run_start = choose(host_run_start)

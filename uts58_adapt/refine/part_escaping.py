@@ -151,6 +151,6 @@ def minimal_escape_part(text: str, part: int, last: bool = False) -> str:
 
 
 # The compiled twin, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
-if _dispatch.compiled is not None:
-    _dispatch.compiled.set_percent_escape(percent_escape)
+if _dispatch.extension is not None:
+    _dispatch.extension.set_percent_escape(percent_escape)
 minimal_escape_part = choose(minimal_escape_part)
