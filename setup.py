@@ -32,13 +32,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as error:  # noqa: BLE001 (any compiler or setup failure)
+        except Exception as error:
             _warn(f"the compiled refinement was not built ({type(error).__name__}: {error})")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as error:  # noqa: BLE001 (CompileError, LinkError, a missing compiler)
+        except Exception as error:
             _warn(f"{ext.name} was not compiled ({type(error).__name__}: {error})")
 
 
@@ -56,7 +56,7 @@ def _extensions() -> list[Extension]:
             compiler_directives={"language_level": "3"},
             quiet=True,
         )
-    except Exception as error:  # noqa: BLE001 (a Cython error)
+    except Exception as error:
         _warn(f"cythonize failed ({type(error).__name__}: {error})")
         return []
 

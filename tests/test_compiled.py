@@ -31,10 +31,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import uts58_adapt
 from uts58_adapt.properties import BRACKET, FLAGS
 from uts58_adapt.refine import _dispatch, host_chars, migration, part_escaping, termination
 
-from conftest import REPO, dense_paragraphs, plain_text, repo_env, require_data, sample_lines
+from conftest import REPO, dense_paragraphs, plain_text, require_data, sample_lines
 
 REQUIRE = "UTS58_REQUIRE_COMPILED"
 
@@ -145,7 +146,7 @@ def random_texts(count: int = 300, seed: int = 58) -> list[str]:
 #: Soft and Hard characters, separators, host and email characters of every width.
 PIECES = [
     *"/?#&=,:~.@-_%()[]{}<>'\"!; \t\n",
-    *"a Z 0 é ß 例 。 ． ｡ 」 「 （ ） ﹙ ﹚ ‹ › « »".split(),
+    *["a", "Z", "0", "é", "ß", "例", "。", "．", "｡", "」", "「", "（", "）", "﹙", "﹚", "‹", "›", "«", "»"],
     "\u200d", "\u00ad", "\ufffd", "\U0001f600", "𝔞", "𐩐", "\U000e0001", "\U0010ffff", "\udc80",
     "mailto:", "MaIlTo:", "https://", "//", ":~:", "x.com", "例え.jp", "a.b", "..", "xn--bcher-kva.de",
 ]  # fmt: skip
@@ -294,18 +295,27 @@ json.dump(out, sys.stdout)
 """
 
 
+#: Where the uts58_adapt under test was imported from (a checkout, or an installed wheel, whose
+#: extension an unpacked sdist's copy lacks): first on the children's path, and their directory.
+PACKAGE_ROOT = Path(uts58_adapt.__file__).resolve().parent.parent
+
+
+def child_env(changes: dict[str, str]) -> dict[str, str]:
+    """This environment, without ``$UTS58_ADAPT_PURE``, with ``changes``, importing this uts58_adapt."""
+    env = {k: v for k, v in os.environ.items() if k != _dispatch.ENV}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(changes)
+    return env
+
+
 def _run_child(texts: list[str], pure_python: bool) -> dict[str, Any]:
-    env = repo_env()
-    env.pop(_dispatch.ENV, None)
-    if pure_python:
-        env[_dispatch.ENV] = "1"
     proc = subprocess.run(
         [sys.executable, "-c", _CHILD],
         input=json.dumps(texts),
         capture_output=True,
         text=True,
-        env=env,
-        cwd=REPO,
+        env=child_env({_dispatch.ENV: "1"} if pure_python else {}),
+        cwd=PACKAGE_ROOT,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
@@ -333,7 +343,9 @@ def test_end_to_end_compiled_and_pure_python_agree(ext: ModuleType, corpus: str)
     assert len(compiled["detect"]) == 2 * len(texts)
     assert sum(map(len, compiled["detect"])) > 0
     for k, (a, b) in enumerate(zip(compiled["detect"], pure_python["detect"])):
-        assert a == b, f"{corpus}: detect() differs on text {k // 2} ({('linkify-it', 'urlextract')[k % 2]}): {texts[k // 2]!r}"
+        assert a == b, (
+            f"{corpus}: detect() differs on text {k // 2} ({('linkify-it', 'urlextract')[k % 2]}): {texts[k // 2]!r}"
+        )
     assert compiled["escape"] == pure_python["escape"]
 
 
@@ -341,11 +353,13 @@ def test_end_to_end_compiled_and_pure_python_agree(ext: ModuleType, corpus: str)
 
 
 def _version_lines(env_changes: dict[str, str]) -> list[str]:
-    env = repo_env()
-    env.pop(_dispatch.ENV, None)
-    env.update(env_changes)
     proc = subprocess.run(
-        [sys.executable, "-m", "uts58_adapt", "--version"], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-m", "uts58_adapt", "--version"],
+        capture_output=True,
+        text=True,
+        env=child_env(env_changes),
+        cwd=PACKAGE_ROOT,
+        check=True,
     )
     return proc.stdout.splitlines()
 
@@ -370,11 +384,13 @@ def test_the_extension_reads_the_tables_of_the_unicode_version_in_use(ext: Modul
     scan follows ``$UTS58_UNICODE_VERSION``, as the pure one does."""
     results = {}
     for version in ("17.0.0", "18.0.0"):
-        env = repo_env()
-        env.pop(_dispatch.ENV, None)
-        env["UTS58_UNICODE_VERSION"] = version
         proc = subprocess.run(
-            [sys.executable, "-c", _VERSION_CHILD], capture_output=True, text=True, env=env, check=True
+            [sys.executable, "-c", _VERSION_CHILD],
+            capture_output=True,
+            text=True,
+            env=child_env({"UTS58_UNICODE_VERSION": version}),
+            cwd=PACKAGE_ROOT,
+            check=True,
         )
         unicode_version, compiled, got, reference = json.loads(proc.stdout)
         assert (unicode_version, compiled) == (version, True)
