@@ -265,10 +265,21 @@ def test_generated_text(text: str) -> None:
 
 
 def test_the_compiled_functions_check_their_arguments(ext: ModuleType) -> None:
-    with pytest.raises(ValueError, match="outside"):
-        ext.terminate_unchecked("abc", 4)
-    with pytest.raises(ValueError, match="outside"):
-        ext.host_run_end("abc", -1)
+    """C reads no code point outside the text: a negative offset is an error (the pure functions
+    would read from the end); past the end, the pure functions' results."""
+    outside: list[tuple[str, tuple[object, ...]]] = [
+        ("terminate_unchecked", ("abc", -1)),
+        ("host_run_end", ("abc", -1)),
+        ("host_run_start", ("abc", 4)),
+        ("email_start_window", ("a@b", 3)),
+        ("path_end", ("abc", 4, 4)),
+    ]
+    for name, args in outside:
+        with pytest.raises(ValueError, match="outside"):
+            getattr(ext, name)(*args)
+    assert ext.terminate_unchecked("abc", 5) == pure("termination.terminate_unchecked")("abc", 5) == 5
+    assert ext.terminate_unchecked("abc", 5, 1, 3) == pure("termination.terminate_unchecked")("abc", 5, 1, 3) == 3
+    assert ext.host_run_end("abc", 7) == pure("host_chars.host_run_end")("abc", 7) == 7
     with pytest.raises(TypeError):
         ext.host_run_end(b"abc", 0)
 

@@ -225,9 +225,15 @@ cdef Py_ssize_t _terminate(str text, Py_ssize_t start, int part, Py_ssize_t last
 
 
 def terminate_unchecked(str text not None, Py_ssize_t start, int part=NONE, Py_ssize_t last_safe=-1):
-    """``termination.terminate_unchecked``: the end of the link whose host ends at ``start`` (§3.5.1)."""
-    if not 0 <= start <= PyUnicode_GET_LENGTH(text):
+    """``termination.terminate_unchecked``: the end of the link whose host ends at ``start`` (§3.5.1).
+
+    As the pure function, a ``start`` past the end gives ``last_safe`` (``start`` when unset);
+    a negative one is an error (the pure function would read from the end of the text).
+    """
+    if start < 0:
         raise ValueError("start is outside the text")
+    if start > PyUnicode_GET_LENGTH(text):
+        return start if last_safe < 0 else last_safe
     if not NONE <= part <= DIRECTIVE:
         raise ValueError("part is not a part of Table 3-3")
     return _terminate(text, start, part, last_safe)
@@ -307,14 +313,19 @@ def email_start_window(str text not None, Py_ssize_t at, local_run=None):
 
 
 def host_run_end(str text not None, Py_ssize_t pos):
-    """``host_chars.host_run_end``: the end of the run of host characters at ``pos`` (at most ``MAX_HOST + 1``)."""
+    """``host_chars.host_run_end``: the end of the run of host characters at ``pos`` (at most ``MAX_HOST + 1``).
+
+    A ``pos`` at or past the end gives ``pos``, as the pure function does; a negative one is an error.
+    """
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t i = pos
     cdef Py_ssize_t limit
-    if not 0 <= pos <= n:
+    if pos < 0:
         raise ValueError("pos is outside the text")
+    if pos >= n:
+        return pos
     limit = pos + MAX_HOST + 1
     if limit > n:
         limit = n
