@@ -40,9 +40,11 @@ Run 'uts58-adapt COMMAND --help' for each command's options.
 
 
 def version_text() -> str:
-    """``uts58-adapt --version``: the package's version and the data it applies (``data_versions()``)."""
+    """``uts58-adapt --version``: the package's version, the data it applies (``data_versions()``) and
+    which refinement runs (the compiled extension or pure Python: docs/compiled.md)."""
     from . import __version__
     from .backends import data_versions
+    from .refine._dispatch import description
 
     v = data_versions()
     chosen = "" if UNICODE_VERSION == DEFAULT else f"; the data of {DATA_DIRECTORY}/, chosen by {ENV}"
@@ -51,7 +53,8 @@ def version_text() -> str:
         f"Unicode {v['unicode']} (UTS #58 revision 2: Link_Term, Link_Bracket, Link_Email{chosen})\n"
         f"Public Suffix List {v['public_suffix_list']} (snapshot of {v['public_suffix_list_date']})\n"
         f"idna {v['idna']} (UTS #46 processing; host characters from the Unicode {v['host_characters']} tables)\n"
-        f"Python {sys.version.split()[0]}"
+        f"Python {sys.version.split()[0]}\n"
+        f"refinement: {description()}"
     )
 
 

@@ -20,6 +20,8 @@ from functools import lru_cache
 
 from .._unicode_version import MODULE_SUFFIX
 from ..properties import FlagPattern, class_body
+from . import _dispatch
+from ._dispatch import choose
 
 __all__ = [
     "ASCII_HOST_CHARS",
@@ -159,3 +161,22 @@ def host_run_start(text: str, pos: int, floor: int = 0) -> int:
         while start > floor and is_host_char(text[start - 1]):
             start -= 1
     return start
+
+
+def _host_table() -> bytes:
+    """The host characters as one byte per code point (1 for a host character), for the
+    compiled :func:`host_run_end` and :func:`host_run_start`: built from the generated ranges
+    of the Unicode version in use, on the first non-ASCII code point they read."""
+    table = bytearray(0x110000)
+    for first, last in _host_char_ranges():
+        table[first : last + 1] = b"\x01" * (last - first + 1)
+    for ch in ASCII_HOST_CHARS.union(SEPARATORS):
+        table[ord(ch)] = 1
+    return bytes(table)
+
+
+# The compiled twins, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
+if _dispatch.extension is not None:
+    _dispatch.extension.set_host_loader(_host_table)
+host_run_end = choose(host_run_end)
+host_run_start = choose(host_run_start)

@@ -58,6 +58,7 @@ from ..properties import (
     largest_astral,
 )
 from . import hosts
+from ._dispatch import choose
 from .acceptance import EmailCheck, HostCheck, accepted_emails
 from .authority import _MISS, LANE, host_fields
 from .authority import _lane_fields as lane_fields
@@ -712,3 +713,8 @@ def _raw_containing(raw: list[RawLink], starts: list[int], pos: int) -> tuple[in
         if pos - r.start > 1 << 12:
             break
     return None
+
+
+# The compiled twins, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
+_path_end = choose(_path_end)
+_email_start = choose(_email_start, "email_start_window")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 
 from ..properties import BRACKET, CLOSE, FLAGS, INCLUDE, OPEN, SOFT, TERM_MASK, class_body, flag_runs
+from . import _dispatch
+from ._dispatch import choose
 from .termination import DIRECTIVE, FRAGMENT, PATH, QUERY, STACK_LIMIT
 
 __all__ = ["DIRECTIVE_INITIATOR", "INITIATORS", "minimal_escape_part", "percent_escape"]
@@ -146,3 +148,9 @@ def minimal_escape_part(text: str, part: int, last: bool = False) -> str:
     else:
         output.append(text[copied_already:])
     return "".join(output)
+
+
+# The compiled twin, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
+if _dispatch.extension is not None:
+    _dispatch.extension.set_percent_escape(percent_escape)
+minimal_escape_part = choose(minimal_escape_part)

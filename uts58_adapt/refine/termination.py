@@ -24,6 +24,7 @@ from ..properties import (
     flag_runs,
     largest_astral,
 )
+from ._dispatch import choose
 
 __all__ = [
     "DIRECTIVE",
@@ -189,3 +190,7 @@ def terminate_unchecked(text: str, start: int, part: int = NONE, last_safe: int 
             i += 1
             last_safe = i
     return last_safe
+
+
+# The compiled twin, when the extension is built and $UTS58_ADAPT_PURE is not 1 (_dispatch.py).
+terminate_unchecked = choose(terminate_unchecked)
