@@ -90,6 +90,8 @@ _HREF_TABLE = {
     b: chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.+!*(),%#@?=;:/$~") else f"%{b:02X}"
     for b in range(256)
 }
+#: The characters ``houdini_escape_href`` writes as they are.
+_HREF_KEPT = frozenset(c for c in map(chr, range(128)) if _HREF_TABLE[ord(c)] == c)
 _HREF_TABLE[ord("&")] = "&amp;"
 _HREF_TABLE[ord("'")] = "&#x27;"
 
@@ -193,6 +195,10 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky, fast:
         href, text = m.group(1), _decoded(m.group(2))
         if not text:
             continue
+        first = text[0]  # written first in escape_href(text): itself, "&" (&amp; &#x27;) or "%"
+        first = first if first in _HREF_KEPT else "&" if first in "&'" else "%"
+        if first != href[:1] and first != href[7:8] and text[:4] != "www.":
+            continue  # (_prefix is None: the href is no escaped text, nor "mailto:" before it, nor a www. link's)
         # What _prefix tells for an anchor it takes (an email: "mailto:" added, or in the text);
         # _prefix itself is asked only where the refinement changes the anchor.
         kind = "email" if "@" in text and (href[:7] == "mailto:" or text[:7].lower() == "mailto:") else "url"
