@@ -65,7 +65,7 @@ _FAST = True
 # A match of docutils' whose refinement provably changes nothing, told by two regexes (C speed),
 # as in integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only,
 # no backslash escape; a host of letters, digits and inner single hyphens in two labels or
-# more, the last one starting with a letter, at most 253 characters, no port, no userinfo;
+# more, the last one starting with a letter, at most 252 characters (a "." after it stays within MAX_HOST), no port, no userinfo;
 # a URL with a lower-case http, https or ftp scheme and a path, query and fragment of Include
 # and Soft characters, the last one Include; an email with a local part of dot-separated
 # runs of [A-Za-z0-9+_-] (at most 64 characters).  What is around the match decides too:
@@ -79,7 +79,7 @@ _FAST = True
 #   character after it is white space, the end, or one of )>]},;!?'" (no domain character).
 _LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
 _HOST = (
-    r"(?=[A-Za-z0-9.-]{1,253}(?![A-Za-z0-9.-]))"
+    r"(?=[A-Za-z0-9.-]{1,252}(?![A-Za-z0-9.-]))"
     rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
 )
 _URL_SHAPE = re.compile(rf"(?:https?|ftp)://{_HOST}(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?")
