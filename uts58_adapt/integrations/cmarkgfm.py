@@ -182,15 +182,15 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky, fast:
         at = rendered.find('<a href="', pos)
         if at == -1:
             return changes
-        if fast:
-            same = _UNCHANGED.match(rendered, at)
-            if same is not None:
-                pos = floor = same.end()
-                continue
         m = _CANDIDATE.match(rendered, at)
         if m is None:
             pos = at + 3
             continue
+        if fast and m.group(2).isascii():
+            same = _UNCHANGED.match(rendered, at)
+            if same is not None:
+                pos = floor = same.end()
+                continue
         pos = m.end()
         href, text = m.group(1), _decoded(m.group(2))
         if not text:
