@@ -221,20 +221,20 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky, fast:
             found = _refine_email(window, lead, lead + len(text), strict_hosts, reject_risky)
         else:
             found = refined_span(window, 0, len(text), kind, len(window), strict_hosts, reject_risky)
-        if found is not None:
-            start, end, link_text, _href = found
-            shown = link_text
-            if not shown.isascii() and not BIDI_CONTROLS.isdisjoint(shown):
-                shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
-            if start == lead and end == lead + len(text) and shown == link_text:
+        if found is None:
+            if _prefix(href, text) is not None:  # (else not an anchor of the extension's shape)
+                changes.append(_Change(at, at, m.end(), escape_text(text)))
                 floor = pos
-                continue
+            continue
+        start, end, link_text, _href = found
+        shown = link_text
+        if not shown.isascii() and not BIDI_CONTROLS.isdisjoint(shown):
+            shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
+        if start == lead and end == lead + len(text) and shown == link_text:
+            floor = pos
+            continue
         prefix = _prefix(href, text)
         if prefix is None:  # not an anchor of the extension's shape: left as it is
-            continue
-        if found is None:
-            changes.append(_Change(at, at, m.end(), escape_text(text)))
-            floor = pos
             continue
         if start >= lead:  # the text before the anchor stays as it is
             before_markup, window, end, start, lead = "", window[lead:], end - lead, start - lead, 0
