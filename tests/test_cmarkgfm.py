@@ -485,3 +485,14 @@ def test_the_fast_path_takes_what_changes_nothing() -> None:
     for text in refined:
         out = raw(text)
         assert out.count('<a href="') == 1 and not shape.findall(out), out
+
+
+def test_the_second_render_is_left_out_only_without_authors_anchors() -> None:
+    """(The fast path = plain path tests above can fail only where it is left out.)"""
+    changed = "see https://例え.jp/テスト」です"
+    assert upgrade._all_extensions(changed, raw(changed), 0)
+    for text in (changed + " <b>", changed + " [x](y)", changed + " [x][]", "[x]: y\n\n" + changed):
+        assert not upgrade._all_extensions(text, raw(text), 0), text
+    for text in ("see https://例え.jp/テ_スト」", "see https://例え.jp/テ&amp;スト」"):
+        assert not upgrade._all_extensions(text, raw(text), 0), text
+    assert not upgrade._all_extensions(changed, raw(changed), Options.CMARK_OPT_SMART)

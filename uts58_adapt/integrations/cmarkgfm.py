@@ -277,6 +277,22 @@ def _refine_email(
     return None
 
 
+#: What in a text can make an anchor of its author's: an autolink or raw HTML ("<"), an inline
+#: link, a full or collapsed reference ("](", "]["), a link reference or footnote definition ("]:").
+_AUTHORED = re.compile(r"<|\]\(|\]\[|\]:")
+#: What in the text of an extension's anchor renders otherwise without the extension: emphasis,
+#: strikethrough, a code span, an escape, a character reference (``&`` is ``&amp;`` in markup).
+_MARKUP = re.compile(r"<a href=\"[^\"]*\">[^<]*[*_~`\\&]")
+
+
+def _all_extensions(text: str, rendered: str, options: int) -> bool:
+    """Whether every anchor in ``rendered`` is the extension's and :func:`_extension_anchors`
+    would find them all, without the second render: the text has nothing that makes an anchor
+    of its author's, and no anchor's text holds a character that renders otherwise without the
+    extension (where the alignment could fail), nor is smart punctuation on."""
+    return not options & Options.CMARK_OPT_SMART and _AUTHORED.search(text) is None and _MARKUP.search(rendered) is None
+
+
 def _extension_anchors(rendered: str, without: str) -> set[int]:
     """Where in ``rendered`` (cmark-gfm's output) its autolink extension wrote an anchor.
 
@@ -376,17 +392,21 @@ def _refined(
     if '<a href="' not in rendered:
         return rendered
     fast = _FAST and not strict_hosts and not reject_risky
-    if fast and rendered.count('<a href="') == len(_UNCHANGED.findall(rendered)):
-        return rendered  # every anchor has the shape whose refinement changes nothing
+    if fast and rendered.isascii() and rendered.count('<a href="') == len(_UNCHANGED.findall(rendered)):
+        # every anchor has the shape whose refinement changes nothing (looked for at once where
+        # that is likely: an anchor of a non-ASCII text is looked at in _changes)
+        return rendered
     changes = _changes(rendered, strict_hosts, reject_risky, fast)
     if not changes:
         return rendered
-    without = render(text, options, [name for name in extensions if name != "autolink"])
-    made = _extension_anchors(rendered, without)
+    made: set[int] | None = None  # None: every anchor is the extension's
+    if not (fast and _all_extensions(text, rendered, options)):
+        without = render(text, options, [name for name in extensions if name != "autolink"])
+        made = _extension_anchors(rendered, without)
     parts: list[str] = []
     pos = 0
     for change in changes:
-        if change.anchor not in made or change.start < pos:
+        if (made is not None and change.anchor not in made) or change.start < pos:
             continue
         parts.append(rendered[pos : change.start])
         parts.append(change.markup)
