@@ -416,3 +416,83 @@ def test_extensions_given_as_an_iterator() -> None:
     assert upgrade.markdown_to_html_with_extensions("see https://x.com/a」b", extensions=iter(names)) == (
         '<p>see <a href="https://x.com/a">https://x.com/a</a>」b</p>\n'
     )
+
+
+# --- the fast path gives what the plain path gives (issue 35: speed) ----------------------------
+
+#: Pieces at the edges of the fast path's shape (``_UNCHANGED``): hosts and local parts it takes
+#: and those just outside it, the characters around an anchor that decide, and markup.
+FAST_PIECES = [
+    "http://example.com", "https://a.b.example.org/x/y-z_1", "ftp://x.io/", "www.example.com/a?b=c#d",
+    "HTTP://EXAMPLE.COM/X", "http://a-b.c-d.com/", "http://a--b.com/", "http://xn--p1ai.com/",
+    "http://a.xn--p1ai/", "http://a.1/", "http://1.2.3.4/", "http://a.b0/", "http://a.0b/", "http://-a.com/",
+    "http://a-.com/", "http://a_b.com/", "http://a.com:80/", "http://a.com:99999/", "http://u@a.com/",
+    f"http://{'a' * 63}.com/", f"http://{'a' * 64}.com/", f"http://{'b' * 60}.{'c' * 60}.{'d' * 60}.{'e' * 60}.com",
+    f"http://{'b' * 60}.{'c' * 60}.{'d' * 60}.{'e' * 66}.com", "http://a.com/%E4%BE%8B", "http://a.com/a&amp;b",
+    "http://a.com/a'b", "http://a.com/(x)", "http://a.com/x)", "http://a.com/a:~:text=b", "http://a.com/~u/$x*",
+    "http://a.com/x+y=z;w", "http://a.com/x!", "http://a.com/x?", "http://a.com/x_", "http://a.com/x.", "http://a.com/",
+    "a@example.com", "a.b+c_d-e@x.example.org", "-a@b.com", ".a@b.com", "a.@b.com", "a..b@c.com",
+    f"{'l' * 64}@b.com", f"{'l' * 65}@b.com", "a@b.c", "a@b.1", "a@1.2.3.4", "a@b_c.com", "a@b--c.com", "mailto:a@b.com",
+    "MAILTO:a@b.com", "xmpp:a@b.com", "例え.jp", "https://例え.jp/テスト", "ü", "σ", "」", "。", "です",
+    "<https://a.com/x>", "[x](https://a.com/y)", "[https://a.com/z](https://a.com/z)", "[r]", "[r]: https://a.com/r\n\n",
+    "`https://a.com/c`", "&lt;", "&amp;", "\\", "*", "_", "~", "(", ")", "'", '"', ",", ".", ":", "!", "?", "/", "-",
+    " ", "\n", "\n\n", "\u3000", "\u00a0", "x", "<b>", "</b>",
+]  # fmt: skip
+
+
+def _plain(text: str, **options: object) -> str:
+    """The drop-in without its fast path (every candidate refined, the second render whenever one changes)."""
+    fast = upgrade._FAST
+    upgrade._FAST = False
+    try:
+        return gfm(text, **options)  # type: ignore[arg-type]
+    finally:
+        upgrade._FAST = fast
+
+
+@settings(max_examples=1500, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(FAST_PIECES), min_size=1, max_size=10).map("".join))
+def test_the_fast_path_is_the_plain_path(text: str) -> None:
+    assert gfm(text) == _plain(text), repr(text)
+
+
+def test_the_fast_path_is_the_plain_path_on_the_corpora() -> None:
+    from conftest import dense_paragraphs, sample_lines
+
+    texts = [*sample_lines(), *dense_paragraphs(), *MARKDOWN.split("\n\n"), MARKDOWN]
+    differ = [text for text in texts if gfm(text) != _plain(text)]
+    assert not differ, differ[:3]
+
+
+def test_the_fast_path_takes_what_changes_nothing() -> None:
+    """The fast path's shape (the test above can fail only if it is taken): those anchors whose
+    refinement changes nothing, by hand; the others go through the refinement."""
+    shape = upgrade._UNCHANGED
+    taken = ["see http://a.example.com/x-y_z?q=1#f\n", "mail a.b+c@example.org x", "at www.example.com/ y"]
+    for text in taken:
+        out = raw(text)
+        assert out.count('<a href="') == len(shape.findall(out)) == 1, out
+    refined = [
+        "see http://例え.jp/x y",
+        "see http://a.com/x」y",
+        "see http://a.com/(x) y",
+        "mail σa@example.org",
+        "see http://a.com:80/ y",
+        "see http://a_b.x.com/ y",
+        "see http://xn--p1ai.com/ y",
+        "see http://a.com/&amp;b y",
+    ]
+    for text in refined:
+        out = raw(text)
+        assert out.count('<a href="') == 1 and not shape.findall(out), out
+
+
+def test_the_second_render_is_left_out_only_without_authors_anchors() -> None:
+    """(The fast path = plain path tests above can fail only where it is left out.)"""
+    changed = "see https://例え.jp/テスト」です"
+    assert upgrade._all_extensions(changed, raw(changed), 0)
+    for text in (changed + " <b>", changed + " [x](y)", changed + " [x][]", "[x]: y\n\n" + changed):
+        assert not upgrade._all_extensions(text, raw(text), 0), text
+    for text in ("see https://例え.jp/テ_スト」", "see https://例え.jp/テ&amp;スト」"):
+        assert not upgrade._all_extensions(text, raw(text), 0), text
+    assert not upgrade._all_extensions(changed, raw(changed), Options.CMARK_OPT_SMART)

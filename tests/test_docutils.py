@@ -239,3 +239,73 @@ def test_linear_time(shape: str) -> None:
     # Over the limit only where docutils alone is super-linear too, and no worse.
     _, alone = LINEAR.doubling_ratio(plain, build)
     assert alone >= LINEAR.LIMIT and ratio <= alone + 0.5, f"{shape}: {ratio:.2f} around n={n}, docutils {alone:.2f}"
+
+
+# ---------------------------------------------------------------------------
+# The fast path gives what the plain path gives (issue 35: speed)
+# ---------------------------------------------------------------------------
+docutils_module = pytest.importorskip("uts58_adapt.integrations.docutils")
+
+#: Pieces at the edges of the fast path's shapes and of what is around a match.
+FAST_PIECES = [
+    "http://example.com", "https://a.b.example.org/x/y-z_1", "ftp://x.io/", "HTTP://EXAMPLE.COM/X",
+    "http://a-b.c-d.com/", "http://a--b.com/", "http://xn--p1ai.com/", "http://a.1/", "http://1.2.3.4/",
+    "http://a.b0/", "http://-a.com/", "http://a-.com/", "http://a_b.x.com/", "http://a.com:80/", "http://u@a.com/",
+    f"http://{'a' * 64}.com/", f"http://{'b' * 60}.{'c' * 60}.{'d' * 60}.{'e' * 66}.com", "http://a.com/%E4",
+    "http://a.com/a&b", "http://a.com/(x)", "http://a.com/x#y:z", "http://a.com/a:~:text=b", "http://a.com/~u/$x*",
+    "http://a.com/x+y=z;w", "http://a.com/", "a@example.com", "a.b+c_d-e@x.example.org", "-a@b.com", ".a@b.com",
+    "a..b@c.com", f"{'l' * 64}@b.com", f"{'l' * 65}@b.com", "a@b.c", "a@1.2.3.4", "a@b--c.com", "mailto:a@b.com",
+    "bug@例え.jp", "a@xn--p1ai.рф", "σ@a.com", "例え.jp", "https://例え.jp/テスト", "ü", "」", "。", "\\", "\\_", "`",
+    "*", "_", "(", ")", "<", ">", "[", "]", "{", "}", "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@",
+    " ", "\n", "\u3000", "x",
+]  # fmt: skip
+
+
+def _plain_path(text: str) -> str:
+    """The upgrade without its fast path (every match of docutils' refined, Punycode for probes)."""
+    fast = docutils_module._FAST
+    docutils_module._FAST = False
+    try:
+        return upgraded(text)
+    finally:
+        docutils_module._FAST = fast
+
+
+def test_the_fast_path_is_the_plain_path() -> None:
+    rng = random.Random(58)
+    texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 10))) for _ in range(1500)]
+    differ = [text for text in texts if upgraded(text) != _plain_path(text)]
+    assert not differ, differ[:3]
+
+
+def test_the_fast_path_is_the_plain_path_on_the_corpora() -> None:
+    from conftest import dense_paragraphs
+
+    corpus = (REPO / "uts58_adapt" / "corpora" / "sample.txt").read_text(encoding="utf-8")
+    texts = [corpus, RST_CORPUS, *dense_paragraphs(20_000)]
+    differ = [text for text in texts if upgraded(text) != _plain_path(text)]
+    assert not differ, differ[:1]
+
+
+def test_the_probe_shape_is_punycodes() -> None:
+    """docutils' email pattern answers the same for a domain's stand-in and its xn-- form."""
+    from types import SimpleNamespace
+
+    from uts58_adapt.refine.acceptance import ascii_host
+
+    inliner = docutils_module.Inliner()
+    inliner.init_customizations(
+        SimpleNamespace(character_level_inline_markup=False, pep_references=None, rfc_references=None)
+    )
+    rng = random.Random(35)
+    alphabet = "ab-_~.例えρü(!9"
+    for _ in range(3000):
+        domain = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        try:
+            punycode = ascii_host(domain)
+        except UnicodeError:
+            continue
+        shape = docutils_module._ascii_shape(domain)
+        for local in ("a", "a.b"):
+            theirs = inliner.patterns.email.match(f"{local}@{punycode}") is not None
+            assert (inliner.patterns.email.match(f"{local}@{shape}") is not None) == theirs, domain

@@ -265,3 +265,57 @@ def test_affected_check_can_fail() -> None:
     assert _affected("Visit https://例え.jp/テスト」です")
     assert _affected("mail a@例え.jp")
     assert not _affected("Visit https://example.com/a now")
+
+
+# --- the fast path gives what the plain path gives (issue 35: speed) ----------------------------
+
+#: Pieces at the edges of the fast path's shapes and of what is around a match.
+FAST_PIECES = [
+    "http://example.com", "https://a.b.example.org/x/y-z_1", "ftp://x.io/", "www.example.com/a?b=c#d",
+    "HTTP://EXAMPLE.COM/X", "http://a-b.c-d.com/", "http://a--b.com/", "http://xn--p1ai.com/", "http://a.1/",
+    "http://1.2.3.4/", "http://a.b0/", "http://-a.com/", "http://a-.com/", "http://a_b.x.com/", "http://a.com:80/",
+    "http://u@a.com/", f"http://{'a' * 64}.com/", f"http://{'b' * 60}.{'c' * 60}.{'d' * 60}.{'e' * 66}.com",
+    "http://a.com/%E4", "http://a.com/a&b", "http://a.com/a&amp;", "http://a.com/(x)", "http://a.com/x#y:z",
+    "http://a.com/a:~:text=b", "http://a.com/~u/$x*", "http://a.com/x+y=z;w", "http://a.com/", "a@example.com",
+    "a.b+c_d-e@x.example.org", "-a@b.com", ".a@b.com", "a..b@c.com", f"{'l' * 64}@b.com", f"{'l' * 65}@b.com",
+    "a@b.c", "a@1.2.3.4", "a@b--c.com", "mailto:a@b.com", "bug@例え.jp", "σ@a.com", "例え.jp",
+    "https://例え.jp/テスト", "ü", "」", "。", "\\", "`", "*", "_", "~", "(", ")", "<", ">", "[", "]", "{", "}",
+    "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@", "&", " ", "\n", "\u3000", "x", "<b>", "[x](y)",
+]  # fmt: skip
+
+
+def _plain_path(text: str) -> str:
+    """The upgrade without its fast path (every match of marko's refined)."""
+    from uts58_adapt.integrations import marko as module
+
+    fast = module._FAST
+    module._FAST = False
+    try:
+        return upgraded(text)
+    finally:
+        module._FAST = fast
+
+
+def test_the_fast_path_is_the_plain_path() -> None:
+    import random
+
+    rng = random.Random(58)
+    texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 10))) for _ in range(2000)]
+    differ = [text for text in texts if upgraded(text) != _plain_path(text)]
+    assert not differ, differ[:3]
+
+
+def test_the_fast_path_is_the_plain_path_on_the_corpora() -> None:
+    texts = [*sample_lines(), *dense_paragraphs(20_000)]
+    differ = [text for text in texts if upgraded(text) != _plain_path(text)]
+    assert not differ, differ[:1]
+
+
+def test_the_fast_path_is_taken() -> None:
+    """(The tests above can fail only if it is: marko's own match comes back, unwrapped.)"""
+    from uts58_adapt.integrations.marko import Url, _Span
+
+    for text, fast in (("see http://a.example.com/x. y", True), ("at www.example.com/a, x", True),
+                       ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
+        matches = list(Url.find(text, source=None))
+        assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text

@@ -41,7 +41,6 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from urllib.parse import quote
 
 import cmarkgfm as _cmarkgfm
 from cmarkgfm import _cmark
@@ -64,13 +63,12 @@ _CANDIDATE = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
 #: The opening tag of any anchor cmark-gfm writes (an explicit link may have a title).
 _OPEN = re.compile(r'<a href="[^"]*"(?: title="[^"]*")?>')
 #: Where the text after an anchor stops being a possible part of the link (decoded text).
-_STOP = re.compile(r"[\s<]")
+#: The same in cmark-gfm's markup of the text: white space, a tag, or a "<" escaped.
+_STOP_MARKUP = re.compile(r"[\s<]|&lt;")
 #: How far before an email's anchor its local part is looked for (markup characters; RFC 5321
 #: allows 64 octets in a local part, each written at most as a 6-character reference).
 _LOCAL_MARKUP = 1024
 _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
-#: What ``houdini_escape_href`` leaves as it is besides letters, digits and ``_.-~`` (HREF_SAFE).
-_HREF_SAFE = "!#$%()*+,/:;=?@&'"
 
 
 def escape_href(url: str) -> str:
@@ -81,16 +79,21 @@ def escape_href(url: str) -> str:
     """
     if _HREF_PLAIN.match(url):
         return url
-    escaped = quote(url, safe=_HREF_SAFE)
-    if "&" in escaped:
-        escaped = escaped.replace("&", "&amp;")
-    if "'" in escaped:
-        escaped = escaped.replace("'", "&#x27;")
-    return escaped
+    # houdini escapes byte by byte: one table over the UTF-8 bytes (read as Latin-1 code points)
+    return url.encode("utf-8").decode("latin-1").translate(_HREF_TABLE)
 
 
 #: A URL that ``houdini_escape_href`` leaves as it is.
 _HREF_PLAIN = re.compile(r"[A-Za-z0-9\-_.+!*(),%#@?=;:/$~]*\Z")
+#: ``houdini_escape_href`` byte by byte: what each byte (a Latin-1 code point) is written as.
+_HREF_TABLE = {
+    b: chr(b) if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.+!*(),%#@?=;:/$~") else f"%{b:02X}"
+    for b in range(256)
+}
+#: The characters ``houdini_escape_href`` writes as they are.
+_HREF_KEPT = frozenset(c for c in map(chr, range(128)) if _HREF_TABLE[ord(c)] == c)
+_HREF_TABLE[ord("&")] = "&amp;"
+_HREF_TABLE[ord("'")] = "&#x27;"
 
 
 def escape_text(text: str) -> str:
@@ -124,6 +127,40 @@ def _prefix(href: str, text: str) -> str | None:
     return None
 
 
+#: The fast path (issue 35: at most cmarkgfm's time); False refines every candidate anchor and
+#: renders a second time whenever one changes (tests/test_cmarkgfm.py compares the two).
+_FAST = True
+
+# An anchor whose refinement provably changes nothing, recognized by one regex (C speed): a
+# document whose anchors all have this shape costs one render, one count and one search.
+# Each condition keeps the shape inside what refine_span returns unchanged:
+# - ASCII only, no "&" (so no character reference: the text is its decoded text) and no "'"
+#   (houdini escapes it): the href is the text (a backreference), after "http://" for
+#   ``www.`` and "mailto:" for an email, as _prefix requires;
+# - the host: dot-separated labels of ASCII letters and digits with single hyphens inside
+#   (no hyphen at either end, no "xn--": no Punycode to decode), at least two, the last one
+#   starting with a letter (no IPv4 number), at most 253 characters in all (MAX_HOST), then
+#   no port and no userinfo: refine.domains.lenient_domain accepts it as it is;
+# - a URL: a lower-case http, https or ftp scheme (those _SCHEME_OK takes), or "www."; its
+#   path, query and fragment are Include and Soft characters only (no bracket, no "@", no
+#   Hard one), the last one Include, and the text after the anchor starts with white space
+#   or a tag or ends (the window the refinement reads ends with the anchor): §10.1 keeps
+#   the library's end (refine.migration._path_end, its first case);
+# - an email: a local part of dot-separated runs of [A-Za-z0-9+_-] (at most 64 characters)
+#   right after white space or a tag (the text the local part is scanned back through is
+#   empty, so §5.2's local part is cmark-gfm's), and the domain above.
+_LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
+# (Atomic groups and possessive runs: a failed backreference costs no backtracking.)
+_HOST = rf'(?=[A-Za-z0-9.-]{{1,253}}[/?#"])(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)'
+_PATH = r"(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?"
+_LOCAL = r"(?=[A-Za-z0-9+_.-]{1,64}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*"
+_UNCHANGED = re.compile(
+    rf'<a href="(?:(?P<url>(?:https?|ftp)://{_HOST}{_PATH})">(?P=url)</a>(?=[\s<]|\Z)'
+    rf'|http://(?P<www>www\.{_HOST}{_PATH})">(?P=www)</a>(?=[\s<]|\Z)'
+    rf'|mailto:(?<![^\s>]<a href="mailto:)(?P<email>{_LOCAL}@{_HOST})">(?P=email)</a>)'
+)
+
+
 class _Change:
     """One candidate anchor that the refinement changes: where it is and what replaces it."""
 
@@ -136,8 +173,9 @@ class _Change:
         self.markup = markup
 
 
-def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> list[_Change]:
-    """The candidate anchors of ``rendered`` that the refinement changes, in order."""
+def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky, fast: bool = False) -> list[_Change]:
+    """The candidate anchors of ``rendered`` that the refinement changes, in order
+    (``fast``: an anchor of the ``_UNCHANGED`` shape is unchanged without a refinement)."""
     changes: list[_Change] = []
     pos = floor = 0  # floor: where the text before the next anchor may start (past the last change)
     while True:
@@ -148,19 +186,28 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
         if m is None:
             pos = at + 3
             continue
+        if fast and m.group(2).isascii():
+            same = _UNCHANGED.match(rendered, at)
+            if same is not None:
+                pos = floor = same.end()
+                continue
         pos = m.end()
         href, text = m.group(1), _decoded(m.group(2))
-        prefix = _prefix(href, text) if text else None
-        if prefix is None:
+        if not text:
             continue
-        kind = "email" if prefix == "mailto:" or ("@" in text and text[:7].lower() == "mailto:") else "url"
+        first = text[0]  # written first in escape_href(text): itself, "&" (&amp; &#x27;) or "%"
+        first = first if first in _HREF_KEPT else "&" if first in "&'" else "%"
+        if first != href[:1] and first != href[7:8] and text[:4] != "www.":
+            continue  # (_prefix is None: the href is no escaped text, nor "mailto:" before it, nor a www. link's)
+        # What _prefix tells for an anchor it takes (an email: "mailto:" added, or in the text);
+        # _prefix itself is asked only where the refinement changes the anchor.
+        kind = "email" if "@" in text and (href[:7] == "mailto:" or text[:7].lower() == "mailto:") else "url"
         before = before_markup = after = ""
         if kind == "url":
-            tag = rendered.find("<", pos, pos + WINDOW)
-            after = _decoded(rendered[pos : tag if tag != -1 else min(len(rendered), pos + WINDOW)])
-            stop = _STOP.search(after)
-            if stop is not None:
-                after = after[: stop.start()]
+            # cmark-gfm's text escapes only & < > " (as &amp; &lt; &gt; &quot;): white space and
+            # "<" in the text are white space and "&lt;" in the markup (tagfilter leaves a ">")
+            stop = _STOP_MARKUP.search(rendered, pos, pos + WINDOW)
+            after = _decoded(rendered[pos : stop.start() if stop is not None else min(len(rendered), pos + WINDOW)])
         elif text[:7].lower() != "mailto:":
             # §5.2 scans the local part back from the "@" over Link_Email characters: cmark-gfm
             # stops at the first one outside [A-Za-z0-9.+_-] ("aσb@example.gr" links "b@…").
@@ -175,8 +222,9 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
         else:
             found = refined_span(window, 0, len(text), kind, len(window), strict_hosts, reject_risky)
         if found is None:
-            changes.append(_Change(at, at, m.end(), escape_text(text)))
-            floor = pos
+            if _prefix(href, text) is not None:  # (else not an anchor of the extension's shape)
+                changes.append(_Change(at, at, m.end(), escape_text(text)))
+                floor = pos
             continue
         start, end, link_text, _href = found
         shown = link_text
@@ -184,6 +232,9 @@ def _changes(rendered: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
             shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
         if start == lead and end == lead + len(text) and shown == link_text:
             floor = pos
+            continue
+        prefix = _prefix(href, text)
+        if prefix is None:  # not an anchor of the extension's shape: left as it is
             continue
         if start >= lead:  # the text before the anchor stays as it is
             before_markup, window, end, start, lead = "", window[lead:], end - lead, start - lead, 0
@@ -224,6 +275,22 @@ def _refine_email(
         if link.kind == "email" and link.original == (start, end):
             return link.start, link.end, link.text, link.href
     return None
+
+
+#: What in a text can make an anchor of its author's: an autolink or raw HTML ("<"), an inline
+#: link, a full or collapsed reference ("](", "]["), a link reference or footnote definition ("]:").
+_AUTHORED = re.compile(r"<|\]\(|\]\[|\]:")
+#: What in the text of an extension's anchor renders otherwise without the extension: emphasis,
+#: strikethrough, a code span, an escape, a character reference (``&`` is ``&amp;`` in markup).
+_MARKUP = re.compile(r"<a href=\"[^\"]*\">[^<]*[*_~`\\&]")
+
+
+def _all_extensions(text: str, rendered: str, options: int) -> bool:
+    """Whether every anchor in ``rendered`` is the extension's and :func:`_extension_anchors`
+    would find them all, without the second render: the text has nothing that makes an anchor
+    of its author's, and no anchor's text holds a character that renders otherwise without the
+    extension (where the alignment could fail), nor is smart punctuation on."""
+    return not options & Options.CMARK_OPT_SMART and _AUTHORED.search(text) is None and _MARKUP.search(rendered) is None
 
 
 def _extension_anchors(rendered: str, without: str) -> set[int]:
@@ -274,37 +341,47 @@ def _extension_anchors(rendered: str, without: str) -> set[int]:
 
 _lib = _cmark.lib
 _ffi = _cmark.ffi
-#: The syntax extensions by name (cmark-gfm's registry is static once its core extensions are registered).
-_extensions: dict[str, object] = {}
+_NODE_NONE = _lib.CMARK_NODE_NONE
+#: The syntax extensions attached for each list of names (cmark-gfm's registry is static once
+#: its core extensions are registered): looked up once per process, not per call.
+_attached: dict[tuple[str, ...], tuple[object, ...]] = {}
+
+
+def _look_up(names: tuple[str, ...]) -> tuple[object, ...]:
+    """The syntax extensions named ``names``, in order (cmarkgfm's ``ValueError`` for an unknown one)."""
+    found = []
+    _lib.cmark_gfm_core_extensions_ensure_registered()
+    for name in names:
+        extension = _lib.cmark_find_syntax_extension(name.encode("utf-8"))
+        if extension == _ffi.NULL:
+            raise ValueError(f"Unknown extension {name}")
+        found.append(extension)
+    _attached[names] = attached = tuple(found)
+    return attached
 
 
 def render(text: str, options: int = 0, extensions: Sequence[str] | None = None) -> str:
     """``cmarkgfm.markdown_to_html_with_extensions``: the same C calls in the same order (so the
-    same bytes, and the same errors), each extension looked up once per process, not per call."""
+    same bytes, and the same errors), each list of extensions looked up once per process."""
     if not extensions:
         return _cmarkgfm.markdown_to_html_with_extensions(text, options=options, extensions=extensions)  # type: ignore[no-any-return]
-    attached = []
-    for name in extensions:
-        extension = _extensions.get(name)
-        if extension is None:
-            _lib.cmark_gfm_core_extensions_ensure_registered()
-            extension = _lib.cmark_find_syntax_extension(name.encode("utf-8"))
-            if extension == _ffi.NULL:
-                raise ValueError(f"Unknown extension {name}")
-            _extensions[name] = extension
-        attached.append(extension)
+    names = extensions if type(extensions) is tuple else tuple(extensions)
+    attached = _attached.get(names)
+    if attached is None:
+        attached = _look_up(names)
     encoded = text.encode("utf-8")
-    parser = _lib.cmark_parser_new(options)
+    lib = _lib
+    parser = lib.cmark_parser_new(options)
     try:
         for extension in attached:
-            _lib.cmark_parser_attach_syntax_extension(parser, extension)
-        _lib.cmark_parser_feed(parser, encoded, len(encoded))
-        root = _lib.cmark_parser_finish(parser)
-        if _lib.cmark_node_get_type(root) == _lib.CMARK_NODE_NONE:
+            lib.cmark_parser_attach_syntax_extension(parser, extension)
+        lib.cmark_parser_feed(parser, encoded, len(encoded))
+        root = lib.cmark_parser_finish(parser)
+        if lib.cmark_node_get_type(root) == _NODE_NONE:
             raise ValueError("Error parsing markdown!")
-        result = _lib.cmark_render_html(root, options, _lib.cmark_parser_get_syntax_extensions(parser))
+        result = lib.cmark_render_html(root, options, lib.cmark_parser_get_syntax_extensions(parser))
     finally:
-        _lib.cmark_parser_free(parser)
+        lib.cmark_parser_free(parser)
     return _ffi.string(result).decode("utf-8")  # type: ignore[no-any-return]
 
 
@@ -314,15 +391,22 @@ def _refined(
     """``rendered`` (cmark-gfm's output for ``text``) with the extension's autolinks refined."""
     if '<a href="' not in rendered:
         return rendered
-    changes = _changes(rendered, strict_hosts, reject_risky)
+    fast = _FAST and not strict_hosts and not reject_risky
+    if fast and rendered.isascii() and rendered.count('<a href="') == len(_UNCHANGED.findall(rendered)):
+        # every anchor has the shape whose refinement changes nothing (looked for at once where
+        # that is likely: an anchor of a non-ASCII text is looked at in _changes)
+        return rendered
+    changes = _changes(rendered, strict_hosts, reject_risky, fast)
     if not changes:
         return rendered
-    without = render(text, options, [name for name in extensions if name != "autolink"])
-    made = _extension_anchors(rendered, without)
+    made: set[int] | None = None  # None: every anchor is the extension's
+    if not (fast and _all_extensions(text, rendered, options)):
+        without = render(text, options, [name for name in extensions if name != "autolink"])
+        made = _extension_anchors(rendered, without)
     parts: list[str] = []
     pos = 0
     for change in changes:
-        if change.anchor not in made or change.start < pos:
+        if (made is not None and change.anchor not in made) or change.start < pos:
             continue
         parts.append(rendered[pos : change.start])
         parts.append(change.markup)
@@ -364,13 +448,16 @@ def github_flavored_markdown_to_html(
     """``cmarkgfm.github_flavored_markdown_to_html`` with UTS #58 autolinks
     (:func:`markdown_to_html_with_extensions` with the GitHub extensions and
     ``CMARK_OPT_GITHUB_PRE_LANG``, as cmarkgfm's own)."""
-    return markdown_to_html_with_extensions(
-        text,
-        options=options | Options.CMARK_OPT_GITHUB_PRE_LANG,
-        extensions=GFM_EXTENSIONS,
-        strict_hosts=strict_hosts,
-        reject_risky=reject_risky,
-    )
+    options |= _PRE_LANG
+    rendered = render(text, options, GFM_EXTENSIONS)
+    if '<a href="' not in rendered:
+        return rendered  # (markdown_to_html_with_extensions, without its look at the arguments)
+    if reject_risky:
+        reject_risky = reject_risky_value(reject_risky)
+    return _refined(text, options, GFM_EXTENSIONS, rendered, strict_hosts, reject_risky)
+
+
+_PRE_LANG = Options.CMARK_OPT_GITHUB_PRE_LANG
 
 
 def readme_gfm(raw: str) -> str:

@@ -58,6 +58,36 @@ _HIERARCHICAL = re.compile(r"[A-Za-z][A-Za-z0-9.+\-]*://(?!/)")
 #: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
 _LOCAL_MAX = 256
 
+#: The fast path (issue 35: at most docutils' time); False refines every match of docutils'
+#: (tests/test_docutils.py compares the two).
+_FAST = True
+
+# A match of docutils' whose refinement provably changes nothing, told by two regexes (C speed),
+# as in integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only,
+# no backslash escape; a host of letters, digits and inner single hyphens in two labels or
+# more, the last one starting with a letter, at most 252 characters (a "." after it stays within MAX_HOST), no port, no userinfo;
+# a URL with a lower-case http, https or ftp scheme and a path, query and fragment of Include
+# and Soft characters, the last one Include; an email with a local part of dot-separated
+# runs of [A-Za-z0-9+_-] (at most 64 characters).  What is around the match decides too:
+# - the text the refinement reads around the match (from the white space before an email,
+#   to the white space after) holds no other "@": no other email to weigh against it;
+# - a URL ends where docutils ends it (§10.1, refine.migration._path_end) when the text
+#   after it is Soft characters other than "?" and ":" then nothing, white space or a Close
+#   one (a closing bracket, with none open in the URL);
+# - an email's local part is docutils' when the character before it is white space, "<",
+#   "(", "[" or '"' (no Link_Email character, §5.2), and its domain docutils' when the
+#   character after it is white space, the end, or one of )>]},;!?'" (no domain character).
+_LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
+_HOST = (
+    r"(?=[A-Za-z0-9.-]{1,252}(?![A-Za-z0-9.-]))"
+    rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+)
+_URL_SHAPE = re.compile(rf"(?:https?|ftp)://{_HOST}(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?")
+_EMAIL_SHAPE = re.compile(rf"(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}")
+_URL_AFTER = re.compile(r"""[.,;!'"]*(?:[)>\]}][^\s@]*)?(?:\s|\Z)""")
+_EMAIL_AFTER = re.compile(r"""(?:[)>\]},;!?'"][^\s@]*)?(?:\s|\Z)""")
+_EMAIL_BEFORE = re.compile(r"""[\s<(\["]""")
+
 #: One piece of :meth:`Inliner._implicit`'s result: a node, or text (``True``: emails may be looked for in it).
 _Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
 
@@ -69,6 +99,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         super().__init__()
         self.strict_hosts = bool(strict_hosts)
         self.reject_risky = reject_risky_value(reject_risky)
+        self.fast = _FAST and not self.strict_hosts and not self.reject_risky
 
     def implicit_inline(self, text: str, lineno: int) -> list[nodes.Node]:
         """docutils' ``implicit_inline`` (the same recursion over ``implicit_dispatch``), each
@@ -129,6 +160,19 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         if not is_email and not _HIERARCHICAL.match(text, start):
             # no host (news:, urn:, file:///): outside UTS #58, docutils' own link
             return start, [self._reference(text[start:end], False)], end
+        if self.fast:
+            if is_email:
+                at = text.rfind("@", max(0, start - _LOCAL_MAX), start)
+                same = (
+                    _EMAIL_SHAPE.fullmatch(text, start, end) is not None
+                    and (start == 0 or _EMAIL_BEFORE.match(text, start - 1) is not None)
+                    and _EMAIL_AFTER.match(text, end) is not None
+                    and (at == -1 or _SPACE.search(text, at, start) is not None)
+                )
+            else:
+                same = _URL_SHAPE.fullmatch(text, start, end) is not None and _URL_AFTER.match(text, end) is not None
+            if same:  # the refinement would give docutils' span back
+                return start, [self._reference(text[start:end], is_email)], end
         found = self._refine(text, start, end, is_email)
         if found is None:  # an invalid host, or an email §5.2 rejects: docutils' span stays text
             return start, [(text[start:end], False)], end
@@ -243,7 +287,11 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         if probe[: len(MAILTO)].lower() == MAILTO:
             probe = probe[len(MAILTO) :]
         local, _, domain = probe.rpartition("@")
-        return self.patterns.email.match(f"{local}@{ascii_host(domain)}") is not None
+        if not domain.isascii() and self.fast:
+            domain = _ascii_shape(domain)
+        else:
+            domain = ascii_host(domain)
+        return self.patterns.email.match(f"{local}@{domain}") is not None
 
 
 # docutils' init_customizations formats its patterns with ``vars(self.__class__)``, the class's
@@ -251,6 +299,20 @@ class Inliner(states.Inliner):  # type: ignore[misc]
 for _name, _value in vars(states.Inliner).items():
     if isinstance(_value, str) and not _name.startswith("__") and _name not in vars(Inliner):
         setattr(Inliner, _name, _value)
+
+
+def _ascii_shape(domain: str) -> str:
+    """``ascii_host(domain)`` as docutils' email pattern reads it, without Punycode's arithmetic.
+
+    A non-ASCII label's ``xn--`` form is ``xn--``, the label's ASCII characters, ``-`` and at
+    least one of ``[a-z0-9]`` (RFC 3492 §6.3); docutils' pattern (``emailc`` runs between dots,
+    then ``urilast``) sees each character's class only, and these classes are those of the
+    stand-in ``xn--`` + ASCII characters + ``-a`` (tests/test_docutils.py compares the answers).
+    """
+    return ".".join(
+        label if label.isascii() else "xn--" + "".join(c for c in label if c.isascii()) + "-a"
+        for label in domain.split(".")
+    )
 
 
 def _clean_offset(positions: list[int], offset: int) -> int:

@@ -29,6 +29,7 @@ the module name, ``marko.helpers.load_extension(name, strict_hosts=True)`` the o
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -84,10 +85,39 @@ def _kind(link_text: str) -> str:
 _DELIMITERS = "*_~"
 
 
+#: The fast path (issue 35: at most marko's time); False refines every match of marko's
+#: (tests/test_marko.py compares the two).
+_FAST = True
+
+# A match of marko's whose refinement provably changes nothing (it is then marko's own match,
+# its element built as marko builds it), told by two regexes (C speed), as in
+# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only, no
+# "&"; a host of letters, digits and inner single hyphens in two labels or more, the last one
+# starting with a letter, at most 252 characters (a "." after it stays within MAX_HOST), no port, no userinfo; a URL with a lower-case
+# http, https or ftp scheme, or "www.", and a path, query and fragment of Include and Soft
+# characters, the last one Include; an email with a local part of dot-separated runs of
+# [A-Za-z0-9+_-] (at most 64 characters).  The text the refinement reads after the match (to
+# the end of marko's run) holds no "@" and is, after a URL, Soft characters other than "?"
+# and ":", then nothing or a Close one (§10.1 keeps the end, refine.migration._path_end);
+# after an email, nothing or one of )>]},;!?'" first (no domain character).
+_LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
+_HOST = (
+    r"(?=[A-Za-z0-9.-]{1,252}(?![A-Za-z0-9.-]))"
+    rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+)
+_UNCHANGED = re.compile(
+    rf"(?:(?:https?|ftp)://|www\.){_HOST}(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?"
+    rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
+)
+_URL_AFTER = re.compile(r"""[.,;!'"]*(?:[)>\]}][^@]*)?""")
+_EMAIL_AFTER = re.compile(r"""(?:[)>\]},;!?'"][^@]*)?""")
+
+
 def refined_matches(
     text: str, matches: Iterator[Any], strict_hosts: bool = False, reject_risky: RejectRisky = False
-) -> Iterator[_Span]:
-    """marko's autolink ``matches`` in ``text``, each with its refined UTS #58 link (or None).
+) -> Iterator[Any]:
+    """marko's autolink ``matches`` in ``text``, each with its refined UTS #58 link (or None),
+    or marko's own match where the refinement gives its span back (``_UNCHANGED``).
 
     A refinement sees the text from marko's start to the end of its pattern's run (before
     marko trims the trailing ``?!.,:*_~``, an unbalanced ``)`` or a character reference), at
@@ -96,13 +126,19 @@ def refined_matches(
     The token keeps marko's whole span: what the link leaves of it stays plain text, as it
     is in marko's link (no ``*x*`` in it comes alive that marko alone keeps in its link).
     """
+    fast = _FAST and not strict_hosts and not reject_risky
     for match in matches:
         start, end = match.start(), match.end()
         raw = getattr(match, "_match", match)  # marko wraps a trimmed match (``_MatchObj``)
-        kind = _kind(match.group())
         span_end = min(end, start + WINDOW)
         window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
         window_end = min(window_end, span_end + WINDOW)
+        if fast and span_end == end and _UNCHANGED.fullmatch(text, start, end) is not None:
+            after = _URL_AFTER if text[start:end].find("@") == -1 else _EMAIL_AFTER
+            if after.fullmatch(text, end, window_end) is not None:
+                yield match  # the refinement gives marko's span back: marko's own element
+                continue
+        kind = _kind(match.group())
         found = refined_span(text, start, span_end, kind, window_end, strict_hosts, reject_risky)
         if found is None:
             yield _Span(start, end, text[start:end], kind, None)
