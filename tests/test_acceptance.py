@@ -75,13 +75,16 @@ def test_library_hosts_without_strict_hosts() -> None:
 
 
 def test_email_word_probe() -> None:
-    """The word around the address, non-ASCII local-part characters written "a", "。" written "."."""
+    """The runs of Link_Term=Include characters around the address, non-ASCII local-part characters
+    written "a", "。" written "."; a Soft, Open, Close or Hard character ends the run."""
     text = "voir «jürgen@bücher。de» ok"
     start = text.index("j")
     end = text.index("»")
-    assert email_word_probe(text, start, end) == ("«jargen@bücher.de»", 1, 17)
+    assert email_word_probe(text, start, end) == ("jargen@bücher.de", 0, 16)
     text = "see @c@b.jec ok"
     assert email_word_probe(text, 5, 12) == ("@c@b.jec", 1, 8)
+    text = "see x/y&σ@e.co_z, ok"
+    assert email_word_probe(text, 8, 14) == ("x/y&a@e.co_z", 4, 10)
     # bounded on both sides: a word of thousands of characters gives the library a short one
     text = "x" * 1000 + "σ@e.co" + "y" * 1000
     word, s, e = email_word_probe(text, 1000, 1006)

@@ -231,9 +231,12 @@ def test_markdown_it_display_text_has_no_decoded_bidi_control() -> None:
     md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     md.linkify = wrap(md.linkify)
     out = md.render("see %E2%80%AEmoc.evil@bank.com and %e2%81%a6x@bank.com ok")
-    # The address holds "%": RFC 6068 §2 has it written %25 in the href (issue 32.6), so no mail client decodes it.
-    assert 'href="mailto:%25E2%2580%25AEmoc.evil@bank.com"' in out
+    # linkify-it links no email where the local part holds "%" (issue 32 "new N1": neither does the upgrade) ...
+    assert "<a " not in out
     assert not BIDI_CONTROLS.intersection(out), ascii(out)
+    # ... and where it does, "%" is written %25 in the href (RFC 6068 §2, issue 32.6), so no mail client decodes it.
+    out = md.render("see a&moc=evil@bank.com ok")
+    assert 'href="mailto:a%26moc%3Devil@bank.com"' in out
 
 
 # --- found by the differential tests -------------------------------------------------------------

@@ -1157,12 +1157,20 @@ def _timed(call: Callable[[], Any], seconds: float) -> Any:
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+#: What starts a character reference in Markdown source (CommonMark §2.5), after its "&".
+_MARKDOWN_REFERENCE = re.compile(r"&(?=[A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};)()")
+
+
 def _written(shown: str, config: Config) -> str:
     """``shown`` (text as a page shows it) as the configuration's input that shows it: as it is for
     plain text the integration escapes; escaped for markup and Markdown, with controls (CR, ``&#1;``)
     written as references in markup, where a raw CR would be white space to the library."""
     if config.plain_text:
         return shown
+    if config.author is not None and not config.markup_input:
+        # Markdown source: "&" is text unless it starts a character reference, and one written
+        # "&amp;" is an entity token, before which markdown-it links nothing at the start of a text.
+        return _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
     written = html.escape(shown, quote=False)
     return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", written) if config.markup_input else written
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .detection import detect
     from .html import linkify
     from .html_fragment import linkify_html
+    from .refine._dispatch import compiled
     from .refine.email import email_start, quote_local_part
     from .refine.escaping import format_url, minimal_escape
     from .refine.risks import RISK_CODES, link_risks
@@ -36,6 +37,7 @@ __all__ = [
     "Link",
     "LinkTerm",
     "RawLink",
+    "compiled",
     "data_versions",
     "detect",
     "email_start",
@@ -69,6 +71,7 @@ _LAZY = {
     "RawLink": ".backends.base",
     "BackendUnavailable": ".backends",
     "data_versions": ".backends",
+    "compiled": ".refine._dispatch",
 }
 
 

@@ -14,18 +14,18 @@ Jinja2, mistune, magiclink), which pass the library's own answers as callables:
   span (a non-ASCII local part, say) only when the library accepts the same address
   with the local part ``a`` (same ``mailto:`` prefix, same domain), asked once per
   domain per refinement; ``refine_links(..., accepts_email=...)`` applies it.  An
-  :class:`EmailInWord` check is asked instead with the address *in its word*
-  (:func:`email_word_probe`): the library decides where an email may start, as it decides
-  a host written with ``。`` in its word (issue 32, "new N1": Django links nothing in
-  ``@c@b.jec``, so neither does the upgrade).
+  :class:`EmailInWord` check is asked instead with the address *in its run*
+  (:func:`email_word_probe`): inside a run of Link_Term=Include characters the library
+  decides where an email may start, as it decides a host written with ``。`` in its word
+  (issue 32, "new N1": Django links nothing in ``@c@b.jec``, so neither does the upgrade).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from ..link import Link
+from ..properties import FLAGS, INCLUDE, TERM_MASK
 from .email import MAILTO
 from .hosts import SchemeCheck, normalize_separators
 
@@ -162,28 +162,42 @@ class EmailInWord:
         return self.answer(probe, 0, len(probe))
 
 
-#: How much of the word around an email :func:`email_word_probe` gives the library, on each side:
-#: the context that decides where the library starts an email, bounded so that a word of
-#: thousands of characters costs what a short one does (linear time on every shape).
+#: How much of the run around an email :func:`email_word_probe` gives the library, on each side:
+#: bounded, so that a run of thousands of characters costs what a short one does.
 WORD_CONTEXT = 64
-_SPACE_BEFORE = re.compile(r"\s(?=\S*\Z)")
-_SPACE = re.compile(r"\s")
+
+
+def _include_run_start(text: str, start: int) -> int:
+    lo = max(0, start - WORD_CONTEXT)
+    i = start
+    while i > lo and FLAGS[ord(text[i - 1])] & TERM_MASK == INCLUDE:
+        i -= 1
+    return i
+
+
+def _include_run_end(text: str, end: int) -> int:
+    hi = min(len(text), end + WORD_CONTEXT)
+    i = end
+    while i < hi and FLAGS[ord(text[i])] & TERM_MASK == INCLUDE:
+        i += 1
+    return i
 
 
 def email_word_probe(text: str, start: int, end: int) -> tuple[str, int, int]:
-    """The word the library is asked about for the email ``text[start:end]``, and the address's span in it.
+    """The text the library is asked about for the email ``text[start:end]``, and the address's span in it.
 
-    The white-space-delimited word around the email (at most :data:`WORD_CONTEXT` characters on
-    each side), with the non-ASCII characters of the local part written ``a`` (the library
-    decides where an email starts; UTS #58 §5.2 decides which characters its local part holds)
-    and every ``。 ． ｡`` written ``.`` (the library decides the host in that form).  The probe
-    has the length of the text it stands for, so the address keeps its offsets.
+    The address with the characters around it that UTS #58 reads as one piece with it: the
+    runs of Link_Term=Include characters right before and after it (``@`` in ``@c@b.jec``,
+    ``/`` in ``x/σ@e.co``; at most :data:`WORD_CONTEXT` on each side).  A Soft, Open, Close or
+    Hard character (white space, a bracket, a quotation mark, ``,``) is a boundary UTS #58
+    decides at (§3.4, §5.2): the official ``⸠john.doe@example.com⸡`` links the email whether or
+    not the library starts an email after ``⸠``.  The non-ASCII characters of the local part
+    are written ``a`` (UTS #58 §5.2 decides which characters a local part holds) and every
+    ``。 ． ｡`` is written ``.`` (the library decides the host in that form).  The probe has the
+    length of the text it stands for, so the address keeps its offsets.
     """
-    lo = max(0, start - WORD_CONTEXT)
-    m = _SPACE_BEFORE.search(text, lo, start)
-    lo = m.end() if m is not None else lo
-    m = _SPACE.search(text, end, min(len(text), end + WORD_CONTEXT))
-    hi = m.start() if m is not None else min(len(text), end + WORD_CONTEXT)
+    lo = _include_run_start(text, start)
+    hi = _include_run_end(text, end)
     address = text[start:end]
     at = address.rfind("@")
     local = address[:at]
