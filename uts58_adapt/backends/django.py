@@ -18,6 +18,7 @@ spans of one call.
 from __future__ import annotations
 
 import contextlib
+import html
 import itertools
 import operator
 import os
@@ -85,6 +86,7 @@ _MAILTO_TEMPLATE = "mailto:{local}@{domain}"
 #: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
 _TRIMMED = ".,:;!)]"
 _NOT_IN_WORD = re.compile(r"""[\s<>"'&]""")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: An ASCII character other than letters, digits, "_", "." and "-".
 _OTHER_ASCII = re.compile(r"[^\x80-\U0010ffffA-Za-z0-9_.\-]")
 #: Hosts up to this long are probed as at most _LONGEST_PROBE characters (ten per character, punycode included).
@@ -156,7 +158,11 @@ class DjangoConfig(NamedTuple):
     links_url: Callable[[str, str], bool] | None
     links_email: Callable[[str], bool | None] | None
     links_word: Callable[[str], bool | None] | None
+    render_word: RenderWord | None = None
 
+
+#: ``render_word(word, span_href, safe_input, trim_url_limit, nofollow, autoescape)``: :func:`_renderer`.
+RenderWord = Callable[[str, str, bool, "int | None", bool, bool], "str | None"]
 
 _PLAIN = DjangoConfig(None, None, None, None, None)
 
@@ -180,7 +186,11 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
         if len(_CONFIGS) > 64:
             _CONFIGS.clear()
         anchor = _anchor(urlizer)
-        config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
+        config = (
+            _PLAIN
+            if anchor is None
+            else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer), _renderer(urlizer))
+        )
         known = ((*objects, wrapping), config)
         _CONFIGS[ids] = known
     _LAST[:] = [(objects, wrapping, known[1])]
@@ -357,6 +367,116 @@ def _known(
             return False
 
     return links_url, links_email, links_word
+
+
+#: Words :func:`_renderer` is checked on against Django (each with every option set of ``_CHECKED_OPTIONS``).
+_CHECK_WORDS = (
+    "http://example.com/",
+    "https://b\u00fccher.example/\u00e4/x_(y)?q=\u00fc&r=a+b#fr\u00e4g",
+    "HTTPS://example.com/a%20b/&amp;c",
+    "https://example.com/" + "x" * 40,
+    "a.b@example.com",
+    "\u00fc\u00e9@b\u00fccher.example",
+    "x@y",
+    "http:x.org",
+    "x&y@z",
+)
+_CHECKED_OPTIONS = ((None, False, False, False), (None, True, True, False), (12, True, True, False), (5, False, False, True))
+
+
+def _renderer(urlizer: Any) -> RenderWord | None:
+    """What Django's ``urlizer(word, …)`` returns for one word, computed with its own parts, or None.
+
+    For a refined link that is not Django's own span (it ends before a CJK closer Django
+    kept, issue 36), the integration needs Django's anchor for the link's text alone.
+    ``handle_word`` does, for a word that trimming leaves whole (no opening ``([``, no
+    trailing ``.,:;!)]``) and that holds no separator (one word): ``smart_urlquote`` of the
+    word (``simple_url_re``), or of ``protocol://`` and the word (``simple_url_2_re``; the
+    protocol is the one of Django's href for the span the word starts, read at that call),
+    or ``mailto_template`` with both parts quoted (``is_email_simple``), in ``url_template``
+    with ``rel="nofollow"`` for a URL when asked and the display text ``trim_url`` cut and
+    escaped when Django escapes.  ``render_word(word, span_href, safe_input,
+    trim_url_limit, nofollow, autoescape)`` returns that string, or None when the word has
+    another shape (the caller asks Django).  Made only for Django's own ``Urlizer`` (an
+    anchor); at its first word it is compared with Django on :data:`_CHECK_WORDS` with several
+    option sets (:func:`_renders_as`), and returns None for every word if one differs.
+    """
+    module = sys.modules.get("django.utils.html")
+    limit = getattr(module, "MAX_URL_LENGTH", None)
+    quote_url = getattr(module, "smart_urlquote", None)
+    if not isinstance(limit, int) or quote_url is None or getattr(urlizer, "mailto_template", None) != _MAILTO_TEMPLATE:
+        return None
+    from urllib.parse import quote
+
+    simple_url = urlizer.simple_url_re.match
+    simple_url_2 = urlizer.simple_url_2_re.match
+    is_email_simple = urlizer.is_email_simple
+    trim_url = urlizer.trim_url
+    escape = html.escape
+
+    def render_word(
+        word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
+    ) -> str | None:
+        if not word or word[0] in "([" or word[-1] in _TRIMMED or DJANGO_SEPARATORS.search(word) is not None:
+            return None  # trimming or word splitting would cut it
+        if not word.isascii() and _SURROGATE.search(word) is not None:
+            return None
+        if "." in word or "@" in word or ":" in word:
+            nofollow_attr = ' rel="nofollow"' if nofollow else ""
+            if len(word) <= limit and simple_url(word):
+                url = quote_url(html.unescape(word))
+            elif len(word) <= limit and simple_url_2(word):
+                protocol = span_href[: span_href.find("://")].lower()
+                if protocol != "http" and protocol != "https":
+                    return None
+                url = quote_url(f"{protocol}://{html.unescape(word)}")
+            elif ":" not in word and is_email_simple(word):
+                local, domain = word.rsplit("@", 1)
+                url = f"mailto:{quote(local, safe='')}@{quote(domain, safe='')}"
+                nofollow_attr = ""
+            else:
+                url = ""
+            if url:
+                trimmed = trim_url(word, limit=trim_url_limit)
+                if autoescape and not safe_input:
+                    trimmed = escape(trimmed)
+                return f'<a href="{escape(url)}"{nofollow_attr}>{trimmed}</a>'
+        if safe_input or not autoescape:
+            return word
+        return escape(word)
+
+    verified: list[bool] = []  # whether it renders as Django does, once checked (at the first word)
+
+    def checked(
+        word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
+    ) -> str | None:
+        if not verified:
+            try:
+                verified.append(_renders_as(urlizer, render_word))
+            except Exception:  # Django cannot render here (no settings yet): ask it this time
+                return None
+        if not verified[0]:
+            return None
+        return render_word(word, span_href, safe_input, trim_url_limit, nofollow, autoescape)
+
+    return checked
+
+
+def _renders_as(urlizer: Any, render_word: RenderWord) -> bool:
+    """Whether ``render_word`` (:func:`_renderer`) gives Django's output for the words of :data:`_CHECK_WORDS`.
+
+    Not on a schemeless word: Django 6 warns for each when ``URLIZE_ASSUME_HTTPS`` is unset,
+    and its branch differs from ``simple_url_re``'s only by the protocol, read from Django's href.
+    """
+    from django.utils.safestring import mark_safe
+
+    for trim_url_limit, nofollow, autoescape, safe_input in _CHECKED_OPTIONS:
+        for word in _CHECK_WORDS:
+            piece = mark_safe(word) if safe_input else word
+            expected = str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
+            if render_word(word, "", safe_input, trim_url_limit, nofollow, autoescape) != expected:
+                return False
+    return True
 
 
 def _links_url(scheme: str, host: str) -> bool:

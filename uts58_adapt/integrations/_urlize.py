@@ -447,6 +447,7 @@ def urlize_refined(
     links_email: Callable[[str], bool | None] | None = None,
     links_word: Callable[[str], bool | None] | None = None,
     markup: bool = False,
+    render_word: Callable[[str, LibraryLink], str | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -479,6 +480,10 @@ def urlize_refined(
     ``render_one`` is not called for it), else None.  ``markup``: ``text`` is HTML, not
     plain text (input marked safe, Django's ``autoescape=False``): a link's character
     references are text, as a browser reads them (``_render_link``).
+    ``render_word(word, span)`` (with ``rendered``): ``render_one(word)`` computed without
+    calling the library, for a link whose text starts the library's span ``span`` (Django's
+    anchor for a link that ends before a CJK closer Django kept, issue 36), or None (then
+    ``render_one`` is called).
     """
     out: list[str] = []
     pos = 0
@@ -495,9 +500,12 @@ def urlize_refined(
         return frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"})
 
     reusable: dict[tuple[int, int], LibraryLink] = {}
+    by_start: dict[int, LibraryLink] = {}
     if rendered is not None:
         for one in rendered:
             reusable[one.link.start, one.link.end] = one
+        if render_word is not None:
+            by_start = {one.link.start: one for one in rendered}
 
     probes = _probes(render_escaped, probe_key, links_url, links_email)
     words: dict[str, list[tuple[int, int]]] = {}  # (several hosts in one word: the library reads it once)
@@ -567,6 +575,10 @@ def urlize_refined(
                     # A word the library did not link: not an anchor alone either.  Several words (without
                     # "<>", which only its anchors then write): the library writes text outside its anchors.
                     own = ""
+                elif render_word is not None:
+                    span = by_start.get(start)
+                    if span is not None and end <= span.link.end:
+                        own = render_word(link_text, span)  # Django's anchor for the link alone, not asked
             elif (
                 found.markup is not None
                 and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
@@ -591,6 +603,8 @@ def urlize_refined(
                         out.append(own)
                         pos = end
                         continue
+            elif render_word is not None:
+                own = render_word(link_text, found)  # the span, with other options: rendered here
         if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
         anchor = _render_link(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ...backends._html_spans import without_surrogates
+from ...backends._html_spans import LibraryLink, without_surrogates
 from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
 from ...refine.risk_profile import RejectRisky
 from .._urlize import in_text, urlize_refined
@@ -82,6 +82,14 @@ def urlize(
     stock = config.anchor is not None
     render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
+    own_word = config.render_word
+
+    def render_word(word: str, span: LibraryLink) -> str | None:
+        # Django's anchor for ``word`` alone (what render_one returns), made with Django's parts (issue 36).
+        if own_word is None:
+            return None
+        return own_word(word, span.href, safe_input, trim_url_limit, nofollow, autoescape)
+
     def convert(run: str) -> str:
         found = django_markup(urlizer, run, nofollow, config)
         return urlize_refined(
@@ -105,6 +113,7 @@ def urlize(
             html_entities=True,
             reject_risky=reject_risky,
             markup=markup,
+            render_word=render_word if stock else None,
         )
 
     # Markup (safe input, or autoescape off) is linkified only where a browser sees text.
