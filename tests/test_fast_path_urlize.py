@@ -564,3 +564,81 @@ def test_probe_answers_are_kept_per_configuration() -> None:
     assert len(urlize_module._PROBES) == 1  # one configuration of the library: its probes made once
     urlize_module.clear_memo()
     assert not urlize_module._MEMO and not urlize_module._TAILS and not urlize_module._PROBES
+
+
+# --- Django's anchors rendered with its own parts (issue 36) -----------------------------------------
+
+_DJANGO_ENTRY_POINTS = [name for name in ENTRY_POINTS if name.startswith("django")]
+#: Links Django links whole, and what Django keeps in a word after them (a refined link ends before it).
+_LINKS = [
+    "https://e.com/ä",
+    "http://例え.jp/パス?q=値&r=1#frä",
+    "HTTPS://e.org/a%20b/&amp;c",
+    "https://e.net/" + "x" * 30,
+    "www.e.com/ü",
+    "e.org/p",
+    "ivan@e.com",
+    "σω@παράδειγμα.ελ",
+    "a.b+c@e.org",
+]
+_AFTER = ["", "」", "。", "」。", "）", "』x", ".", ")", "&amp;", ";", "!」", "\u202e"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["", "(", "[", "「", "x"]), st.sampled_from(_LINKS), st.sampled_from(_AFTER)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([" ", "\n", " 次 "]),
+)
+def test_refined_links_in_djangos_words(links: list[tuple[str, str, str]], sep: str) -> None:
+    """A refined link that ends inside the word Django linked (before a CJK closer) gets the anchor
+    Django renders for it alone, as on the plain path, with every option set."""
+    text = sep.join(before + link + after for before, link, after in links)
+    _check_spans(text)
+    _check_all([text], _DJANGO_ENTRY_POINTS)
+
+
+def test_a_refined_link_is_not_rendered_by_a_second_urlize_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: Django reads the words once; the refined links' anchors are not asked of it one by one."""
+    words = ["https://e.com/ä」", "http://例え.jp/パ。", "ivan@e.com」", "https://e.org/a)」", "(https://e.net/b」)."]
+    text = " 文 ".join(words * 20)
+    expected = {name: ENTRY_POINTS[name](text) for name in ("django", "django autoescape", "django nofollow trim")}
+    calls: list[str] = []
+    call = django_html.Urlizer.__call__
+
+    def counted(self: object, text: str, *args: object, **kwargs: object) -> object:
+        calls.append(str(text))
+        return call(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(django_html.Urlizer, "__call__", counted)
+    urlize("https://e.com/")  # a new configuration (the method changed): compared with Django once
+    for name, html in expected.items():
+        urlize_module.clear_memo()  # the probes' answers asked again, as on a first reading
+        calls.clear()
+        assert ENTRY_POINTS[name](text) == html
+        # The words, those only Django can tell, a probe (the anchor's attributes): not one call per link.
+        assert len(calls) <= 4, (name, calls)
+    with plain_path():
+        for name, html in expected.items():
+            assert ENTRY_POINTS[name](text) == html
+
+
+def test_a_django_that_renders_otherwise_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DjangoWords is compared with Django at first use; one that differs is not used (Django renders)."""
+    assert django_backend.django_configuration(django_html.urlizer).words.ready()  # type: ignore[union-attr]
+    words = django_backend.DjangoWords(django_html.urlizer, django_html.MAX_URL_LENGTH, lambda url: url)
+    assert not words.ready()  # no percent-encoding: not Django's href for "https://bücher.example/ä/…"
+    text = "see https://e.com/ä」 and ivan@e.com」"
+    with plain_path():
+        expected = urlize(text, autoescape=True)
+    monkeypatch.setattr(django_backend, "_CONFIGS", {})
+    monkeypatch.setattr(django_backend.DjangoWords, "_renders_as_django", lambda self: False)
+    django_backend._LAST.clear()
+    try:
+        assert not django_backend.django_configuration(django_html.urlizer).words.ready()  # type: ignore[union-attr]
+        assert urlize(text, autoescape=True) == expected
+    finally:
+        django_backend._LAST.clear()

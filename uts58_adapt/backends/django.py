@@ -17,6 +17,7 @@ spans of one call.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import html
 import itertools
@@ -25,16 +26,20 @@ import os
 import re
 import sys
 from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
+from ..link import LinkKind
 from ._html_spans import (
     LibraryLink,
+    _fast_parse,
+    _place,
     anchor_markup,
     anchor_spans,
     first_character_pattern,
     windowed_markup,
     without_surrogates,
 )
+from ._windows import ANY_SPACE, anchored_windows
 from .base import RawLink
 
 __all__ = [
@@ -150,7 +155,8 @@ class DjangoConfig(NamedTuple):
 
     ``anchor``: :func:`django_anchor`; ``key``: names the configuration (None without an
     anchor); ``links_url(scheme, host)``, ``links_email(probe)`` and ``links_word(word)``:
-    Django's answers that its configuration decides (:func:`_known`), or None.
+    Django's answers that its configuration decides (:func:`_known`), or None; ``words``:
+    :class:`DjangoWords` (Django's own ``Urlizer``), or None.
     """
 
     anchor: re.Pattern[str] | None
@@ -158,11 +164,8 @@ class DjangoConfig(NamedTuple):
     links_url: Callable[[str, str], bool] | None
     links_email: Callable[[str], bool | None] | None
     links_word: Callable[[str], bool | None] | None
-    render_word: RenderWord | None = None
+    words: DjangoWords | None = None
 
-
-#: ``render_word(word, span_href, safe_input, trim_url_limit, nofollow, autoescape)``: :func:`_renderer`.
-RenderWord = Callable[[str, str, bool, "int | None", bool, bool], "str | None"]
 
 _PLAIN = DjangoConfig(None, None, None, None, None)
 
@@ -189,7 +192,7 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
         config = (
             _PLAIN
             if anchor is None
-            else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer), _renderer(urlizer))
+            else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer), _words(urlizer))
         )
         known = ((*objects, wrapping), config)
         _CONFIGS[ids] = known
@@ -369,7 +372,7 @@ def _known(
     return links_url, links_email, links_word
 
 
-#: Words :func:`_renderer` is checked on against Django (each with every option set of ``_CHECKED_OPTIONS``).
+#: Words :class:`DjangoWords` is checked on against Django (each with every option set of ``_CHECKED_OPTIONS``).
 _CHECK_WORDS = (
     "http://example.com/",
     "https://b\u00fccher.example/\u00e4/x_(y)?q=\u00fc&r=a+b#fr\u00e4g",
@@ -381,63 +384,111 @@ _CHECK_WORDS = (
     "http:x.org",
     "x&y@z",
 )
-_CHECKED_OPTIONS = ((None, False, False, False), (None, True, True, False), (12, True, True, False), (5, False, False, True))
+#: Words Django trims (:meth:`DjangoWords.decide` is checked on them too).
+_CHECK_TRIMMED = ("(https://example.com/a_(b)).", "[a@example.com];", "https://example.com/?a=1&amp;", "http://x.org:")
+_CHECKED_OPTIONS = (
+    (None, False, False, False),
+    (None, True, True, False),
+    (12, True, True, False),
+    (5, False, False, True),
+)
 
 
-def _renderer(urlizer: Any) -> RenderWord | None:
-    """What Django's ``urlizer(word, …)`` returns for one word, computed with its own parts, or None.
+#: :meth:`DjangoWords.decide`: Django decides the word only after trimming it (or it is schemeless): ask Django.
+ASK: Literal["ask"] = "ask"
 
-    For a refined link that is not Django's own span (it ends before a CJK closer Django
-    kept, issue 36), the integration needs Django's anchor for the link's text alone.
-    ``handle_word`` does, for a word that trimming leaves whole (no opening ``([``, no
-    trailing ``.,:;!)]``) and that holds no separator (one word): ``smart_urlquote`` of the
-    word (``simple_url_re``), or of ``protocol://`` and the word (``simple_url_2_re``; the
-    protocol is the one of Django's href for the span the word starts, read at that call),
-    or ``mailto_template`` with both parts quoted (``is_email_simple``), in ``url_template``
-    with ``rel="nofollow"`` for a URL when asked and the display text ``trim_url`` cut and
-    escaped when Django escapes.  ``render_word(word, span_href, safe_input,
-    trim_url_limit, nofollow, autoescape)`` returns that string, or None when the word has
-    another shape (the caller asks Django).  Made only for Django's own ``Urlizer`` (an
-    anchor); at its first word it is compared with Django on :data:`_CHECK_WORDS` with several
-    option sets (:func:`_renders_as`), and returns None for every word if one differs.
+
+class DjangoWords:
+    """Django's ``handle_word`` for the words trimming leaves whole, with Django's own parts (issue 36).
+
+    For a word with no opening ``([``, no trailing ``.,:;!)]`` and no separator, Django's
+    ``trim_punctuation`` changes nothing and ``handle_word`` links it whole or not at all:
+    with ``smart_urlquote`` of the word when ``simple_url_re`` accepts it, of
+    ``protocol://`` and the word when ``simple_url_2_re`` does, or ``mailto_template`` with
+    both parts quoted when ``is_email_simple`` does (and the word has no ``:``); in
+    ``url_template``, with ``rel="nofollow"`` for a URL when asked and the display text cut
+    by ``trim_url`` and escaped when Django escapes.  :meth:`decide` tells which of them
+    links a word (the spans), :meth:`render` writes the anchor (a refined link's, which is
+    not Django's span, and a span's at the end: the href is computed once per link shown).
+
+    Made only for Django's own ``Urlizer`` (an anchor: its methods, patterns, punctuation and
+    templates are the ones Django ships); at first use both are compared with Django on
+    :data:`_CHECK_WORDS` with several option sets (:meth:`ready`), and a Django that differs
+    is asked for every word.
     """
-    module = sys.modules.get("django.utils.html")
-    limit = getattr(module, "MAX_URL_LENGTH", None)
-    quote_url = getattr(module, "smart_urlquote", None)
-    if not isinstance(limit, int) or quote_url is None or getattr(urlizer, "mailto_template", None) != _MAILTO_TEMPLATE:
+
+    def __init__(self, urlizer: Any, limit: int, quote_url: Callable[[str], str]) -> None:
+        from urllib.parse import quote
+
+        self._urlizer = urlizer
+        self._limit = limit
+        self._quote_url = quote_url
+        self._quote = quote
+        self._simple_url = urlizer.simple_url_re.match
+        self._simple_url_2 = urlizer.simple_url_2_re.match
+        self._is_email_simple = urlizer.is_email_simple
+        self._trim_url = urlizer.trim_url
+        self._trim_punctuation = urlizer.trim_punctuation
+        self._verified: list[bool] = []
+
+    def ready(self) -> bool:
+        """Whether :meth:`decide` and :meth:`render` answer as Django does (checked once; False while
+        Django cannot render here, with no settings yet)."""
+        if not self._verified:
+            try:
+                self._verified.append(self._renders_as_django())
+            except Exception:  # Django cannot render without settings: ask it this time
+                return False
+        return self._verified[0]
+
+    def decide(self, word: str) -> tuple[LinkKind, int, int] | Literal["ask"] | None:
+        """``(kind, start, end)`` when Django links ``word[start:end]`` (one of its words: no separator,
+        no lone surrogate), ``kind`` ``"url"`` or ``"email"``; None when it links none of it;
+        :data:`ASK` when only Django can tell (a schemeless link: Django 6 reads a setting for its
+        protocol, and warns).  The word is trimmed by Django's own ``trim_punctuation``."""
+        if "." not in word and "@" not in word and ":" not in word:
+            return None
+        if word[0] in "([" or word[-1] in _TRIMMED:
+            lead, middle, _ = self._trim_punctuation(word)
+        else:
+            lead, middle = "", word  # what trimming gives: nothing to trim
+        if len(middle) <= self._limit:
+            if self._simple_url(middle):
+                return "url", len(lead), len(lead) + len(middle)
+            if self._simple_url_2(middle):
+                return ASK
+        if ":" not in middle and self._is_email_simple(middle):
+            return "email", len(lead), len(lead) + len(middle)
         return None
-    from urllib.parse import quote
 
-    simple_url = urlizer.simple_url_re.match
-    simple_url_2 = urlizer.simple_url_2_re.match
-    is_email_simple = urlizer.is_email_simple
-    trim_url = urlizer.trim_url
-    escape = html.escape
-
-    def render_word(
-        word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
+    def render(
+        self, word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
     ) -> str | None:
+        """``str(urlizer(word, trim_url_limit=…, nofollow=…, autoescape=…))`` (``word`` marked safe when
+        ``safe_input``), or None when the word is not one trimming leaves whole.  ``span_href``:
+        Django's href for the span ``word`` starts (its protocol, for a schemeless word), or ""."""
         if not word or word[0] in "([" or word[-1] in _TRIMMED or DJANGO_SEPARATORS.search(word) is not None:
             return None  # trimming or word splitting would cut it
         if not word.isascii() and _SURROGATE.search(word) is not None:
             return None
+        escape = html.escape
         if "." in word or "@" in word or ":" in word:
             nofollow_attr = ' rel="nofollow"' if nofollow else ""
-            if len(word) <= limit and simple_url(word):
-                url = quote_url(html.unescape(word))
-            elif len(word) <= limit and simple_url_2(word):
+            if len(word) <= self._limit and self._simple_url(word):
+                url = self._quote_url(html.unescape(word))
+            elif len(word) <= self._limit and self._simple_url_2(word):
                 protocol = span_href[: span_href.find("://")].lower()
                 if protocol != "http" and protocol != "https":
                     return None
-                url = quote_url(f"{protocol}://{html.unescape(word)}")
-            elif ":" not in word and is_email_simple(word):
+                url = self._quote_url(f"{protocol}://{html.unescape(word)}")
+            elif ":" not in word and self._is_email_simple(word):
                 local, domain = word.rsplit("@", 1)
-                url = f"mailto:{quote(local, safe='')}@{quote(domain, safe='')}"
+                url = f"mailto:{self._quote(local, safe='')}@{self._quote(domain, safe='')}"
                 nofollow_attr = ""
             else:
                 url = ""
             if url:
-                trimmed = trim_url(word, limit=trim_url_limit)
+                trimmed = self._trim_url(word, limit=trim_url_limit)
                 if autoescape and not safe_input:
                     trimmed = escape(trimmed)
                 return f'<a href="{escape(url)}"{nofollow_attr}>{trimmed}</a>'
@@ -445,38 +496,37 @@ def _renderer(urlizer: Any) -> RenderWord | None:
             return word
         return escape(word)
 
-    verified: list[bool] = []  # whether it renders as Django does, once checked (at the first word)
+    def _renders_as_django(self) -> bool:
+        """Whether :meth:`render` and :meth:`decide` give Django's answers for :data:`_CHECK_WORDS`.
 
-    def checked(
-        word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
-    ) -> str | None:
-        if not verified:
-            try:
-                verified.append(_renders_as(urlizer, render_word))
-            except Exception:  # Django cannot render here (no settings yet): ask it this time
-                return None
-        if not verified[0]:
-            return None
-        return render_word(word, span_href, safe_input, trim_url_limit, nofollow, autoescape)
+        Not on a schemeless word: Django 6 warns for each when ``URLIZE_ASSUME_HTTPS`` is unset,
+        and its branch differs from ``simple_url_re``'s only by the protocol, read from Django's href.
+        """
+        from django.utils.safestring import mark_safe
 
-    return checked
-
-
-def _renders_as(urlizer: Any, render_word: RenderWord) -> bool:
-    """Whether ``render_word`` (:func:`_renderer`) gives Django's output for the words of :data:`_CHECK_WORDS`.
-
-    Not on a schemeless word: Django 6 warns for each when ``URLIZE_ASSUME_HTTPS`` is unset,
-    and its branch differs from ``simple_url_re``'s only by the protocol, read from Django's href.
-    """
-    from django.utils.safestring import mark_safe
-
-    for trim_url_limit, nofollow, autoescape, safe_input in _CHECKED_OPTIONS:
-        for word in _CHECK_WORDS:
-            piece = mark_safe(word) if safe_input else word
-            expected = str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
-            if render_word(word, "", safe_input, trim_url_limit, nofollow, autoescape) != expected:
+        urlizer = self._urlizer
+        for word in _CHECK_WORDS + _CHECK_TRIMMED:
+            spans = anchor_spans(word, str(urlizer(word, autoescape=True)))
+            decided = self.decide(word)
+            if isinstance(decided, str) or spans != ([] if decided is None else [RawLink(*decided[1:], decided[0])]):
                 return False
-    return True
+        for trim_url_limit, nofollow, autoescape, safe_input in _CHECKED_OPTIONS:
+            for word in _CHECK_WORDS:
+                piece = mark_safe(word) if safe_input else word
+                expected = str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
+                if self.render(word, "", safe_input, trim_url_limit, nofollow, autoescape) != expected:
+                    return False
+        return True
+
+
+def _words(urlizer: Any) -> DjangoWords | None:
+    """:class:`DjangoWords` of a Urlizer with an anchor, when its module has what ``handle_word`` reads."""
+    module = sys.modules.get("django.utils.html")
+    limit = getattr(module, "MAX_URL_LENGTH", None)
+    quote_url = getattr(module, "smart_urlquote", None)
+    if not isinstance(limit, int) or quote_url is None or getattr(urlizer, "mailto_template", None) != _MAILTO_TEMPLATE:
+        return None
+    return DjangoWords(urlizer, limit, quote_url)
 
 
 def _links_url(scheme: str, host: str) -> bool:
@@ -521,12 +571,80 @@ def django_markup(
     def render(window: str) -> str:
         return str(urlizer(window, nofollow=nofollow, autoescape=True))
 
+    words = config.words if config is not None else None
+    if words is not None and words.ready():
+        return _decided_markup(urlizer, text, anchor, words, render, nofollow)
+
     def render_raw(window: str) -> str:
         # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``);
         # text and anchors are told apart by the text content, which must be the window's.
         return str(urlizer(window, nofollow=nofollow))
 
     return windowed_markup(text, anchor, render, GAP, render_raw)
+
+
+def _decided_markup(
+    urlizer: Any, text: str, anchor: re.Pattern[str], words: DjangoWords, render: Callable[[str], str], nofollow: bool
+) -> list[LibraryLink]:
+    """:func:`django_markup` of the anchored windows of ``text``, Django's words decided by ``words``
+    (:meth:`DjangoWords.decide`): the spans of the words it links whole, without their anchors
+    (``markup`` None, ``href`` ""; the integration renders the anchor of the link it shows), and
+    Django's spans and anchors for the words only Django can tell, read in one call.
+
+    The windows put end to end hold the words Django reads in ``text`` (``windowed_markup``),
+    split as Django splits them (``word_split_re``); each word is linked on its own.
+    """
+    first = anchor.search(text)
+    if first is None:
+        return []
+    out: list[LibraryLink] = []
+    asked: list[str] = []  # the words only Django can tell, with their places in ``text``
+    asked_at: list[int] = []
+    split = urlizer.word_split_re.split
+    for lo, hi in anchored_windows(text, anchor, ANY_SPACE, GAP, len(text) + 1, first):
+        window = without_surrogates(text[lo:hi])
+        at = lo
+        for i, piece in enumerate(split(window)):
+            if i % 2 == 0 and piece:
+                decided = words.decide(piece)
+                if isinstance(decided, str):  # ASK
+                    asked.append(piece)
+                    asked_at.append(at)
+                elif decided is not None:
+                    kind, start, end = decided
+                    out.append(LibraryLink(RawLink(at + start, at + end, kind), "", None, True))
+            at += len(piece)
+    if asked:
+        out += _asked_markup(urlizer, asked, asked_at, render, nofollow)
+        out.sort(key=lambda one: one.link.start)
+    return out
+
+
+def _asked_markup(
+    urlizer: Any, asked: list[str], asked_at: list[int], render: Callable[[str], str], nofollow: bool
+) -> list[LibraryLink]:
+    """Django's spans and anchors for the words ``asked`` (at ``asked_at`` in the text), from one call
+    on the words joined by spaces (Django links each word on its own)."""
+    joined = " ".join(asked)
+    starts: list[int] = []
+    moves: list[int] = []
+    length = 0
+    for word, at in zip(asked, asked_at):
+        starts.append(length)
+        moves.append(at - length)
+        length += len(word) + 1
+    fast = _fast_parse(str(urlizer(joined, nofollow=nofollow)), False)
+    if fast is not None:
+        return _place(joined, fast, False, starts, moves)
+    rendered = render(joined)
+    fast = _fast_parse(rendered)
+    if fast is not None:
+        return _place(joined, fast, True, starts, moves)
+    out = []
+    for one in anchor_markup(joined, rendered):
+        k = bisect.bisect_right(starts, one.link.start) - 1
+        out.append(one._replace(link=RawLink(one.link.start + moves[k], one.link.end + moves[k], one.link.kind)))
+    return out
 
 
 class DjangoBackend:

@@ -82,13 +82,13 @@ def urlize(
     stock = config.anchor is not None
     render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
-    own_word = config.render_word
+    words = config.words
 
     def render_word(word: str, span: LibraryLink) -> str | None:
         # Django's anchor for ``word`` alone (what render_one returns), made with Django's parts (issue 36).
-        if own_word is None:
+        if words is None or not words.ready():
             return None
-        return own_word(word, span.href, safe_input, trim_url_limit, nofollow, autoescape)
+        return words.render(word, span.href, safe_input, trim_url_limit, nofollow, autoescape)
 
     def convert(run: str) -> str:
         found = django_markup(urlizer, run, nofollow, config)
