@@ -384,6 +384,13 @@ _CHECK_WORDS = (
     "http:x.org",
     "x&y@z",
 )
+#: Schemeless words (``simple_url_2_re``), checked with a protocol (:meth:`DjangoWords.ready`).
+_CHECK_SCHEMELESS = (
+    "example.org/p\u00e4th?q=\u00fc&r=1",
+    "www.example.com",
+    "(www.example.com/a).",
+    "b\u00fccher.net/x",
+)
 #: Words Django trims (:meth:`DjangoWords.decide` is checked on them too).
 _CHECK_TRIMMED = ("(https://example.com/a_(b)).", "[a@example.com];", "https://example.com/?a=1&amp;", "http://x.org:")
 _CHECKED_OPTIONS = (
@@ -429,23 +436,41 @@ class DjangoWords:
         self._is_email_simple = urlizer.is_email_simple
         self._trim_url = urlizer.trim_url
         self._trim_punctuation = urlizer.trim_punctuation
-        self._verified: list[bool] = []
+        code = getattr(getattr(type(urlizer), "handle_word", None), "__code__", None)
+        #: Django 6 reads its setting for a schemeless word's protocol (and warns when it is not True).
+        self._reads_setting = code is None or "URLIZE_ASSUME_HTTPS" in code.co_names
+        self._verified: dict[str | None, bool] = {}
 
-    def ready(self) -> bool:
-        """Whether :meth:`decide` and :meth:`render` answer as Django does (checked once; False while
-        Django cannot render here, with no settings yet)."""
-        if not self._verified:
+    def protocol(self) -> str | None:
+        """What Django puts before a schemeless word now (``http`` before Django 6, ``https`` in Django 6
+        with ``URLIZE_ASSUME_HTTPS`` True), or None when only Django can tell (it warns then)."""
+        if not self._reads_setting:
+            return "http"
+        try:
+            from django.conf import settings
+
+            return "https" if settings.URLIZE_ASSUME_HTTPS is True else None
+        except Exception:  # no settings
+            return None
+
+    def ready(self, protocol: str | None = None) -> bool:
+        """Whether :meth:`decide` and :meth:`render` answer as Django does (checked once, and once more
+        on schemeless words for a ``protocol``; False while Django cannot render here, with no settings)."""
+        verified = self._verified.get(protocol)
+        if verified is None:
+            if protocol is not None and not self.ready():
+                return False
             try:
-                self._verified.append(self._renders_as_django())
+                verified = self._verified[protocol] = self._renders_as_django(protocol)
             except Exception:  # Django cannot render without settings: ask it this time
                 return False
-        return self._verified[0]
+        return verified
 
-    def decide(self, word: str) -> tuple[LinkKind, int, int] | Literal["ask"] | None:
+    def decide(self, word: str, protocol: str | None = None) -> tuple[LinkKind, int, int] | Literal["ask"] | None:
         """``(kind, start, end)`` when Django links ``word[start:end]`` (one of its words: no separator,
         no lone surrogate), ``kind`` ``"url"`` or ``"email"``; None when it links none of it;
-        :data:`ASK` when only Django can tell (a schemeless link: Django 6 reads a setting for its
-        protocol, and warns).  The word is trimmed by Django's own ``trim_punctuation``."""
+        :data:`ASK` when only Django can tell (a schemeless link without ``protocol``, :meth:`protocol`,
+        checked by :meth:`ready`).  The word is trimmed by Django's own ``trim_punctuation``."""
         if "." not in word and "@" not in word and ":" not in word:
             return None
         if word[0] in "([" or word[-1] in _TRIMMED:
@@ -456,7 +481,7 @@ class DjangoWords:
             if self._simple_url(middle):
                 return "url", len(lead), len(lead) + len(middle)
             if self._simple_url_2(middle):
-                return ASK
+                return ASK if protocol is None else ("url", len(lead), len(lead) + len(middle))
         if ":" not in middle and self._is_email_simple(middle):
             return "email", len(lead), len(lead) + len(middle)
         return None
@@ -466,7 +491,8 @@ class DjangoWords:
     ) -> str | None:
         """``str(urlizer(word, trim_url_limit=…, nofollow=…, autoescape=…))`` (``word`` marked safe when
         ``safe_input``), or None when the word is not one trimming leaves whole.  ``span_href``:
-        Django's href for the span ``word`` starts (its protocol, for a schemeless word), or ""."""
+        Django's href for the span ``word`` starts (its protocol, for a schemeless word), or ""
+        (then :meth:`protocol`)."""
         if not word or word[0] in "([" or word[-1] in _TRIMMED or DJANGO_SEPARATORS.search(word) is not None:
             return None  # trimming or word splitting would cut it
         if not word.isascii() and _SURROGATE.search(word) is not None:
@@ -477,9 +503,11 @@ class DjangoWords:
             if len(word) <= self._limit and self._simple_url(word):
                 url = self._quote_url(html.unescape(word))
             elif len(word) <= self._limit and self._simple_url_2(word):
-                protocol = span_href[: span_href.find("://")].lower()
+                protocol: str | None = span_href[: span_href.find("://")].lower()
                 if protocol != "http" and protocol != "https":
-                    return None
+                    protocol = self.protocol()
+                    if protocol is None or not self.ready(protocol):
+                        return None
                 url = self._quote_url(f"{protocol}://{html.unescape(word)}")
             elif ":" not in word and self._is_email_simple(word):
                 local, domain = word.rsplit("@", 1)
@@ -496,25 +524,26 @@ class DjangoWords:
             return word
         return escape(word)
 
-    def _renders_as_django(self) -> bool:
-        """Whether :meth:`render` and :meth:`decide` give Django's answers for :data:`_CHECK_WORDS`.
-
-        Not on a schemeless word: Django 6 warns for each when ``URLIZE_ASSUME_HTTPS`` is unset,
-        and its branch differs from ``simple_url_re``'s only by the protocol, read from Django's href.
-        """
+    def _renders_as_django(self, protocol: str | None) -> bool:
+        """Whether :meth:`render` and :meth:`decide` give Django's answers for :data:`_CHECK_WORDS`,
+        and with a ``protocol`` for :data:`_CHECK_SCHEMELESS` (not without: Django 6 warns for each)."""
         from django.utils.safestring import mark_safe
 
         urlizer = self._urlizer
-        for word in _CHECK_WORDS + _CHECK_TRIMMED:
+        words = _CHECK_WORDS if protocol is None else _CHECK_SCHEMELESS
+        for word in words + (_CHECK_TRIMMED if protocol is None else ()):
             spans = anchor_spans(word, str(urlizer(word, autoescape=True)))
-            decided = self.decide(word)
+            decided = self.decide(word, protocol)
             if isinstance(decided, str) or spans != ([] if decided is None else [RawLink(*decided[1:], decided[0])]):
                 return False
         for trim_url_limit, nofollow, autoescape, safe_input in _CHECKED_OPTIONS:
-            for word in _CHECK_WORDS:
+            for word in words:
+                if word[0] in "([" or word[-1] in _TRIMMED:
+                    continue  # rendered by Django (trimmed)
                 piece = mark_safe(word) if safe_input else word
                 expected = str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
-                if self.render(word, "", safe_input, trim_url_limit, nofollow, autoescape) != expected:
+                span_href = "" if protocol is None else protocol + "://"
+                if self.render(word, span_href, safe_input, trim_url_limit, nofollow, autoescape) != expected:
                     return False
         return True
 
@@ -573,7 +602,10 @@ def django_markup(
 
     words = config.words if config is not None else None
     if words is not None and words.ready():
-        return _decided_markup(urlizer, text, anchor, words, render, nofollow)
+        protocol = words.protocol()
+        if protocol is not None and not words.ready(protocol):
+            protocol = None
+        return _decided_markup(urlizer, text, anchor, words, render, nofollow, protocol)
 
     def render_raw(window: str) -> str:
         # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``);
@@ -584,7 +616,13 @@ def django_markup(
 
 
 def _decided_markup(
-    urlizer: Any, text: str, anchor: re.Pattern[str], words: DjangoWords, render: Callable[[str], str], nofollow: bool
+    urlizer: Any,
+    text: str,
+    anchor: re.Pattern[str],
+    words: DjangoWords,
+    render: Callable[[str], str],
+    nofollow: bool,
+    protocol: str | None,
 ) -> list[LibraryLink]:
     """:func:`django_markup` of the anchored windows of ``text``, Django's words decided by ``words``
     (:meth:`DjangoWords.decide`): the spans of the words it links whole, without their anchors
@@ -606,7 +644,7 @@ def _decided_markup(
         at = lo
         for i, piece in enumerate(split(window)):
             if i % 2 == 0 and piece:
-                decided = words.decide(piece)
+                decided = words.decide(piece, protocol)
                 if isinstance(decided, str):  # ASK
                     asked.append(piece)
                     asked_at.append(at)
