@@ -642,3 +642,16 @@ def test_a_django_that_renders_otherwise_is_asked(monkeypatch: pytest.MonkeyPatc
         assert urlize(text, autoescape=True) == expected
     finally:
         django_backend._LAST.clear()
+
+
+@pytest.mark.skipif(django.VERSION < (6,), reason="Django 6's setting (Django 5 runs here without settings)")
+@pytest.mark.parametrize("assume_https", [False, True])
+def test_schemeless_words_with_djangos_setting(assume_https: bool) -> None:
+    """Django 6 puts ``https://`` before a schemeless word with ``URLIZE_ASSUME_HTTPS`` True, and warns
+    with it False (then Django renders those words); Django 5 ignores the setting."""
+    from django.test.utils import override_settings
+
+    text = "see www.e.com/ä」 e.org/p。 (www.e.net/a). [bücher.org/x]」 https://e.com/x」 www.e.com"
+    with override_settings(URLIZE_ASSUME_HTTPS=assume_https):
+        _check_spans(text)
+        _check_all([text], _DJANGO_ENTRY_POINTS)
