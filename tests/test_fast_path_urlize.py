@@ -211,6 +211,8 @@ EDGES = [
     "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
     "x myapp:,\ud8001.2.3.4xmpp:.com) y",  # a span Django links holds a lone surrogate: rendered with U+FFFD
     "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
+    # 29 characters, 33 escaped: Jinja2 cuts the escaped text at 30 ("jinja2 options"), Django the text.
+    "http://例え.jp/パス?q=値&r=1#frä and http://例え.jp/パス?q=値&r=1#frä」",
     "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
     # Text that looks like the libraries' anchors, around their links.
     'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
@@ -593,12 +595,12 @@ _AFTER = ["", "」", "。", "」。", "）", "』x", ".", ")", "&amp;", ";", "!�
     ),
     st.sampled_from([" ", "\n", " 次 "]),
 )
-def test_refined_links_in_djangos_words(links: list[tuple[str, str, str]], sep: str) -> None:
-    """A refined link that ends inside the word Django linked (before a CJK closer) gets the anchor
-    Django renders for it alone, as on the plain path, with every option set."""
+def test_refined_links_in_the_librarys_words(links: list[tuple[str, str, str]], sep: str) -> None:
+    """A refined link that ends inside the word the library linked (before a CJK closer) gets the anchor
+    the library renders for it alone, as on the plain path, with every option set (Django and Jinja2)."""
     text = sep.join(before + link + after for before, link, after in links)
     _check_spans(text)
-    _check_all([text], _DJANGO_ENTRY_POINTS)
+    _check_all([text], [name for name in ENTRY_POINTS if not name.startswith("detect")])
 
 
 def test_a_refined_link_is_not_rendered_by_a_second_urlize_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -655,3 +657,30 @@ def test_schemeless_words_with_djangos_setting(assume_https: bool) -> None:
     with override_settings(URLIZE_ASSUME_HTTPS=assume_https):
         _check_spans(text)
         _check_all([text], _DJANGO_ENTRY_POINTS)
+
+
+def test_jinja2_does_not_render_each_refined_link_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: the upgraded filter calls Jinja2's for the words and a probe or so, not once per refined link."""
+    import jinja2.filters
+
+    words = ["https://e.com/ä」", "http://例え.jp/パ。", "ivan@e.com」", "www.e.org/a」", "x「σω@e.com」"]
+    text = " 文 ".join(words * 20)
+    names = ["jinja2", "jinja2 options", "jinja2 trim", "jinja2 markup"]
+    expected = {name: ENTRY_POINTS[name](text) for name in names}  # (the configurations checked once)
+    calls: list[str] = []
+    urlize = jinja2.filters.urlize
+
+    def counted(text: str, *args: object, **kwargs: object) -> str:
+        calls.append(text)
+        return urlize(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.filters, "urlize", counted)
+    for name in names:
+        urlize_module.clear_memo()  # the probes' answers asked again, as on a first reading
+        calls.clear()
+        assert ENTRY_POINTS[name](text) == expected[name]
+        assert len(calls) <= 4, (name, calls)  # the words, a probe (the anchor's attributes)
+    monkeypatch.undo()
+    with plain_path():
+        for name in names:
+            assert ENTRY_POINTS[name](text) == expected[name]

@@ -447,7 +447,7 @@ def urlize_refined(
     links_email: Callable[[str], bool | None] | None = None,
     links_word: Callable[[str], bool | None] | None = None,
     markup: bool = False,
-    render_word: Callable[[str, LibraryLink], str | None] | None = None,
+    render_word: Callable[[str, LibraryLink | None], str | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -481,9 +481,9 @@ def urlize_refined(
     plain text (input marked safe, Django's ``autoescape=False``): a link's character
     references are text, as a browser reads them (``_render_link``).
     ``render_word(word, span)`` (with ``rendered``): ``render_one(word)`` computed without
-    calling the library, for a link whose text starts the library's span ``span`` (Django's
-    anchor for a link that ends before a CJK closer Django kept, issue 36), or None (then
-    ``render_one`` is called).
+    calling the library (the anchor for a link that ends before a CJK closer the library kept,
+    issue 36), or None (then ``render_one`` is called); ``span``: the library's span the link
+    starts, or None.
     """
     out: list[str] = []
     pos = 0
@@ -576,13 +576,20 @@ def urlize_refined(
                     # "<>", which only its anchors then write): the library writes text outside its anchors.
                     own = ""
                 elif render_word is not None:
+                    # The library's anchor for the link alone, not asked (with the span the link starts, if any).
                     span = by_start.get(start)
-                    if span is not None and end <= span.link.end:
-                        own = render_word(link_text, span)  # Django's anchor for the link alone, not asked
+                    own = render_word(link_text, span if span is not None and end <= span.link.end else None)
             elif (
                 found.markup is not None
                 and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
-                and (trim_url_limit is None or len(link_text) <= trim_url_limit)
+                and (
+                    trim_url_limit is None
+                    or (
+                        len(link_text) <= trim_url_limit
+                        # Jinja2 cuts the escaped text ("&amp;" is 5 characters): no longer either.
+                        and (_ESCAPED.search(link_text) is None or len(html.escape(link_text)) <= trim_url_limit)
+                    )
+                )
             ):
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its

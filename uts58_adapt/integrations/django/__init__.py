@@ -84,11 +84,11 @@ def urlize(
 
     words = config.words
 
-    def render_word(word: str, span: LibraryLink) -> str | None:
+    def render_word(word: str, span: LibraryLink | None) -> str | None:
         # Django's anchor for ``word`` alone (what render_one returns), made with Django's parts (issue 36).
         if words is None or not words.ready():
             return None
-        return words.render(word, span.href, safe_input, trim_url_limit, nofollow, autoescape)
+        return words.render(word, "" if span is None else span.href, safe_input, trim_url_limit, nofollow, autoescape)
 
     def convert(run: str) -> str:
         found = django_markup(urlizer, run, nofollow, config)
