@@ -48,17 +48,6 @@ KNOWN: list[Known] = [
     Known('6', 'markdown-it', 'invented link', 'email', 'see ?subject=Urgent&body=Pay_now&bcc=boss@corp.com ok'),
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
     Known('11', 'bleach parse_email', 'raw character in href', 'a control', 'x.om/`&#7;'),
-    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
-    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
-    Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
-    Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
-    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '@c@d.co'),
-    Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
-    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', 'www.ς@e.c'),
-    Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
-    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
-    Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
-    Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
     Known('new N1 (cf. 6)', 'magiclink', 'invented link', 'email', '/@e.m'),
     Known('new N1 (cf. 6)', 'magiclink options', 'invented link', 'email', '/t@e.o'),
     Known('new N1 (cf. 6)', 'markdown-it', 'invented link', 'email', '%@c.co'),
@@ -74,21 +63,6 @@ KNOWN: list[Known] = [
     Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
 ]
 # fmt: on
-
-
-def _django_major() -> int:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return int(version("django").split(".")[0])
-    except (PackageNotFoundError, ValueError):
-        return 0
-
-
-if _django_major() >= 6:
-    # Django 6 (Python 3.12+, CI's last step) links a bare host after "｡" otherwise than Django 5:
-    # the upgrade's link starts inside Django's on the '.' form.  Open, found by the screen on Django 6.0.
-    KNOWN.append(Known("new: Django 6", "django safe", "starts inside the library's link", "", "\uff61e.org"))
 
 
 def _label(item: str) -> str:

@@ -24,6 +24,7 @@ inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -36,6 +37,8 @@ from ..html import BIDI_CONTROLS, _references
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
 from ..refine.email import mailto_href
+from ..refine.hosts import normalize_separators
+from ..refine.migration import MAX_WORD
 from ..refine.risk_profile import RejectRisky
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
@@ -426,6 +429,69 @@ def _render_link(
     return f"{start}{_references(escaped) if markup else escaped}</a>"
 
 
+def _starts_inside_its_span(text: str, link: Link) -> bool:
+    """Whether the URL ``link`` starts after the start of the library's span it was refined from.
+
+    The library decides where a link starts: a span whose host is invalid from its start
+    (Django 6 links ``｡e.org``, its first label empty) is rejected, not cut to a link that
+    starts inside it (``e.org``, issue 32).  Bidi_Control characters skipped are not text.
+    """
+    original = link.original
+    return (
+        link.kind == "url"
+        and original is not None
+        and original[0] < link.start < original[1]
+        and not set(text[original[0] : link.start]) <= BIDI_CONTROLS
+    )
+
+
+#: Emails the library did not report asked about in one word at most (more in one word: not linked).
+_ASKED_PER_WORD = 8
+_SPACE = re.compile(r"\s")
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _emails_in_their_words(
+    text: str, links: list[Link], word_spans: Callable[[str], list[tuple[int, int]]]
+) -> list[Link]:
+    """``links`` without the emails the library would not link in their word (issue 32, "new N1").
+
+    An email that is not one of the library's spans is linked only when the library, given
+    the white-space-delimited word around it (its domains in their ``.`` form) with each
+    non-ASCII character of the local part written ``a``, links a span overlapping that
+    address: ``@c@b.jec`` is a word Django rejects whole, so ``c@b.jec`` in it is not
+    linked, nor ``www.ς@e.c`` in Jinja2 (it links no ``www.a@e.c``), while
+    ``jürgen.müller@example.de`` is (Django links ``jargen.maller@example.de``): the non-ASCII
+    local parts UTS #58 links and the libraries miss are linked where the library would
+    link an ASCII one.  As hosts are asked (``refine.migration``): a word longer than
+    ``MAX_WORD`` links no such email, and at most ``_ASKED_PER_WORD`` of them are asked about
+    in one word (bounded time on a word of many ``@``).
+    """
+    spaces = [m.start() for m in _SPACE.finditer(text)]
+    asked: dict[int, int] = {}  # word start -> emails asked about in it
+    out = []
+    for link in links:
+        if link.kind != "email" or link.original == (link.start, link.end):
+            out.append(link)
+            continue
+        k = bisect.bisect_left(spaces, link.start)
+        lo = spaces[k - 1] + 1 if k else 0
+        hi = spaces[k] if k < len(spaces) else len(text)
+        if hi - lo > MAX_WORD or link.end > hi:
+            continue
+        count = asked.get(lo, 0)
+        if count >= _ASKED_PER_WORD:
+            continue
+        asked[lo] = count + 1
+        local, _, domain = link.text.rpartition("@")
+        probe = f"{_NOT_ASCII.sub('a', local)}@{domain}"
+        word = _SURROGATE.sub("\ufffd", normalize_separators(text[lo : link.start] + probe + text[link.end : hi]))
+        at = link.start - lo
+        if overlaps_any(word_spans(word), at, at + len(probe)):
+            out.append(link)
+    return out
+
+
 def urlize_refined(
     text: str,
     raw: Sequence[RawLink],
@@ -531,6 +597,10 @@ def urlize_refined(
         reject_risky=reject_risky,
         accepts_host=lambda word, start, end: overlaps_any(word_spans(word), start, end),
     )
+    if any(link.kind == "email" and link.original != (link.start, link.end) for link in links):
+        links = _emails_in_their_words(text, links, word_spans)
+    if not reject_risky and any(_starts_inside_its_span(text, link) for link in links):
+        links = [link for link in links if not _starts_inside_its_span(text, link)]
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
