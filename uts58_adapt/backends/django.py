@@ -436,6 +436,7 @@ class DjangoWords:
         self._is_email_simple = urlizer.is_email_simple
         self._trim_url = urlizer.trim_url
         self._trim_punctuation = urlizer.trim_punctuation
+        self._split = urlizer.word_split_re.split
         code = getattr(getattr(type(urlizer), "handle_word", None), "__code__", None)
         #: Django 6 reads its setting for a schemeless word's protocol (and warns when it is not True).
         self._reads_setting = code is None or "URLIZE_ASSUME_HTTPS" in code.co_names
@@ -446,10 +447,9 @@ class DjangoWords:
         with ``URLIZE_ASSUME_HTTPS`` True), or None when only Django can tell (it warns then)."""
         if not self._reads_setting:
             return "http"
+        settings = getattr(sys.modules.get("django.conf"), "settings", None)  # (handle_word's module imports it)
         try:
-            from django.conf import settings
-
-            return "https" if settings.URLIZE_ASSUME_HTTPS is True else None
+            return "https" if settings is not None and settings.URLIZE_ASSUME_HTTPS is True else None
         except Exception:  # no settings
             return None
 
@@ -485,6 +485,21 @@ class DjangoWords:
         if ":" not in middle and self._is_email_simple(middle):
             return "email", len(lead), len(lead) + len(middle)
         return None
+
+    def spans(self, text: str, protocol: str | None) -> list[tuple[int, int]] | None:
+        """The spans Django links in ``text`` (its words decided by :meth:`decide`), or None when one
+        word is one only Django can tell (then the caller asks Django)."""
+        out = []
+        at = 0
+        for i, piece in enumerate(self._split(without_surrogates(text))):
+            if i % 2 == 0 and piece:
+                decided = self.decide(piece, protocol)
+                if isinstance(decided, str):
+                    return None
+                if decided is not None:
+                    out.append((at + decided[1], at + decided[2]))
+            at += len(piece)
+        return out
 
     def render(
         self, word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
@@ -639,12 +654,16 @@ def _decided_markup(
     asked: list[str] = []  # the words only Django can tell, with their places in ``text``
     asked_at: list[int] = []
     split = urlizer.word_split_re.split
+    decided_words: dict[str, tuple[LinkKind, int, int] | Literal["ask"] | None] = {}  # as Django's own cache per call
     for lo, hi in anchored_windows(text, anchor, ANY_SPACE, GAP, len(text) + 1, first):
         window = without_surrogates(text[lo:hi])
         at = lo
         for i, piece in enumerate(split(window)):
             if i % 2 == 0 and piece:
-                decided = words.decide(piece, protocol)
+                try:
+                    decided = decided_words[piece]
+                except KeyError:
+                    decided = decided_words[piece] = words.decide(piece, protocol)
                 if isinstance(decided, str):  # ASK
                     asked.append(piece)
                     asked_at.append(at)

@@ -514,6 +514,7 @@ def urlize_refined(
     links_word: Callable[[str], bool | None] | None = None,
     markup: bool = False,
     render_word: Callable[[str, LibraryLink | None], str | None] | None = None,
+    spans_of: Callable[[str], list[tuple[int, int]] | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -549,7 +550,8 @@ def urlize_refined(
     ``render_word(word, span)`` (with ``rendered``): ``render_one(word)`` computed without
     calling the library (the anchor for a link that ends before a CJK closer the library kept,
     issue 36), or None (then ``render_one`` is called); ``span``: the library's span the link
-    starts, or None.
+    starts, or None.  ``spans_of(word)``: the library's spans in ``word`` (what ``render_escaped``
+    shows), computed without calling it, or None (then it is asked).
     """
     out: list[str] = []
     pos = 0
@@ -579,6 +581,10 @@ def urlize_refined(
     def word_spans(word: str) -> list[tuple[int, int]]:
         """The library's spans in ``word`` (a domain written with ``。`` in it, in its ``.`` form)."""
         found = words.get(word)
+        if found is None and spans_of is not None:
+            found = spans_of(word)
+            if found is not None:
+                words[word] = found
         if found is None:
             found = words[word] = _remember(
                 probe_key,
@@ -622,6 +628,7 @@ def urlize_refined(
             link = with_entity_end(text, link)
         start, end, link_text = link.start, link.end, link.text
         own = None
+        rendered_here = False  # own is render_word's
         # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
         odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
         # In markup, a Bidi_Control written as a character reference (``&#x202e;``, ``&rlm;``).
@@ -649,6 +656,7 @@ def urlize_refined(
                     # The library's anchor for the link alone, not asked (with the span the link starts, if any).
                     span = by_start.get(start)
                     own = render_word(link_text, span if span is not None and end <= span.link.end else None)
+                    rendered_here = True
             elif (
                 found.markup is not None
                 and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
@@ -682,8 +690,31 @@ def urlize_refined(
                         continue
             elif render_word is not None:
                 own = render_word(link_text, found)  # the span, with other options: rendered here
+                rendered_here = True
         if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
+        elif (
+            own
+            and rendered_here
+            and (not odd or _BIDI.search(link_text) is None)
+            and not bidi_reference
+            and (link_text.startswith(_HTTP) or safe_scheme(link_text))
+            and own.startswith('<a href="')
+            and _ANCHOR.match(own) is not None
+        ):
+            # render_word's anchor (render_one's string): what _render_link keeps when its attribute names
+            # are among names(), read once per set of attributes after the href (as for the library's anchors).
+            href_end = own.index('"', 9)
+            tail = own[href_end + 1 : own.index(">", href_end)]
+            fits = tails.get(tail)
+            if fits is None:
+                fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
+            if fits:
+                piece = text[pos:start]
+                out.append(piece if escape_text is None else escape_text(piece))
+                out.append(own)
+                pos = end
+                continue
         anchor = _render_link(
             link, render_one, default_scheme, names, own, render_key, untrimmed, markup, render_escaped
         )
