@@ -24,7 +24,6 @@ inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 
 from __future__ import annotations
 
-import bisect
 import html
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -467,16 +466,19 @@ def _emails_in_their_words(
     ``MAX_WORD`` links no such email, and at most ``_ASKED_PER_WORD`` of them are asked about
     in one word (bounded time on a word of many ``@``).
     """
-    spaces = [m.start() for m in _SPACE.finditer(text)]
     asked: dict[int, int] = {}  # word start -> emails asked about in it
     out = []
+    lo = hi = -1  # the last word found (emails come in order: the next one is often in it)
     for link in links:
         if link.kind != "email" or link.original == (link.start, link.end):
             out.append(link)
             continue
-        k = bisect.bisect_left(spaces, link.start)
-        lo = spaces[k - 1] + 1 if k else 0
-        hi = spaces[k] if k < len(spaces) else len(text)
+        if not lo <= link.start < hi:
+            lo = link.start
+            while lo > 0 and not text[lo - 1].isspace() and link.start - lo <= MAX_WORD:
+                lo -= 1  # (str.isspace is re's \s)
+            after = _SPACE.search(text, link.start)
+            hi = len(text) if after is None else after.start()
         if hi - lo > MAX_WORD or link.end > hi:
             continue
         count = asked.get(lo, 0)
