@@ -113,7 +113,9 @@ _DJANGO_TLDS = django_backend._simple_url_2_tlds(django_html.Urlizer.simple_url_
 _JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
 #: No character other than the validator's, ".", a separator or "([" among the four before "@" (after the first).
 _USER_OR_DOT = "(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"
-_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_USER_OR_DOT}{{{n}}}@)""" for n in (1, 2, 3))
+#: The run just before "@" holds no "'", which separates Django's words.
+_IN_WORD = "(?i:[-!#$%&*+/=?^_`{}|~0-9A-Z.])"
+_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_IN_WORD}{{{n}}}@)""" for n in (1, 2, 3))
 REFERENCE_ANCHORS = [
     (
         lambda: django_backend.django_anchor(django_html.urlizer),
@@ -222,6 +224,8 @@ EDGES = [
     "([https://e.com/a]) ]https://e.org (((https://e.net/ a(((https://e.com/ [[[www.e.org/x",
     # Characters before "@" that Django's validator does not take in a user part, or does (case folded).
     "xyấể.hvcể@e.ru ừj@e.org ([ab@e.org x(a@e.com ébcd@e.net a.b.c@e.com (((a@e.com ſ.k@e.com K@e.org 'a@e.com",
+    # A "'" before a user part: it ends Django's word ("a@b.comx" is one, the anchor must find it).
+    "  рф'a@b.comx x'ab@c.org ф'ab'c@d.net",
     # Refined links holding a character that separates Django's words: several words, never one anchor.
     "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]

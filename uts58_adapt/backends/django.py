@@ -81,7 +81,8 @@ _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
 #: The email rule's ``@``: the user part before it is the validator's dot-atom (its characters and "."), from
 #: the start of the word or its opening brackets: none of the four characters before it is another character.
 _LOCAL_PART = "".join(
-    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"""
+    # (The run before "@" holds no "'": a separator, which ends Django's word: "рф'a@b.com" holds "a@b.com".)
+    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&*+/=?^_`{}|~0-9A-Z.])"""
     + "{"
     + str(depth)
     + "}@)"
