@@ -113,7 +113,9 @@ _DJANGO_TLDS = django_backend._simple_url_2_tlds(django_html.Urlizer.simple_url_
 _JINJA2_TLDS = jinja2_backend._BASIC_TLDS.search(jinja2.utils._http_re.pattern).group(1)  # type: ignore[union-attr]
 #: No character other than the validator's, ".", a separator or "([" among the four before "@" (after the first).
 _USER_OR_DOT = "(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"
-_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_USER_OR_DOT}{{{n}}}@)""" for n in (1, 2, 3))
+#: The run just before "@" holds no "'", which separates Django's words.
+_IN_WORD = "(?i:[-!#$%&*+/=?^_`{}|~0-9A-Z.])"
+_LOCAL_PART = "".join(rf"""(?<!(?!{_USER_OR_DOT})(?![\s<>"'(\[]).{_IN_WORD}{{{n}}}@)""" for n in (1, 2, 3))
 REFERENCE_ANCHORS = [
     (
         lambda: django_backend.django_anchor(django_html.urlizer),
@@ -211,6 +213,8 @@ EDGES = [
     "https://e.com/\u202ex http://e.com/\ud800x mailto:a@b.com @a@b.com",
     "x myapp:,\ud8001.2.3.4xmpp:.com) y",  # a span Django links holds a lone surrogate: rendered with U+FFFD
     "https://example.com/" + "a" * 40 + " www.e.org/" + "b" * 30,  # trimmed display texts
+    # 29 characters, 33 escaped: Jinja2 cuts the escaped text at 30 ("jinja2 options"), Django the text.
+    "http://例え.jp/パス?q=値&r=1#frä and http://例え.jp/パス?q=値&r=1#frä」",
     "tel:123 myapp://x/y xmpp:a@b.org git+ssh://h.org/r",
     # Text that looks like the libraries' anchors, around their links.
     'see <a href="http://e.com">http://e.com</a> and <http://e.net/> x<y http://e.org <a href="x">y</a>',
@@ -220,6 +224,8 @@ EDGES = [
     "([https://e.com/a]) ]https://e.org (((https://e.net/ a(((https://e.com/ [[[www.e.org/x",
     # Characters before "@" that Django's validator does not take in a user part, or does (case folded).
     "xyấể.hvcể@e.ru ừj@e.org ([ab@e.org x(a@e.com ébcd@e.net a.b.c@e.com (((a@e.com ſ.k@e.com K@e.org 'a@e.com",
+    # A "'" before a user part: it ends Django's word ("a@b.comx" is one, the anchor must find it).
+    "  рф'a@b.comx x'ab@c.org ф'ab'c@d.net",
     # Refined links holding a character that separates Django's words: several words, never one anchor.
     "x 'νν.υξδ@shop.e.ru and \"σω\"@e.org 'www.e.org/a'b' a'b@e.com it's a@e.com",
 ]
@@ -564,3 +570,121 @@ def test_probe_answers_are_kept_per_configuration() -> None:
     assert len(urlize_module._PROBES) == 1  # one configuration of the library: its probes made once
     urlize_module.clear_memo()
     assert not urlize_module._MEMO and not urlize_module._TAILS and not urlize_module._PROBES
+
+
+# --- Django's anchors rendered with its own parts (issue 36) -----------------------------------------
+
+_DJANGO_ENTRY_POINTS = [name for name in ENTRY_POINTS if name.startswith("django")]
+#: Links Django links whole, and what Django keeps in a word after them (a refined link ends before it).
+_LINKS = [
+    "https://e.com/ä",
+    "http://例え.jp/パス?q=値&r=1#frä",
+    "HTTPS://e.org/a%20b/&amp;c",
+    "https://e.net/" + "x" * 30,
+    "www.e.com/ü",
+    "e.org/p",
+    "ivan@e.com",
+    "σω@παράδειγμα.ελ",
+    "a.b+c@e.org",
+]
+_AFTER = ["", "」", "。", "」。", "）", "』x", ".", ")", "&amp;", ";", "!」", "\u202e"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["", "(", "[", "「", "x"]), st.sampled_from(_LINKS), st.sampled_from(_AFTER)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([" ", "\n", " 次 "]),
+)
+def test_refined_links_in_the_librarys_words(links: list[tuple[str, str, str]], sep: str) -> None:
+    """A refined link that ends inside the word the library linked (before a CJK closer) gets the anchor
+    the library renders for it alone, as on the plain path, with every option set (Django and Jinja2)."""
+    text = sep.join(before + link + after for before, link, after in links)
+    _check_spans(text)
+    _check_all([text], [name for name in ENTRY_POINTS if not name.startswith("detect")])
+
+
+def test_a_refined_link_is_not_rendered_by_a_second_urlize_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: Django reads the words once; the refined links' anchors are not asked of it one by one."""
+    words = ["https://e.com/ä」", "http://例え.jp/パ。", "ivan@e.com」", "https://e.org/a)」", "(https://e.net/b」)."]
+    text = " 文 ".join(words * 20)
+    expected = {name: ENTRY_POINTS[name](text) for name in ("django", "django autoescape", "django nofollow trim")}
+    calls: list[str] = []
+    call = django_html.Urlizer.__call__
+
+    def counted(self: object, text: str, *args: object, **kwargs: object) -> object:
+        calls.append(str(text))
+        return call(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(django_html.Urlizer, "__call__", counted)
+    urlize("https://e.com/")  # a new configuration (the method changed): compared with Django once
+    for name, html in expected.items():
+        urlize_module.clear_memo()  # the probes' answers asked again, as on a first reading
+        calls.clear()
+        assert ENTRY_POINTS[name](text) == html
+        # The words, those only Django can tell, a probe (the anchor's attributes): not one call per link.
+        assert len(calls) <= 4, (name, calls)
+    with plain_path():
+        for name, html in expected.items():
+            assert ENTRY_POINTS[name](text) == html
+
+
+def test_a_django_that_renders_otherwise_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DjangoWords is compared with Django at first use; one that differs is not used (Django renders)."""
+    assert django_backend.django_configuration(django_html.urlizer).words.ready()  # type: ignore[union-attr]
+    words = django_backend.DjangoWords(django_html.urlizer, django_html.MAX_URL_LENGTH, lambda url: url)
+    assert not words.ready()  # no percent-encoding: not Django's href for "https://bücher.example/ä/…"
+    text = "see https://e.com/ä」 and ivan@e.com」"
+    with plain_path():
+        expected = urlize(text, autoescape=True)
+    monkeypatch.setattr(django_backend, "_CONFIGS", {})
+    monkeypatch.setattr(django_backend.DjangoWords, "_renders_as_django", lambda self: False)
+    django_backend._LAST.clear()
+    try:
+        assert not django_backend.django_configuration(django_html.urlizer).words.ready()  # type: ignore[union-attr]
+        assert urlize(text, autoescape=True) == expected
+    finally:
+        django_backend._LAST.clear()
+
+
+@pytest.mark.skipif(django.VERSION < (6,), reason="Django 6's setting (Django 5 runs here without settings)")
+@pytest.mark.parametrize("assume_https", [False, True])
+def test_schemeless_words_with_djangos_setting(assume_https: bool) -> None:
+    """Django 6 puts ``https://`` before a schemeless word with ``URLIZE_ASSUME_HTTPS`` True, and warns
+    with it False (then Django renders those words); Django 5 ignores the setting."""
+    from django.test.utils import override_settings
+
+    text = "see www.e.com/ä」 e.org/p。 (www.e.net/a). [bücher.org/x]」 https://e.com/x」 www.e.com"
+    with override_settings(URLIZE_ASSUME_HTTPS=assume_https):
+        _check_spans(text)
+        _check_all([text], _DJANGO_ENTRY_POINTS)
+
+
+def test_jinja2_does_not_render_each_refined_link_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: the upgraded filter calls Jinja2's for the words and a probe or so, not once per refined link."""
+    import jinja2.filters
+
+    words = ["https://e.com/ä」", "http://例え.jp/パ。", "ivan@e.com」", "www.e.org/a」", "x「σω@e.com」"]
+    text = " 文 ".join(words * 20)
+    names = ["jinja2", "jinja2 options", "jinja2 trim", "jinja2 markup"]
+    expected = {name: ENTRY_POINTS[name](text) for name in names}  # (the configurations checked once)
+    calls: list[str] = []
+    urlize = jinja2.filters.urlize
+
+    def counted(text: str, *args: object, **kwargs: object) -> str:
+        calls.append(text)
+        return urlize(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.filters, "urlize", counted)
+    for name in names:
+        urlize_module.clear_memo()  # the probes' answers asked again, as on a first reading
+        calls.clear()
+        assert ENTRY_POINTS[name](text) == expected[name]
+        assert len(calls) <= 4, (name, calls)  # the words, a probe (the anchor's attributes)
+    monkeypatch.undo()
+    with plain_path():
+        for name in names:
+            assert ENTRY_POINTS[name](text) == expected[name]

@@ -46,17 +46,6 @@ class Known(NamedTuple):
 KNOWN: list[Known] = [
     # issue 32's own reproducers
     # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    Known('new N1 (cf. 6)', 'django', 'invented link', 'email', '@c@b.jec'),
-    Known('new N1 (cf. 6)', 'django nofollow', 'invented link', 'email', '@c@d.co'),
-    Known('new N1 (cf. 6)', 'django safe', 'invented link', 'email', '&@c.om&'),
-    Known('new N1 (cf. 6)', 'django autoescape off', 'invented link', 'email', '&#77;w@e.ca'),
-    Known('new N1 (cf. 6)', 'django filter', 'invented link', 'email', '@c@d.co'),
-    Known('new N1 (cf. 6)', 'django filter autoescape off', 'invented link', 'email', '&@c.rg_'),
-    Known('new N1 (cf. 6)', 'jinja2', 'invented link', 'email', 'www.ς@e.c'),
-    Known('new N1 (cf. 6)', 'jinja2 safe', 'invented link', 'email', '&#45;m@d.c/'),
-    Known('new N1 (cf. 6)', 'jinja2 options', 'invented link', 'email', '@b@d.c'),
-    Known('new N1 (cf. 6)', 'jinja2 extra_schemes', 'invented link', 'email', 'www.t@e.m'),
-    Known('new N1 (cf. 6)', 'jinja2 safe extra_schemes policy', 'invented link', 'email', 'www.g@e.c'),
     # markdown-it drops a link at the start of a text token after an escape (``text_special``); the email UTS #58
     # starts later in that link (its local part) escapes the guard.  Open.
     Known('new N3', 'markdown-it html', 'invented link', 'email', '\\t:&@c.org'),
@@ -66,21 +55,6 @@ KNOWN: list[Known] = [
     Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
 ]
 # fmt: on
-
-
-def _django_major() -> int:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return int(version("django").split(".")[0])
-    except (PackageNotFoundError, ValueError):
-        return 0
-
-
-if _django_major() >= 6:
-    # Django 6 (Python 3.12+, CI's last step) links a bare host after "｡" otherwise than Django 5:
-    # the upgrade's link starts inside Django's on the '.' form.  Open, found by the screen on Django 6.0.
-    KNOWN.append(Known("new: Django 6", "django safe", "starts inside the library's link", "", "\uff61e.org"))
 
 
 def _label(item: str) -> str:

@@ -247,3 +247,40 @@ def test_bracketed_ipv6_host_stays_linked() -> None:
     assert urlize("(see http://[2001:db8:cafe::2]/api/9).") == (
         '(see <a href="http://[2001:db8:cafe::2]/api/9">http://[2001:db8:cafe::2]/api/9</a>).'
     )
+
+
+def test_an_email_inside_a_word_django_rejects_whole_is_not_linked() -> None:
+    """Issue 32 ("new N1"): Django links no email in ``@c@b.jec`` nor in ``a@b.com,c@d.com`` (one word, two
+    ``@``), so the upgrade links none either; a non-ASCII local part Django misses stays linked where Django
+    would link an ASCII one (asked with the word, ``jargen.maller@example.de``)."""
+    for text in ["@c@b.jec", "see @c@d.co ok", "a@b.com,c@d.com", "x「σω@e.com」", "&@c.om&"]:
+        assert "<a" not in urlize(text, autoescape=True), text
+        assert "<a" not in urlize(text), text
+    assert urlize("see jürgen.müller@example.de, ok", autoescape=True) == (
+        'see <a href="mailto:jürgen.müller@example.de">jürgen.müller@example.de</a>, ok'
+    )
+    assert urlize("(σω@e.com」") == '(<a href="mailto:σω@e.com">σω@e.com</a>」'
+
+
+def test_a_link_never_starts_inside_djangos_link() -> None:
+    """Issue 32: the library decides where a link starts.  Django 6 links ``｡e.org`` (its first label
+    empty, an invalid host): the upgrade rejects it, and links no ``e.org`` inside it.  Shown with
+    Django's span given to the refinement (Django 5 does not link that word)."""
+    from django.utils.html import urlizer
+
+    from uts58_adapt.backends.base import RawLink
+    from uts58_adapt.integrations._urlize import urlize_refined
+
+    def render(word: str) -> str:
+        return str(urlizer(word, autoescape=True))
+
+    for text, span in [("\uff61e.org", (0, 6)), ("see \uff61e.org/x ok", (4, 12))]:
+        html = urlize_refined(
+            text,
+            [RawLink(*span, "url")],
+            render_one=render,
+            render_escaped=render,
+            escape_text=None,
+            default_scheme="http://",
+        )
+        assert html == text

@@ -123,3 +123,14 @@ def test_mailto_email_stays_linked() -> None:
     # mailto:… showing the address only, and UTS #58 links mailto:email@example.com as an email.
     out = _env().from_string('{{ "foo mailto:email@example.com bar"|urlize }}').render()
     assert out == 'foo <a href="mailto:email@example.com">email@example.com</a> bar'
+
+
+def test_an_email_inside_a_word_jinja2_rejects_whole_is_not_linked() -> None:
+    """Issue 32 ("new N1"): Jinja2 links no email in a word starting ``www.`` or ``@``; the upgrade links
+    none either (asked with the word, the local part's non-ASCII characters written ``a``)."""
+    for source in ["{{ v|urlize }}", "{{ v|urlize(30, true) }}"]:
+        for text in ["www.ς@e.c", "see www.t@e.museum ok", "@b@d.co"]:
+            assert "<a" not in render(source, text, autoescape=True), (source, text)
+    assert render("{{ v|urlize }}", "see σω@e.com ok", autoescape=True) == (
+        'see <a href="mailto:σω@e.com">σω@e.com</a> ok'
+    )

@@ -229,8 +229,6 @@ KNOWN = {
         "the refinement's candidate pass (backends/urlextract.py, _CandidateURLExtract) walks from every "
         "TLD hit urlextract discards to the end of its window: 11-13x urlextract alone, linear in the text"
     ),
-    ("django", "a@b.co.x.com@ * n"): _EMAILS,
-    ("jinja2", "a@b.co.x.com@ * n"): _EMAILS,
     ("magiclink", "a@ * n"): _EMAILS,
     ("magiclink", "a@b.co.x.com@ * n"): _EMAILS,
 }

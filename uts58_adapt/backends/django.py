@@ -17,23 +17,29 @@ spans of one call.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import html
 import itertools
 import operator
 import os
 import re
 import sys
 from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
+from ..link import LinkKind
 from ._html_spans import (
     LibraryLink,
+    _fast_parse,
+    _place,
     anchor_markup,
     anchor_spans,
     first_character_pattern,
     windowed_markup,
     without_surrogates,
 )
+from ._windows import ANY_SPACE, anchored_windows
 from .base import RawLink
 
 __all__ = [
@@ -75,7 +81,8 @@ _USER_END = "[-!#$%&'*+/=?^_`{}|~0-9A-Z]"
 #: The email rule's ``@``: the user part before it is the validator's dot-atom (its characters and "."), from
 #: the start of the word or its opening brackets: none of the four characters before it is another character.
 _LOCAL_PART = "".join(
-    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.])"""
+    # (The run before "@" holds no "'": a separator, which ends Django's word: "рф'a@b.com" holds "a@b.com".)
+    r"""(?<!(?!(?i:[-!#$%&'*+/=?^_`{}|~0-9A-Z.]))(?![\s<>"'(\[]).(?i:[-!#$%&*+/=?^_`{}|~0-9A-Z.])"""
     + "{"
     + str(depth)
     + "}@)"
@@ -85,6 +92,7 @@ _MAILTO_TEMPLATE = "mailto:{local}@{domain}"
 #: What Django's trim_punctuation may take from the end of a word, and what ends a word (or is unescaped).
 _TRIMMED = ".,:;!)]"
 _NOT_IN_WORD = re.compile(r"""[\s<>"'&]""")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: An ASCII character other than letters, digits, "_", "." and "-".
 _OTHER_ASCII = re.compile(r"[^\x80-\U0010ffffA-Za-z0-9_.\-]")
 #: Hosts up to this long are probed as at most _LONGEST_PROBE characters (ten per character, punycode included).
@@ -148,7 +156,8 @@ class DjangoConfig(NamedTuple):
 
     ``anchor``: :func:`django_anchor`; ``key``: names the configuration (None without an
     anchor); ``links_url(scheme, host)``, ``links_email(probe)`` and ``links_word(word)``:
-    Django's answers that its configuration decides (:func:`_known`), or None.
+    Django's answers that its configuration decides (:func:`_known`), or None; ``words``:
+    :class:`DjangoWords` (Django's own ``Urlizer``), or None.
     """
 
     anchor: re.Pattern[str] | None
@@ -156,6 +165,7 @@ class DjangoConfig(NamedTuple):
     links_url: Callable[[str, str], bool] | None
     links_email: Callable[[str], bool | None] | None
     links_word: Callable[[str], bool | None] | None
+    words: DjangoWords | None = None
 
 
 _PLAIN = DjangoConfig(None, None, None, None, None)
@@ -180,7 +190,11 @@ def django_configuration(urlizer: Any) -> DjangoConfig:
         if len(_CONFIGS) > 64:
             _CONFIGS.clear()
         anchor = _anchor(urlizer)
-        config = _PLAIN if anchor is None else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer))
+        config = (
+            _PLAIN
+            if anchor is None
+            else DjangoConfig(anchor, ("django", next(_SERIAL)), *_known(urlizer), _words(urlizer))
+        )
         known = ((*objects, wrapping), config)
         _CONFIGS[ids] = known
     _LAST[:] = [(objects, wrapping, known[1])]
@@ -359,6 +373,207 @@ def _known(
     return links_url, links_email, links_word
 
 
+#: Words :class:`DjangoWords` is checked on against Django (each with every option set of ``_CHECKED_OPTIONS``).
+_CHECK_WORDS = (
+    "http://example.com/",
+    "https://b\u00fccher.example/\u00e4/x_(y)?q=\u00fc&r=a+b#fr\u00e4g",
+    "HTTPS://example.com/a%20b/&amp;c",
+    "https://example.com/" + "x" * 40,
+    "a.b@example.com",
+    "\u00fc\u00e9@b\u00fccher.example",
+    "x@y",
+    "http:x.org",
+    "x&y@z",
+)
+#: Schemeless words (``simple_url_2_re``), checked with a protocol (:meth:`DjangoWords.ready`).
+_CHECK_SCHEMELESS = (
+    "example.org/p\u00e4th?q=\u00fc&r=1",
+    "www.example.com",
+    "(www.example.com/a).",
+    "b\u00fccher.net/x",
+)
+#: Words Django trims (:meth:`DjangoWords.decide` is checked on them too).
+_CHECK_TRIMMED = ("(https://example.com/a_(b)).", "[a@example.com];", "https://example.com/?a=1&amp;", "http://x.org:")
+_CHECKED_OPTIONS = (
+    (None, False, False, False),
+    (None, True, True, False),
+    (12, True, True, False),
+    (5, False, False, True),
+)
+
+
+#: :meth:`DjangoWords.decide`: Django decides the word only after trimming it (or it is schemeless): ask Django.
+ASK: Literal["ask"] = "ask"
+
+
+class DjangoWords:
+    """Django's ``handle_word`` for the words trimming leaves whole, with Django's own parts (issue 36).
+
+    For a word with no opening ``([``, no trailing ``.,:;!)]`` and no separator, Django's
+    ``trim_punctuation`` changes nothing and ``handle_word`` links it whole or not at all:
+    with ``smart_urlquote`` of the word when ``simple_url_re`` accepts it, of
+    ``protocol://`` and the word when ``simple_url_2_re`` does, or ``mailto_template`` with
+    both parts quoted when ``is_email_simple`` does (and the word has no ``:``); in
+    ``url_template``, with ``rel="nofollow"`` for a URL when asked and the display text cut
+    by ``trim_url`` and escaped when Django escapes.  :meth:`decide` tells which of them
+    links a word (the spans), :meth:`render` writes the anchor (a refined link's, which is
+    not Django's span, and a span's at the end: the href is computed once per link shown).
+
+    Made only for Django's own ``Urlizer`` (an anchor: its methods, patterns, punctuation and
+    templates are the ones Django ships); at first use both are compared with Django on
+    :data:`_CHECK_WORDS` with several option sets (:meth:`ready`), and a Django that differs
+    is asked for every word.
+    """
+
+    def __init__(self, urlizer: Any, limit: int, quote_url: Callable[[str], str]) -> None:
+        from urllib.parse import quote
+
+        self._urlizer = urlizer
+        self._limit = limit
+        self._quote_url = quote_url
+        self._quote = quote
+        self._simple_url = urlizer.simple_url_re.match
+        self._simple_url_2 = urlizer.simple_url_2_re.match
+        self._is_email_simple = urlizer.is_email_simple
+        self._trim_url = urlizer.trim_url
+        self._trim_punctuation = urlizer.trim_punctuation
+        self._split = urlizer.word_split_re.split
+        code = getattr(getattr(type(urlizer), "handle_word", None), "__code__", None)
+        #: Django 6 reads its setting for a schemeless word's protocol (and warns when it is not True).
+        self._reads_setting = code is None or "URLIZE_ASSUME_HTTPS" in code.co_names
+        self._verified: dict[str | None, bool] = {}
+
+    def protocol(self) -> str | None:
+        """What Django puts before a schemeless word now (``http`` before Django 6, ``https`` in Django 6
+        with ``URLIZE_ASSUME_HTTPS`` True), or None when only Django can tell (it warns then)."""
+        if not self._reads_setting:
+            return "http"
+        settings = getattr(sys.modules.get("django.conf"), "settings", None)  # (handle_word's module imports it)
+        try:
+            return "https" if settings is not None and settings.URLIZE_ASSUME_HTTPS is True else None
+        except Exception:  # no settings
+            return None
+
+    def ready(self, protocol: str | None = None) -> bool:
+        """Whether :meth:`decide` and :meth:`render` answer as Django does (checked once, and once more
+        on schemeless words for a ``protocol``; False while Django cannot render here, with no settings)."""
+        verified = self._verified.get(protocol)
+        if verified is None:
+            if protocol is not None and not self.ready():
+                return False
+            try:
+                verified = self._verified[protocol] = self._renders_as_django(protocol)
+            except Exception:  # Django cannot render without settings: ask it this time
+                return False
+        return verified
+
+    def decide(self, word: str, protocol: str | None = None) -> tuple[LinkKind, int, int] | Literal["ask"] | None:
+        """``(kind, start, end)`` when Django links ``word[start:end]`` (one of its words: no separator,
+        no lone surrogate), ``kind`` ``"url"`` or ``"email"``; None when it links none of it;
+        :data:`ASK` when only Django can tell (a schemeless link without ``protocol``, :meth:`protocol`,
+        checked by :meth:`ready`).  The word is trimmed by Django's own ``trim_punctuation``."""
+        if "." not in word and "@" not in word and ":" not in word:
+            return None
+        if word[0] in "([" or word[-1] in _TRIMMED:
+            lead, middle, _ = self._trim_punctuation(word)
+        else:
+            lead, middle = "", word  # what trimming gives: nothing to trim
+        if len(middle) <= self._limit:
+            if self._simple_url(middle):
+                return "url", len(lead), len(lead) + len(middle)
+            if self._simple_url_2(middle):
+                return ASK if protocol is None else ("url", len(lead), len(lead) + len(middle))
+        if ":" not in middle and self._is_email_simple(middle):
+            return "email", len(lead), len(lead) + len(middle)
+        return None
+
+    def spans(self, text: str, protocol: str | None) -> list[tuple[int, int]] | None:
+        """The spans Django links in ``text`` (its words decided by :meth:`decide`), or None when one
+        word is one only Django can tell (then the caller asks Django)."""
+        out = []
+        at = 0
+        for i, piece in enumerate(self._split(without_surrogates(text))):
+            if i % 2 == 0 and piece:
+                decided = self.decide(piece, protocol)
+                if isinstance(decided, str):
+                    return None
+                if decided is not None:
+                    out.append((at + decided[1], at + decided[2]))
+            at += len(piece)
+        return out
+
+    def render(
+        self, word: str, span_href: str, safe_input: bool, trim_url_limit: int | None, nofollow: bool, autoescape: bool
+    ) -> str | None:
+        """``str(urlizer(word, trim_url_limit=…, nofollow=…, autoescape=…))`` (``word`` marked safe when
+        ``safe_input``), or None when the word is not one trimming leaves whole.  ``span_href``:
+        Django's href for the span ``word`` starts (its protocol, for a schemeless word), or ""
+        (then :meth:`protocol`)."""
+        if not word or word[0] in "([" or word[-1] in _TRIMMED or DJANGO_SEPARATORS.search(word) is not None:
+            return None  # trimming or word splitting would cut it
+        if not word.isascii() and _SURROGATE.search(word) is not None:
+            return None
+        escape = html.escape
+        if "." in word or "@" in word or ":" in word:
+            nofollow_attr = ' rel="nofollow"' if nofollow else ""
+            if len(word) <= self._limit and self._simple_url(word):
+                url = self._quote_url(html.unescape(word))
+            elif len(word) <= self._limit and self._simple_url_2(word):
+                protocol: str | None = span_href[: span_href.find("://")].lower()
+                if protocol != "http" and protocol != "https":
+                    protocol = self.protocol()
+                    if protocol is None or not self.ready(protocol):
+                        return None
+                url = self._quote_url(f"{protocol}://{html.unescape(word)}")
+            elif ":" not in word and self._is_email_simple(word):
+                local, domain = word.rsplit("@", 1)
+                url = f"mailto:{self._quote(local, safe='')}@{self._quote(domain, safe='')}"
+                nofollow_attr = ""
+            else:
+                url = ""
+            if url:
+                trimmed = self._trim_url(word, limit=trim_url_limit)
+                if autoescape and not safe_input:
+                    trimmed = escape(trimmed)
+                return f'<a href="{escape(url)}"{nofollow_attr}>{trimmed}</a>'
+        if safe_input or not autoescape:
+            return word
+        return escape(word)
+
+    def _renders_as_django(self, protocol: str | None) -> bool:
+        """Whether :meth:`render` and :meth:`decide` give Django's answers for :data:`_CHECK_WORDS`,
+        and with a ``protocol`` for :data:`_CHECK_SCHEMELESS` (not without: Django 6 warns for each)."""
+        from django.utils.safestring import mark_safe
+
+        urlizer = self._urlizer
+        words = _CHECK_WORDS if protocol is None else _CHECK_SCHEMELESS
+        for word in words + (_CHECK_TRIMMED if protocol is None else ()):
+            spans = anchor_spans(word, str(urlizer(word, autoescape=True)))
+            decided = self.decide(word, protocol)
+            if isinstance(decided, str) or spans != ([] if decided is None else [RawLink(*decided[1:], decided[0])]):
+                return False
+        for trim_url_limit, nofollow, autoescape, safe_input in _CHECKED_OPTIONS:
+            for word in words:
+                if word[0] in "([" or word[-1] in _TRIMMED:
+                    continue  # rendered by Django (trimmed)
+                piece = mark_safe(word) if safe_input else word
+                expected = str(urlizer(piece, trim_url_limit=trim_url_limit, nofollow=nofollow, autoescape=autoescape))
+                span_href = "" if protocol is None else protocol + "://"
+                if self.render(word, span_href, safe_input, trim_url_limit, nofollow, autoescape) != expected:
+                    return False
+        return True
+
+
+def _words(urlizer: Any) -> DjangoWords | None:
+    """:class:`DjangoWords` of a Urlizer with an anchor, when its module has what ``handle_word`` reads."""
+    module = sys.modules.get("django.utils.html")
+    limit = getattr(module, "MAX_URL_LENGTH", None)
+    quote_url = getattr(module, "smart_urlquote", None)
+    if not isinstance(limit, int) or quote_url is None or getattr(urlizer, "mailto_template", None) != _MAILTO_TEMPLATE:
+        return None
+    return DjangoWords(urlizer, limit, quote_url)
+
+
 def _links_url(scheme: str, host: str) -> bool:
     return (
         (scheme == "http:" or scheme == "https:")
@@ -401,12 +616,93 @@ def django_markup(
     def render(window: str) -> str:
         return str(urlizer(window, nofollow=nofollow, autoescape=True))
 
+    words = config.words if config is not None else None
+    if words is not None and words.ready():
+        protocol = words.protocol()
+        if protocol is not None and not words.ready(protocol):
+            protocol = None
+        return _decided_markup(urlizer, text, anchor, words, render, nofollow, protocol)
+
     def render_raw(window: str) -> str:
         # Escaping off: the same anchors for a link without ``&`` (Django's words hold no ``<>"'``);
         # text and anchors are told apart by the text content, which must be the window's.
         return str(urlizer(window, nofollow=nofollow))
 
     return windowed_markup(text, anchor, render, GAP, render_raw)
+
+
+def _decided_markup(
+    urlizer: Any,
+    text: str,
+    anchor: re.Pattern[str],
+    words: DjangoWords,
+    render: Callable[[str], str],
+    nofollow: bool,
+    protocol: str | None,
+) -> list[LibraryLink]:
+    """:func:`django_markup` of the anchored windows of ``text``, Django's words decided by ``words``
+    (:meth:`DjangoWords.decide`): the spans of the words it links whole, without their anchors
+    (``markup`` None, ``href`` ""; the integration renders the anchor of the link it shows), and
+    Django's spans and anchors for the words only Django can tell, read in one call.
+
+    The windows put end to end hold the words Django reads in ``text`` (``windowed_markup``),
+    split as Django splits them (``word_split_re``); each word is linked on its own.
+    """
+    first = anchor.search(text)
+    if first is None:
+        return []
+    out: list[LibraryLink] = []
+    asked: list[str] = []  # the words only Django can tell, with their places in ``text``
+    asked_at: list[int] = []
+    split = urlizer.word_split_re.split
+    decided_words: dict[str, tuple[LinkKind, int, int] | Literal["ask"] | None] = {}  # as Django's own cache per call
+    for lo, hi in anchored_windows(text, anchor, ANY_SPACE, GAP, len(text) + 1, first):
+        window = without_surrogates(text[lo:hi])
+        at = lo
+        for i, piece in enumerate(split(window)):
+            if i % 2 == 0 and piece:
+                try:
+                    decided = decided_words[piece]
+                except KeyError:
+                    decided = decided_words[piece] = words.decide(piece, protocol)
+                if isinstance(decided, str):  # ASK
+                    asked.append(piece)
+                    asked_at.append(at)
+                elif decided is not None:
+                    kind, start, end = decided
+                    out.append(LibraryLink(RawLink(at + start, at + end, kind), "", None, True))
+            at += len(piece)
+    if asked:
+        out += _asked_markup(urlizer, asked, asked_at, render, nofollow)
+        out.sort(key=lambda one: one.link.start)
+    return out
+
+
+def _asked_markup(
+    urlizer: Any, asked: list[str], asked_at: list[int], render: Callable[[str], str], nofollow: bool
+) -> list[LibraryLink]:
+    """Django's spans and anchors for the words ``asked`` (at ``asked_at`` in the text), from one call
+    on the words joined by spaces (Django links each word on its own)."""
+    joined = " ".join(asked)
+    starts: list[int] = []
+    moves: list[int] = []
+    length = 0
+    for word, at in zip(asked, asked_at):
+        starts.append(length)
+        moves.append(at - length)
+        length += len(word) + 1
+    fast = _fast_parse(str(urlizer(joined, nofollow=nofollow)), False)
+    if fast is not None:
+        return _place(joined, fast, False, starts, moves)
+    rendered = render(joined)
+    fast = _fast_parse(rendered)
+    if fast is not None:
+        return _place(joined, fast, True, starts, moves)
+    out = []
+    for one in anchor_markup(joined, rendered):
+        k = bisect.bisect_right(starts, one.link.start) - 1
+        out.append(one._replace(link=RawLink(one.link.start + moves[k], one.link.end + moves[k], one.link.kind)))
+    return out
 
 
 class DjangoBackend:

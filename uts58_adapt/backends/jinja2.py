@@ -22,7 +22,14 @@ from typing import Any
 from ._html_spans import LibraryLink, anchor_markup, first_character_pattern, windowed_markup, without_surrogates
 from .base import RawLink
 
-__all__ = ["JINJA2_SEPARATORS", "Jinja2Backend", "jinja2_anchor", "jinja2_markup", "jinja2_spans"]
+__all__ = [
+    "JINJA2_SEPARATORS",
+    "Jinja2Backend",
+    "jinja2_anchor",
+    "jinja2_markup",
+    "jinja2_render_word",
+    "jinja2_spans",
+]
 
 #: Anchored tokens at most this far apart are read as one window (the windows go to Jinja2 in one call).
 GAP = 0
@@ -164,6 +171,53 @@ def _with_mailto(clean: str, found: list[LibraryLink]) -> list[LibraryLink]:
         else one
         for one in found
     ]
+
+
+_HEAD = re.compile(r"[(<]|&lt;")
+_TAIL = (")", ">", ".", ",", "\n", "&gt;")
+_ANY_SPACE = re.compile(r"\s")
+
+
+def jinja2_render_word(word: str, attrs: str, trim_url_limit: int | None, markup: bool) -> str | None:
+    """What ``jinja2.utils.urlize`` returns for the one word ``word``, with its parts, or None (ask Jinja2).
+
+    Jinja2 escapes the text (not ``Markup``: ``markup``), and for a word it trims nothing from
+    (no leading ``(``, ``<``, ``&lt;``; no trailing ``)>.,``, newline or ``&gt;``) writes
+    ``<a href="WORD"ATTRS>WORD</a>`` when ``_http_re`` accepts it (``https://`` before a
+    schemeless one; the display text cut after ``trim_url_limit`` characters and ``...``),
+    ``<a href="mailto:…">…</a>`` for ``mailto:`` and an email (``_email_re``, not after
+    ``www.`` or ``@``, no ``:``), else the escaped word.  ``attrs``: the ``rel`` and ``target``
+    attributes Jinja2 writes after the href of a URL (read from its anchor for a probe).
+    None for a word Jinja2 may trim, one with white space, or one Jinja2 could link with an
+    extra scheme: the caller asks Jinja2 (it checks the answers against Jinja2 first).
+    """
+    import markupsafe
+    from jinja2 import utils
+
+    if not word or _ANY_SPACE.search(word) is not None:
+        return None
+    middle = word if markup else str(markupsafe.escape(word))
+    if _HEAD.match(middle) or middle.endswith(_TAIL):
+        return None
+    if utils._http_re.match(middle):
+        shown = middle
+        if trim_url_limit is not None and len(middle) > trim_url_limit:
+            shown = f"{middle[:trim_url_limit]}..."
+        href = middle if middle.startswith(("https://", "http://")) else f"https://{middle}"
+        return f'<a href="{href}"{attrs}>{shown}</a>'
+    if middle.startswith("mailto:") and utils._email_re.match(middle[7:]):
+        return f'<a href="{middle}">{middle[7:]}</a>'
+    if (
+        "@" in middle
+        and not middle.startswith("www.")
+        and not middle.startswith("@")
+        and ":" not in middle
+        and utils._email_re.match(middle)
+    ):
+        return f'<a href="mailto:{middle}">{middle}</a>'
+    if ":" in middle:
+        return None  # an extra scheme may link it
+    return middle
 
 
 class Jinja2Backend:

@@ -36,6 +36,8 @@ from ..html import BIDI_CONTROLS, _references
 from ..link import Link
 from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
 from ..refine.email import mailto_href
+from ..refine.hosts import normalize_separators
+from ..refine.migration import MAX_WORD
 from ..refine.risk_profile import RejectRisky
 from ._common import escape_bidi, refine, safe_scheme, with_entity_end
 
@@ -426,6 +428,72 @@ def _render_link(
     return f"{start}{_references(escaped) if markup else escaped}</a>"
 
 
+def _starts_inside_its_span(text: str, link: Link) -> bool:
+    """Whether the URL ``link`` starts after the start of the library's span it was refined from.
+
+    The library decides where a link starts: a span whose host is invalid from its start
+    (Django 6 links ``｡e.org``, its first label empty) is rejected, not cut to a link that
+    starts inside it (``e.org``, issue 32).  Bidi_Control characters skipped are not text.
+    """
+    original = link.original
+    return (
+        link.kind == "url"
+        and original is not None
+        and original[0] < link.start < original[1]
+        and not set(text[original[0] : link.start]) <= BIDI_CONTROLS
+    )
+
+
+#: Emails the library did not report asked about in one word at most (more in one word: not linked).
+_ASKED_PER_WORD = 8
+_SPACE = re.compile(r"\s")
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _emails_in_their_words(
+    text: str, links: list[Link], word_spans: Callable[[str], list[tuple[int, int]]]
+) -> list[Link]:
+    """``links`` without the emails the library would not link in their word (issue 32, "new N1").
+
+    An email that is not one of the library's spans is linked only when the library, given
+    the white-space-delimited word around it (its domains in their ``.`` form) with each
+    non-ASCII character of the local part written ``a``, links a span overlapping that
+    address: ``@c@b.jec`` is a word Django rejects whole, so ``c@b.jec`` in it is not
+    linked, nor ``www.ς@e.c`` in Jinja2 (it links no ``www.a@e.c``), while
+    ``jürgen.müller@example.de`` is (Django links ``jargen.maller@example.de``): the non-ASCII
+    local parts UTS #58 links and the libraries miss are linked where the library would
+    link an ASCII one.  As hosts are asked (``refine.migration``): a word longer than
+    ``MAX_WORD`` links no such email, and at most ``_ASKED_PER_WORD`` of them are asked about
+    in one word (bounded time on a word of many ``@``).
+    """
+    asked: dict[int, int] = {}  # word start -> emails asked about in it
+    out = []
+    lo = hi = -1  # the last word found (emails come in order: the next one is often in it)
+    for link in links:
+        if link.kind != "email" or link.original == (link.start, link.end):
+            out.append(link)
+            continue
+        if not lo <= link.start < hi:
+            lo = link.start
+            while lo > 0 and not text[lo - 1].isspace() and link.start - lo <= MAX_WORD:
+                lo -= 1  # (str.isspace is re's \s)
+            after = _SPACE.search(text, link.start)
+            hi = len(text) if after is None else after.start()
+        if hi - lo > MAX_WORD or link.end > hi:
+            continue
+        count = asked.get(lo, 0)
+        if count >= _ASKED_PER_WORD:
+            continue
+        asked[lo] = count + 1
+        local, _, domain = link.text.rpartition("@")
+        probe = f"{_NOT_ASCII.sub('a', local)}@{domain}"
+        word = _SURROGATE.sub("\ufffd", normalize_separators(text[lo : link.start] + probe + text[link.end : hi]))
+        at = link.start - lo
+        if overlaps_any(word_spans(word), at, at + len(probe)):
+            out.append(link)
+    return out
+
+
 def urlize_refined(
     text: str,
     raw: Sequence[RawLink],
@@ -447,6 +515,8 @@ def urlize_refined(
     links_email: Callable[[str], bool | None] | None = None,
     links_word: Callable[[str], bool | None] | None = None,
     markup: bool = False,
+    render_word: Callable[[str, LibraryLink | None], str | None] | None = None,
+    spans_of: Callable[[str], list[tuple[int, int]] | None] | None = None,
 ) -> str:
     """``text`` as the library's HTML, with the library's spans ``raw`` refined to UTS #58.
 
@@ -479,6 +549,11 @@ def urlize_refined(
     ``render_one`` is not called for it), else None.  ``markup``: ``text`` is HTML, not
     plain text (input marked safe, Django's ``autoescape=False``): a link's character
     references are text, as a browser reads them (``_render_link``).
+    ``render_word(word, span)`` (with ``rendered``): ``render_one(word)`` computed without
+    calling the library (the anchor for a link that ends before a CJK closer the library kept,
+    issue 36), or None (then ``render_one`` is called); ``span``: the library's span the link
+    starts, or None.  ``spans_of(word)``: the library's spans in ``word`` (what ``render_escaped``
+    shows), computed without calling it, or None (then it is asked).
     """
     out: list[str] = []
     pos = 0
@@ -495,9 +570,12 @@ def urlize_refined(
         return frozenset(_ATTR_NAME.findall(m.group(1))) | {"href"} if m else frozenset({"href"})
 
     reusable: dict[tuple[int, int], LibraryLink] = {}
+    by_start: dict[int, LibraryLink] = {}
     if rendered is not None:
         for one in rendered:
             reusable[one.link.start, one.link.end] = one
+        if render_word is not None:
+            by_start = {one.link.start: one for one in rendered}
 
     probes = _probes(render_escaped, probe_key, links_url, links_email)
     words: dict[str, list[tuple[int, int]]] = {}  # (several hosts in one word: the library reads it once)
@@ -505,6 +583,10 @@ def urlize_refined(
     def word_spans(word: str) -> list[tuple[int, int]]:
         """The library's spans in ``word`` (a domain written with ``。`` in it, in its ``.`` form)."""
         found = words.get(word)
+        if found is None and spans_of is not None:
+            found = spans_of(word)
+            if found is not None:
+                words[word] = found
         if found is None:
             found = words[word] = _remember(
                 probe_key,
@@ -523,6 +605,10 @@ def urlize_refined(
         reject_risky=reject_risky,
         accepts_host=lambda word, start, end: overlaps_any(word_spans(word), start, end),
     )
+    if any(link.kind == "email" and link.original != (link.start, link.end) for link in links):
+        links = _emails_in_their_words(text, links, word_spans)
+    if not reject_risky and any(_starts_inside_its_span(text, link) for link in links):
+        links = [link for link in links if not _starts_inside_its_span(text, link)]
     #: The attributes after the href of a library anchor (``_html_spans.LibraryLink.markup``) -> whether
     #: their names are among ``names()`` (what ``_render_link`` checks of the whole anchor).
     tails: dict[str, bool] = {}
@@ -544,6 +630,7 @@ def urlize_refined(
             link = with_entity_end(text, link)
         start, end, link_text = link.start, link.end, link.text
         own = None
+        rendered_here = False  # own is render_word's
         # A lone surrogate or a Bidi_Control in the link (searched again to tell which).
         odd = not link_text.isascii() and _SURROGATE_OR_BIDI.search(link_text) is not None
         # In markup, a Bidi_Control written as a character reference (``&#x202e;``, ``&rlm;``).
@@ -567,10 +654,22 @@ def urlize_refined(
                     # A word the library did not link: not an anchor alone either.  Several words (without
                     # "<>", which only its anchors then write): the library writes text outside its anchors.
                     own = ""
+                elif render_word is not None:
+                    # The library's anchor for the link alone, not asked (with the span the link starts, if any).
+                    span = by_start.get(start)
+                    own = render_word(link_text, span if span is not None and end <= span.link.end else None)
+                    rendered_here = True
             elif (
                 found.markup is not None
                 and (found.escaped == escapes or _ESCAPED.search(link_text) is None)
-                and (trim_url_limit is None or len(link_text) <= trim_url_limit)
+                and (
+                    trim_url_limit is None
+                    or (
+                        len(link_text) <= trim_url_limit
+                        # Jinja2 cuts the escaped text ("&amp;" is 5 characters): no longer either.
+                        and (_ESCAPED.search(link_text) is None or len(html.escape(link_text)) <= trim_url_limit)
+                    )
+                )
             ):
                 own = found.markup
                 # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
@@ -591,8 +690,33 @@ def urlize_refined(
                         out.append(own)
                         pos = end
                         continue
+            elif render_word is not None:
+                own = render_word(link_text, found)  # the span, with other options: rendered here
+                rendered_here = True
         if own is None and links_word is not None and links_word(link_text) is False:
             own = ""  # not an anchor alone: _render_link builds one from a probe's
+        elif (
+            own
+            and rendered_here
+            and (not odd or _BIDI.search(link_text) is None)
+            and not bidi_reference
+            and (link_text.startswith(_HTTP) or safe_scheme(link_text))
+            and own.startswith('<a href="')
+            and _ANCHOR.match(own) is not None
+        ):
+            # render_word's anchor (render_one's string): what _render_link keeps when its attribute names
+            # are among names(), read once per set of attributes after the href (as for the library's anchors).
+            href_end = own.index('"', 9)
+            tail = own[href_end + 1 : own.index(">", href_end)]
+            fits = tails.get(tail)
+            if fits is None:
+                fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
+            if fits:
+                piece = text[pos:start]
+                out.append(piece if escape_text is None else escape_text(piece))
+                out.append(own)
+                pos = end
+                continue
         anchor = _render_link(
             link, render_one, default_scheme, names, own, render_key, untrimmed, markup, render_escaped
         )

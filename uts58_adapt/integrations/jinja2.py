@@ -12,7 +12,8 @@ takes the anchor Jinja2 rendered for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 import jinja2.utils
@@ -21,11 +22,54 @@ from jinja2.filters import do_urlize
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
-from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup
+from ..backends._html_spans import LibraryLink
+from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup, jinja2_render_word
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._urlize import in_text, urlize_refined
 
 __all__ = ["install"]
+
+#: Per rendering configuration (``render_key``): the attributes Jinja2 writes after a URL's href, when
+#: ``jinja2_render_word`` with them gives Jinja2's output on :data:`_CHECK_WORDS`, else None.
+_ATTRS: dict[Hashable, str | None] = {}
+_PROBE_HREF = re.compile(r'\A<a href="http://example\.com/"([^<>]*)>')
+_CHECK_WORDS = (
+    "http://example.com/",
+    "https://b\u00fccher.example/\u00e4?q=1&r=\u00e9#f",
+    "www.example.org/x'y",
+    "example.com/" + "x" * 30,
+    "a.b@example.com",
+    "\u00fc@example.com",
+    "mailto:a@example.com",
+    "x@y",
+    "www.a@b.com",
+    'a&b"c@x',
+)
+
+
+def _checked_attrs(
+    render_key: Hashable, render_one: Callable[[str], str], markup: bool, trim_url_limit: int | None
+) -> str | None:
+    """The attributes of Jinja2's anchors for ``render_key`` (its probe's), once
+    ``jinja2_render_word`` is checked against Jinja2 (``render_one``) on :data:`_CHECK_WORDS`; None if it differs."""
+    try:
+        return _ATTRS[render_key]
+    except KeyError:
+        pass
+    except TypeError:  # a configuration that cannot be a key (an option that is a list): Jinja2 renders
+        return None
+    attrs = None
+    m = _PROBE_HREF.match(render_one("http://example.com/"))
+    if m is not None:
+        attrs = m.group(1)
+        for word in _CHECK_WORDS:
+            if jinja2_render_word(word, attrs, trim_url_limit, markup) != render_one(word):
+                attrs = None
+                break
+    if len(_ATTRS) >= 64:
+        _ATTRS.clear()
+    _ATTRS[render_key] = attrs
+    return attrs
 
 
 def install(env: Environment, *, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> None:
@@ -96,6 +140,14 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
             def render(plain: str) -> str:
                 return str(original(eval_ctx, plain, None, nofollow, target, rel, extra_schemes))
 
+        render_word = None
+        if render is not None:
+
+            def render_word(word: str, span: LibraryLink | None) -> str | None:
+                # Jinja2's anchor for ``word`` alone (what render_one returns), made with its parts (issue 36).
+                attrs = _checked_attrs(render_key, render_one, is_markup, trim_url_limit)
+                return None if attrs is None else jinja2_render_word(word, attrs, trim_url_limit, is_markup)
+
         def convert(run: str) -> str:
             found = jinja2_markup(run, extra_schemes, render)
             return urlize_refined(
@@ -116,6 +168,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
                 # Markup holds character references: "&amp;" at the end of a link stays whole.
                 html_entities=is_markup,
                 markup=is_markup,
+                render_word=render_word,
             )
 
         # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ...backends._html_spans import without_surrogates
+from ...backends._html_spans import LibraryLink, without_surrogates
 from ...backends.django import DJANGO_SEPARATORS, django_configuration, django_markup
 from ...refine.risk_profile import RejectRisky
 from .._urlize import in_text, urlize_refined
@@ -82,6 +82,30 @@ def urlize(
     stock = config.anchor is not None
     render_key = None if probe_key is None else (probe_key, trim_url_limit, nofollow, autoescape, safe_input)
 
+    words = config.words
+    rendered_words: dict[tuple[str, str], str | None] = {}  # per call, as Django keeps its words' output
+
+    def render_word(word: str, span: LibraryLink | None) -> str | None:
+        # Django's anchor for ``word`` alone (what render_one returns), made with Django's parts (issue 36).
+        if words is None or not words.ready():
+            return None
+        scheme_end = -1 if span is None else span.href.find("://")
+        href = "" if scheme_end < 0 else span.href[: scheme_end + 3]  # type: ignore[union-attr]  # (its protocol)
+        key = (word, href)
+        try:
+            return rendered_words[key]
+        except KeyError:
+            pass
+        own = rendered_words[key] = words.render(word, href, safe_input, trim_url_limit, nofollow, autoescape)
+        return own
+
+    def spans_of(word: str) -> list[tuple[int, int]] | None:
+        # Django's spans in a word it is asked about (an email's or a host's), decided with its own parts.
+        if words is None or not words.ready():
+            return None
+        protocol = words.protocol()
+        return words.spans(word, protocol if protocol is not None and words.ready(protocol) else None)
+
     def convert(run: str) -> str:
         found = django_markup(urlizer, run, nofollow, config)
         return urlize_refined(
@@ -105,6 +129,8 @@ def urlize(
             html_entities=True,
             reject_risky=reject_risky,
             markup=markup,
+            render_word=render_word if stock else None,
+            spans_of=spans_of if stock else None,
         )
 
     # Markup (safe input, or autoescape off) is linkified only where a browser sees text.
