@@ -24,6 +24,7 @@ __all__ = [
     "anchor_markup",
     "anchor_spans",
     "first_character_pattern",
+    "joined_markup",
     "windowed_markup",
     "without_surrogates",
 ]
@@ -248,8 +249,20 @@ def windowed_markup(
         moves.append(lo - length)
         length += hi - lo
     joined = without_surrogates(pieces[0] if len(pieces) == 1 else "".join(pieces))
-    if render_raw is not None:
-        fast = _fast_parse(render_raw(joined), False, joined if "<" in joined else None)
+    return joined_markup(joined, None if render_raw is None else render_raw(joined), render, starts, moves)
+
+
+def joined_markup(
+    joined: str, raw: str | None, render: Callable[[str], str], starts: Sequence[int], moves: Sequence[int]
+) -> list[LibraryLink]:
+    """:func:`anchor_markup` of pieces of a text put end to end (``joined``: piece *k* starts at
+    ``starts[k]``, and ``moves[k]`` moves its offsets back to the text), the spans moved back.
+
+    ``raw``: the library's rendering of ``joined`` with escaping off, read first when it is
+    the pieces with the library's anchors in them (:func:`_fast_parse`); else ``render(joined)``.
+    """
+    if raw is not None:
+        fast = _fast_parse(raw, False, joined if "<" in joined else None)
         if fast is not None:
             return _place(joined, fast, False, starts, moves)
     rendered = render(joined)

@@ -17,7 +17,6 @@ spans of one call.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import html
 import itertools
@@ -31,11 +30,10 @@ from typing import Any, Literal, NamedTuple
 from ..link import LinkKind
 from ._html_spans import (
     LibraryLink,
-    _fast_parse,
-    _place,
     anchor_markup,
     anchor_spans,
     first_character_pattern,
+    joined_markup,
     windowed_markup,
     without_surrogates,
 )
@@ -691,18 +689,7 @@ def _asked_markup(
         starts.append(length)
         moves.append(at - length)
         length += len(word) + 1
-    fast = _fast_parse(str(urlizer(joined, nofollow=nofollow)), False)
-    if fast is not None:
-        return _place(joined, fast, False, starts, moves)
-    rendered = render(joined)
-    fast = _fast_parse(rendered)
-    if fast is not None:
-        return _place(joined, fast, True, starts, moves)
-    out = []
-    for one in anchor_markup(joined, rendered):
-        k = bisect.bisect_right(starts, one.link.start) - 1
-        out.append(one._replace(link=RawLink(one.link.start + moves[k], one.link.end + moves[k], one.link.kind)))
-    return out
+    return joined_markup(joined, str(urlizer(joined, nofollow=nofollow)), render, starts, moves)
 
 
 class DjangoBackend:

@@ -621,6 +621,22 @@ def urlize_refined(
             _TAILS[render_key] = tails
         except TypeError:  # a configuration that cannot be a key
             pass
+
+    def kept_as_rendered(own: str, link_text: str, odd: bool, bidi_reference: bool) -> bool:
+        """Whether the anchor ``own`` (``<a href="…"TAIL>…</a>``) is written as it is: what ``_render_link``
+        keeps (no Bidi_Control to escape, a safe scheme, attribute names among ``names()``), the
+        names read once per set of attributes after the href."""
+        if (odd and _BIDI.search(link_text) is not None) or bidi_reference:
+            return False
+        if not (link_text.startswith(_HTTP) or safe_scheme(link_text)):
+            return False
+        href_end = own.index('"', 9)
+        tail = own[href_end + 1 : own.index(">", href_end)]
+        fits = tails.get(tail)
+        if fits is None:
+            fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
+        return fits
+
     # The library's own urlize (its anchors reusable) shows links whole: one probe anchor for every length.
     untrimmed = rendered is not None and render_key is not None and trim_url_limit is None
     # Searched only in a link that is not ASCII (str.isascii() reads a flag).
@@ -672,24 +688,13 @@ def urlize_refined(
                 )
             ):
                 own = found.markup
-                # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its
-                # text): _render_link keeps it when its attribute names are among names().
-                if (
-                    (not odd or _BIDI.search(link_text) is None)
-                    and not bidi_reference
-                    and (link_text.startswith(_HTTP) or safe_scheme(link_text))
-                ):
-                    href_end = own.index('"', 9)
-                    tail = own[href_end + 1 : own.index(">", href_end)]
-                    fits = tails.get(tail)
-                    if fits is None:
-                        fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
-                    if fits:
-                        piece = text[pos:start]
-                        out.append(piece if escape_text is None else escape_text(piece))
-                        out.append(own)
-                        pos = end
-                        continue
+                # The library's anchor ``<a href="…"TAIL>…</a>`` (no ``"<>`` in a value, no ``<>`` in its text).
+                if kept_as_rendered(own, link_text, odd, bidi_reference):
+                    piece = text[pos:start]
+                    out.append(piece if escape_text is None else escape_text(piece))
+                    out.append(own)
+                    pos = end
+                    continue
             elif render_word is not None:
                 own = render_word(link_text, found)  # the span, with other options: rendered here
                 rendered_here = True
@@ -698,25 +703,16 @@ def urlize_refined(
         elif (
             own
             and rendered_here
-            and (not odd or _BIDI.search(link_text) is None)
-            and not bidi_reference
-            and (link_text.startswith(_HTTP) or safe_scheme(link_text))
             and own.startswith('<a href="')
             and _ANCHOR.match(own) is not None
+            and kept_as_rendered(own, link_text, odd, bidi_reference)
         ):
-            # render_word's anchor (render_one's string): what _render_link keeps when its attribute names
-            # are among names(), read once per set of attributes after the href (as for the library's anchors).
-            href_end = own.index('"', 9)
-            tail = own[href_end + 1 : own.index(">", href_end)]
-            fits = tails.get(tail)
-            if fits is None:
-                fits = tails[tail] = set(_ATTR_NAME.findall(tail)) | {"href"} <= names()
-            if fits:
-                piece = text[pos:start]
-                out.append(piece if escape_text is None else escape_text(piece))
-                out.append(own)
-                pos = end
-                continue
+            # render_word's anchor (render_one's string), kept as the library's anchors are.
+            piece = text[pos:start]
+            out.append(piece if escape_text is None else escape_text(piece))
+            out.append(own)
+            pos = end
+            continue
         anchor = _render_link(
             link, render_one, default_scheme, names, own, render_key, untrimmed, markup, render_escaped
         )

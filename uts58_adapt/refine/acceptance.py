@@ -219,19 +219,18 @@ def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck, text: str 
     out = []
     for link in links:
         if link.kind == "email" and link.original != (link.start, link.end):
-            if in_word is not None:
-                word, start, end = email_word_probe(text or "", link.start, link.end)
+            if in_word is not None and text is not None:
+                word, start, end = email_word_probe(text, link.start, link.end)
                 key = f"{start} {end} {word}"
-                if key not in cache:
-                    cache[key] = in_word(word, start, end)
-                if not cache[key]:
-                    continue
-                out.append(link)
-                continue
-            probe = email_probe(link.text)
-            if probe not in cache:
-                cache[probe] = accepts_email(probe)
-            if not cache[probe]:
+                answer = cache.get(key)
+                if answer is None:
+                    answer = cache[key] = in_word(word, start, end)
+            else:
+                key = email_probe(link.text)
+                answer = cache.get(key)
+                if answer is None:
+                    answer = cache[key] = accepts_email(key)
+            if not answer:
                 continue
         out.append(link)
     return out
