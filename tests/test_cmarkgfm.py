@@ -527,9 +527,7 @@ NON_ASCII_EMAILS = {
         '<p><a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@example.gr">σωκράτης@example.gr</a></p>\n'
     ),
     "José@例え.jp」です": f'<p><a href="mailto:Jos%C3%A9@{REIE}.jp">José@例え.jp</a>」です</p>\n',
-    "x Jos&amp;é@example.com y": (
-        '<p>x <a href="mailto:Jos&amp;%C3%A9@example.com">Jos&amp;é@example.com</a> y</p>\n'
-    ),
+    "x Jos&amp;é@example.com y": ('<p>x <a href="mailto:Jos&amp;%C3%A9@example.com">Jos&amp;é@example.com</a> y</p>\n'),
     "*em* José@example.com, & \\<b> bug@例え.jp": (
         '<p><em>em</em> <a href="mailto:Jos%C3%A9@example.com">José@example.com</a>, &amp; &lt;b&gt; '
         f'<a href="mailto:bug@{REIE}.jp">bug@例え.jp</a></p>\n'

@@ -319,13 +319,18 @@ def test_markdown_code_spans_survive_backticks() -> None:
 
 def test_add_files_copies_and_writes_into_the_sdist(tmp_path: Path) -> None:
     spec = compat.LibrarySpec(
-        "lib", (), (), (), copies={"t/data.txt": "tests/data/cmark-gfm-autolinks.txt"}, writes={"t/test_x.py": "x = 1\n"}
+        "lib",
+        (),
+        (),
+        (),
+        copies={"t/data.txt": "tests/data/cmark-gfm-autolinks.txt"},
+        writes={"t/test_x.py": "x = 1\n"},
     )
     compat.add_files(spec, tmp_path)
     assert (tmp_path / "t" / "data.txt").read_bytes() == (REPO / "tests/data/cmark-gfm-autolinks.txt").read_bytes()
     assert (tmp_path / "t" / "test_x.py").read_text() == "x = 1\n"
     missing = compat.LibrarySpec("lib", (), (), (), copies={"a.txt": "tests/data/absent.txt"})
-    with pytest.raises(compat.ToolError, match="cannot read tests/data/absent.txt for the lib suite"):
+    with pytest.raises(compat.ToolError, match=r"cannot read tests/data/absent\.txt for the lib suite"):
         compat.add_files(missing, tmp_path)
 
 
