@@ -30,7 +30,8 @@ The HTML it returns is refined (docs/decisions.md, "cmark-gfm: refine the HTML")
 
 4. An email cmark-gfm does not link because it is not ASCII (``José@example.com``: no ASCII
    letter right before the "@"; ``bug@例え.jp``: a non-ASCII domain) is found by §5.2 in
-   the text between two tags outside code, ``<pre>`` and anchors, and linked where
+   its word (between white space and tags) of the text outside code, ``<pre>`` and
+   anchors, and linked where
    cmark-gfm links the probe (§10.1, as ``wrap()`` asks linkify-it): the address in its
    run of Link_Term=Include characters (``refine.acceptance.email_word_probe``: the local
    part's non-ASCII characters written ``a``, ``。`` as ``.``), its domain in the ``xn--``
@@ -48,6 +49,7 @@ checks (a link with a risk stays text), as in the other integrations.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -456,6 +458,8 @@ def _upgraded(
 _TAG = re.compile(r"<[^>]*>")
 _NEVER_IN = re.compile(r"<(/?)(?:a|code|pre)[\s>]")
 _UNSAFE = Options.CMARK_OPT_UNSAFE
+#: Where the word around an "@" ends in cmark-gfm's output: white space or a tag.
+_WORD_END = re.compile(r"[\s<]")
 
 
 def _free_ats(markup: str) -> list[bool]:
@@ -487,21 +491,28 @@ def _with_emails(
     parts: list[str] = []
     mine: list[int] = []  # where the anchors added start in the output
     pos = out_len = 0  # where the markup not yet copied to parts starts; the length of parts
+    floor = 0  # where the last word looked at ends
     at = rendered.find("@")
     k = 0
     while at != -1:
         if not free[k]:
             at, k = rendered.find("@", at + 1), k + 1
             continue
-        lo = max(pos, rendered.rfind(">", pos, at) + 1)
-        hi = rendered.find("<", at)
-        hi = len(rendered) if hi == -1 else hi
+        # The word around the "@": an email holds no white space and no markup (cmark-gfm's
+        # text writes white space as it is); looked for from the last word on (linear).
+        lo = max(floor, rendered.rfind(">", floor, at) + 1)
+        space = _LAST_SPACE.match(rendered, lo, at)
+        if space is not None:
+            lo = space.end()
+        stop = _WORD_END.search(rendered, at)
+        hi = len(rendered) if stop is None else stop.start()
         first_k = k
-        while at != -1 and at < hi:  # every "@" of this text is free, as the first one
+        while at != -1 and at < hi:  # (the "@"s of this word: free, as the first one)
             at, k = rendered.find("@", at + 1), k + 1
+        floor = hi
         markup = rendered[lo:hi]
         if markup.isascii():
-            continue
+            continue  # (cmark-gfm decides the ASCII emails)
         if options & _UNSAFE and structure is None:
             safe = render(text, options & ~_UNSAFE, extensions)
             structure = _free_ats(safe) if safe.count("@") == len(free) else []
@@ -530,8 +541,8 @@ def _with_emails(
 
 
 def _emails_in(markup: str, strict_hosts: bool, reject_risky: RejectRisky) -> list[tuple[int, int, str]]:
-    """The non-ASCII emails to link in ``markup`` (the text between two tags of cmark-gfm's
-    output, escaped as cmark-gfm escapes text): ``(start, end, anchor)``, offsets in ``markup``."""
+    """The non-ASCII emails to link in ``markup`` (a word of cmark-gfm's text, escaped as
+    cmark-gfm escapes text): ``(start, end, anchor)``, offsets in ``markup``."""
     decoded = _decoded(markup)
     if escape_text(decoded) != markup:
         return []  # (not cmark-gfm's text: a raw tag's inside, say)
@@ -559,29 +570,16 @@ def _emails_in(markup: str, strict_hosts: bool, reject_risky: RejectRisky) -> li
 
 
 _MAILTO = "mailto:"
-#: The probes asked, with cmark-gfm's answers (bounded: cleared when full).
-_probes: dict[tuple[str, int, int], bool] = {}
-_PROBES = 4096
 _PROBE_ANCHOR = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
 
 
+#: (an lru_cache above 4096 entries: bench.py's forget() empties it, so each figure is a first reading)
+@functools.lru_cache(maxsize=8192)
 def _probe_linked(word: str, start: int, end: int) -> bool:
     """Whether cmark-gfm's autolink extension, given ``word`` (``email_word_probe``'s: the local
     part's non-ASCII characters written ``a``) with the domain of ``word[start:end]`` in its
     ``xn--`` form, links an email over the address: ``word`` must render as one paragraph of
     its own text (no other markup), one of its anchors a ``mailto:`` overlapping the address."""
-    key = (word, start, end)
-    answer = _probes.get(key)
-    if answer is None:
-        answer = _ask_cmark(word, start, end)
-        if len(_probes) >= _PROBES:
-            _probes.clear()
-        _probes[key] = answer
-    return answer
-
-
-def _ask_cmark(word: str, start: int, end: int) -> bool:
-    """:func:`_probe_linked`, not cached."""
     local, _, domain = word[start:end].rpartition("@")
     try:
         domain = ascii_host(domain)
