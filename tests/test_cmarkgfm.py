@@ -571,6 +571,10 @@ NEVER_LINKED = [
     "<div>José@example.com</div>\n\nJosé@example.com",
     "<a href='x'>José@example.com</a>",
     "x <!-- José@example.com --> y",
+    # a raw </a> inside a link's text: the email is still inside cmark-gfm's anchor
+    "[a </a> José@example.com b](http://x.com)",
+    "<pre>\nJosé@example.com\n</pre>",
+    "<code>José@example.com</code> and <a href='x'>José@例え.jp</a>",
 ]
 
 
@@ -585,6 +589,10 @@ def test_no_email_added_in_code_raw_html_or_links(text: str, options: int) -> No
         assert out == f"<!-- raw HTML omitted -->\n<p>{linked}</p>\n"
     elif text == "<a href='x'>José@example.com</a>" and not options:
         assert out == f"<p><!-- raw HTML omitted -->{linked}<!-- raw HTML omitted --></p>\n"
+    elif text.startswith("<code>") and not options:
+        omitted = "<!-- raw HTML omitted -->"
+        jp = f'<a href="mailto:Jos%C3%A9@{REIE}.jp">José@例え.jp</a>'
+        assert out == f"<p>{omitted}{linked}{omitted} and {omitted}{jp}{omitted}</p>\n"
     else:
         assert out == raw(text, options)
 
