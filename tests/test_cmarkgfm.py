@@ -59,9 +59,10 @@ ISSUE = {
         '<p>See <a href="https://en.wikipedia.org/wiki/Antenna_(radio)">'
         "https://en.wikipedia.org/wiki/Antenna_(radio)</a>.</p>\n"
     ),
-    # cmark-gfm links no email with a non-ASCII domain: it decides which emails there are
-    "Mail bug@例え.jp": "<p>Mail bug@例え.jp</p>\n",
-    "mail a@例え.jp": "<p>mail a@例え.jp</p>\n",
+    # cmark-gfm links no email with a non-ASCII domain; it links the probe a@xn--r8jz45g.jp (§5.2,
+    # §10.1): the email is linked, its href escaped as cmark-gfm escapes one (UTF-8, %XX)
+    "Mail bug@例え.jp": f'<p>Mail <a href="mailto:bug@{REIE}.jp">bug@例え.jp</a></p>\n',
+    "mail a@例え.jp": f'<p>mail <a href="mailto:a@{REIE}.jp">a@例え.jp</a></p>\n',
 }
 
 
@@ -242,6 +243,12 @@ AFFECTED = {
     "Ports:": "§3.3: a port above 65535 is no port (the host is invalid)",
     "Emails:": "§5.2: the local part is scanned back over Link_Email (cmark-gfm links 'ller@example.de' in 'jürgen.müller@…')",
     "Mailto:": "§5.2: the same, and 'mailto:' in any case is part of the link",
+    # §5.2, §10.1: a non-ASCII email cmark-gfm leaves as text, linked where it links the probe
+    "Δείτε": "σωκράτης@example.gr",
+    "ראו": "דוד@example.co.il",
+    "انظر": "mailto:سارة@example.com",
+    "详情见（": "用户@例子.中国",
+    "Umlaut domain:": "anna@bücher.de, jörg@bücher.de",
 }
 SAMPLE = (REPO / "uts58_adapt" / "corpora" / "sample.txt").read_text(encoding="utf-8")
 
@@ -272,6 +279,11 @@ LINKS = [
     "[http://x.com/a」](http://x.com/a」)",
     "mailto:a@x.com",
     "http://x.com/a&b」",
+    "José@example.com",
+    "bug@例え.jp」",
+    "σ@例え。jp",
+    "`José@例え.jp`",
+    "<span>é@a.co</span>",
 ]
 
 
@@ -331,6 +343,11 @@ UNITS = [
     "aσb@example.gr ",
     "σa@b.co",
     "σ!a.b@b.co」",
+    "José@example.com ",
+    "bug@例え.jp」",
+    "é@",
+    "é@a.co",
+    "<b>é@a.co</b> ",
 ]
 
 
@@ -496,3 +513,102 @@ def test_the_second_render_is_left_out_only_without_authors_anchors() -> None:
     for text in ("see https://例え.jp/テ_スト」", "see https://例え.jp/テ&amp;スト」"):
         assert not upgrade._all_extensions(text, raw(text), 0), text
     assert not upgrade._all_extensions(changed, raw(changed), Options.CMARK_OPT_SMART)
+
+
+# --- emails cmark-gfm does not link: asked with the probe (§5.2, §10.1) -----------------------
+
+#: Written by hand: cmark-gfm links no email whose local part ends with a non-ASCII character
+#: nor one with a non-ASCII domain; it links the probe (the local part's non-ASCII characters
+#: written "a", the domain in its xn-- form), so the email is linked, escaped as cmark-gfm
+#: escapes (href: UTF-8 bytes %XX, "&" as &amp;; text: & < > ").
+NON_ASCII_EMAILS = {
+    "mail José@example.com": '<p>mail <a href="mailto:Jos%C3%A9@example.com">José@example.com</a></p>\n',
+    "σωκράτης@example.gr": (
+        '<p><a href="mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@example.gr">σωκράτης@example.gr</a></p>\n'
+    ),
+    "José@例え.jp」です": f'<p><a href="mailto:Jos%C3%A9@{REIE}.jp">José@例え.jp</a>」です</p>\n',
+    "x Jos&amp;é@example.com y": ('<p>x <a href="mailto:Jos&amp;%C3%A9@example.com">Jos&amp;é@example.com</a> y</p>\n'),
+    "*em* José@example.com, & \\<b> bug@例え.jp": (
+        '<p><em>em</em> <a href="mailto:Jos%C3%A9@example.com">José@example.com</a>, &amp; &lt;b&gt; '
+        f'<a href="mailto:bug@{REIE}.jp">bug@例え.jp</a></p>\n'
+    ),
+    "# José@example.com": '<h1><a href="mailto:Jos%C3%A9@example.com">José@example.com</a></h1>\n',
+    "| a |\n|---|\n| bug@例え.jp |": (
+        f'<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td><a href="mailto:bug@{REIE}.jp">'
+        "bug@例え.jp</a></td>\n</tr>\n</tbody>\n</table>\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", list(NON_ASCII_EMAILS))
+def test_non_ascii_emails_are_linked_where_cmark_gfm_links_the_probe(text: str) -> None:
+    assert "mailto:" not in raw(text)  # cmark-gfm alone links none of them
+    assert gfm(text) == NON_ASCII_EMAILS[text]
+
+
+#: cmark-gfm decides: it links none of these probes (a last character that is no letter, no
+#: "." in the domain, two "@"), so the email stays text, as its ASCII form does.
+NOT_LINKED_PROBES = ["x José@x.co1", "x José@localhost", "José@例え.jp1"]
+
+
+@pytest.mark.parametrize("text", NOT_LINKED_PROBES)
+def test_what_cmark_gfm_does_not_link_in_the_probe_stays_text(text: str) -> None:
+    ascii_form = re.sub(r"[^\x00-\x7f]", "a", text)
+    assert "mailto:" not in raw(ascii_form)
+    assert gfm(text) == raw(text)
+
+
+#: Code spans, code blocks, raw HTML and links already there: never an email added.
+NEVER_LINKED = [
+    "`José@example.com`",
+    "```\nJosé@example.com\n```",
+    "    bug@例え.jp",
+    "[José@example.com](http://x.com)",
+    "[x](mailto:José@example.com) and ![José@example.com](i.png)",
+    "<mailto:José@example.com>",
+    '<span title="José@example.com">x</span>',
+    "<div>\nJosé@example.com\n</div>",
+    "<div>José@example.com</div>\n\nJosé@example.com",
+    "<a href='x'>José@example.com</a>",
+    "x <!-- José@example.com --> y",
+    # a raw </a> inside a link's text: the email is still inside cmark-gfm's anchor
+    "[a </a> José@example.com b](http://x.com)",
+    "<pre>\nJosé@example.com\n</pre>",
+    "<code>José@example.com</code> and <a href='x'>José@例え.jp</a>",
+]
+
+
+@pytest.mark.parametrize("options", [0, Options.CMARK_OPT_UNSAFE])
+@pytest.mark.parametrize("text", NEVER_LINKED)
+def test_no_email_added_in_code_raw_html_or_links(text: str, options: int) -> None:
+    out = gfm(text, options)
+    linked = '<a href="mailto:Jos%C3%A9@example.com">José@example.com</a>'
+    # without CMARK_OPT_UNSAFE raw HTML is omitted: the text of the paragraph around it is
+    # cmark-gfm's, where it links an ASCII email (as it links a@example.com there)
+    if text == "<div>José@example.com</div>\n\nJosé@example.com" and not options:
+        assert out == f"<!-- raw HTML omitted -->\n<p>{linked}</p>\n"
+    elif text == "<a href='x'>José@example.com</a>" and not options:
+        assert out == f"<p><!-- raw HTML omitted -->{linked}<!-- raw HTML omitted --></p>\n"
+    elif text.startswith("<code>") and not options:
+        omitted = "<!-- raw HTML omitted -->"
+        jp = f'<a href="mailto:Jos%C3%A9@{REIE}.jp">José@例え.jp</a>'
+        assert out == f"<p>{omitted}{linked}{omitted} and {omitted}{jp}{omitted}</p>\n"
+    else:
+        assert out == raw(text, options)
+
+
+def test_no_email_added_with_other_extension_lists() -> None:
+    text = "mail José@example.com"
+    assert upgrade.markdown_to_html_with_extensions(text, extensions=["table"]) == "<p>mail José@example.com</p>\n"
+    assert upgrade.markdown_to_html_with_extensions(text) == "<p>mail José@example.com</p>\n"
+    assert upgrade.markdown_to_html_with_extensions(text, extensions=["autolink"]) == NON_ASCII_EMAILS[text]
+
+
+def test_non_ascii_emails_with_strict_hosts_and_reject_risky() -> None:
+    # a domain mixing Latin and Cyrillic (exаmple) is a §8 risk: text with reject_risky
+    text = "mail José@exаmple.com"
+    assert "mailto:" in gfm(text)
+    assert gfm(text, reject_risky=True) == raw(text)
+    assert gfm("mail José@example.com", reject_risky=True) == NON_ASCII_EMAILS["mail José@example.com"]
+    # §1.4: a domain that is no registrable domain under strict_hosts
+    assert gfm("mail José@example.invalidtld", strict_hosts=True) == raw("mail José@example.invalidtld")

@@ -315,3 +315,43 @@ def test_run_suite_end_to_end_with_the_plugin(tmp_path: Path, monkeypatch: pytes
 def test_markdown_code_spans_survive_backticks() -> None:
     assert compat._markdown_code("test_x[`a|b`]") == "`` test_x[`a\\|b`] ``"
     assert compat._markdown_code("plain") == "`plain`"
+
+
+def test_add_files_copies_and_writes_into_the_sdist(tmp_path: Path) -> None:
+    spec = compat.LibrarySpec(
+        "lib",
+        (),
+        (),
+        (),
+        copies={"t/data.txt": "tests/data/cmark-gfm-autolinks.txt"},
+        writes={"t/test_x.py": "x = 1\n"},
+    )
+    compat.add_files(spec, tmp_path)
+    assert (tmp_path / "t" / "data.txt").read_bytes() == (REPO / "tests/data/cmark-gfm-autolinks.txt").read_bytes()
+    assert (tmp_path / "t" / "test_x.py").read_text() == "x = 1\n"
+    missing = compat.LibrarySpec("lib", (), (), (), copies={"a.txt": "tests/data/absent.txt"})
+    with pytest.raises(compat.ToolError, match=r"cannot read tests/data/absent\.txt for the lib suite"):
+        compat.add_files(missing, tmp_path)
+
+
+def test_cmark_gfm_autolink_examples_raw_and_wrapped(tmp_path: Path) -> None:
+    """The cmarkgfm entry's added suite (cmark-gfm's autolink spec examples, not in the sdist) run
+    by the real plugin, raw and wrapped, without the sdist: every example passes raw, and what
+    fails wrapped is what the committed table explains (no problem for --check)."""
+    pytest.importorskip("cmarkgfm")
+    (spec,) = [s for s in compat.LIBRARIES if s.name == "cmarkgfm"]
+    runner = "tests/test_uts58_cmark_autolinks.py"
+    assert runner in spec.writes and runner in spec.test_args
+    spec = compat.LibrarySpec(spec.name, spec.modules, spec.patches, (runner,), copies=spec.copies, writes=spec.writes)
+    source = tmp_path / "sdist"
+    compat.add_files(spec, source)
+    work = tmp_path / "work"
+    work.mkdir()
+    raw = compat.run_suite(sys.executable, spec, source, "raw", work, REPO, 300)
+    wrapped = compat.run_suite(sys.executable, spec, source, "wrapped", work, REPO, 300)
+    assert wrapped["meta"]["wraps"] > 0
+    rules = [r for r in compat.load_rules(compat.DEFAULT_TABLE) if r.library == "cmarkgfm"]
+    result = compat.classify("cmarkgfm", "0", raw["tests"], wrapped["tests"], rules)
+    assert (result.raw_passed, result.raw_total) == (15, 15)  # 14 examples and the count of them
+    assert (result.wrapped_passed, len(result.changes)) == (13, 2)
+    assert compat.problems([result]) == []

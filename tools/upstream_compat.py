@@ -2,7 +2,7 @@
 """Run the linkifiers' own test suites raw and wrapped by ``uts58_adapt.wrap``, and explain each difference.
 
 For every library in ``LIBRARIES`` (linkify-it-py, urlextract, markdown-it-py, bleach, Django, Jinja2,
-mistune, pymdown-extensions' magiclink, marko's GFM), the sdist of the
+mistune, pymdown-extensions' magiclink, docutils, marko's GFM, cmarkgfm), the sdist of the
 *installed* version is downloaded with ``pip download --no-deps --no-binary :all:`` into a cache
 directory (the only network access of the project; never at import or unit-test time), unpacked
 into a temporary directory, and its tests are run twice with pytest:
@@ -10,8 +10,15 @@ into a temporary directory, and its tests are run twice with pytest:
 * raw: the library as installed;
 * wrapped: every instance the tests build is replaced by ``uts58_adapt.wrap(instance)``
   (for markdown-it-py, ``md.linkify``), or the library's function by its upgrade (Django's
-  ``urlize``, mistune's ``url`` plugin, magiclink's ``makeExtension``, marko's GFM extension; Jinja2 gets
-  ``install(env)``), by the plugin ``tools/uts58_upstream_plugin.py``.
+  ``urlize``, mistune's ``url`` plugin, magiclink's ``makeExtension``, marko's GFM extension,
+  cmarkgfm's two rendering functions; Jinja2 gets ``install(env)``), by the plugin
+  ``tools/uts58_upstream_plugin.py``.
+
+A suite the sdist does not carry whole is completed from the repository before it runs
+(``LibrarySpec.copies`` and ``writes``): the cmarkgfm sdist has its binding's tests but not
+cmark-gfm's specs, so the autolink examples of those specs (``tests/data/cmark-gfm-autolinks.txt``)
+and a runner for them (``CMARK_SPEC_RUNNER``, what cmark-gfm's ``test/spec_tests.py`` does with
+them) are written into it.
 
 A test that passes raw and fails wrapped (or the reverse) is a *change*. Each change should be
 required by UTS #58; ``tools/upstream_expected.toml`` says which rule changes it. ``--check``
@@ -65,6 +72,8 @@ class LibrarySpec:
     ``--deselect``). ``requires`` are import names the suite needs, with the pip names to install;
     ``env`` are environment variables the suite needs (a settings module, say); ``pythonpath`` are
     directories of the sdist put on ``PYTHONPATH`` (where that settings module is).
+    ``copies`` (a path in the sdist -> a file of this repository) and ``writes`` (a path in the
+    sdist -> its text) add upstream test files that the sdist lacks.
     """
 
     name: str
@@ -74,7 +83,44 @@ class LibrarySpec:
     requires: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     pythonpath: tuple[str, ...] = ()
+    copies: Mapping[str, str] = field(default_factory=dict)
+    writes: Mapping[str, str] = field(default_factory=dict)
     note: str = ""
+
+
+REPO = TOOLS.parent
+
+#: cmark-gfm's autolink spec examples (copied into the cmarkgfm sdist as
+#: ``tests/cmark-gfm-autolinks.txt``) as a pytest module: each example rendered by
+#: ``cmarkgfm.cmark.github_flavored_markdown_to_html`` (the GFM extensions, which cmark-gfm's spec
+#: tests enable for these examples) and compared with its HTML; ``<IGNORE>`` only has to render.
+CMARK_SPEC_RUNNER = r'''"""cmark-gfm's autolink spec examples (written here by uts58_adapt's tools/upstream_compat.py)."""
+import re
+from pathlib import Path
+
+import pytest
+from cmarkgfm import cmark
+
+FENCE = "`" * 32
+SPEC = (Path(__file__).parent / "cmark-gfm-autolinks.txt").read_text(encoding="utf-8")
+PARTS = re.split(r"^=== test/(\S+)\n", SPEC, flags=re.MULTILINE)
+EXAMPLES = []
+for name, body in zip(PARTS[1::2], PARTS[2::2]):
+    found = re.findall(rf"^{FENCE} example[^\n]*\n(.*?)^\.\n(.*?)^{FENCE}$", body, re.MULTILINE | re.DOTALL)
+    for number, (markdown, html) in enumerate(found, 1):
+        EXAMPLES.append(pytest.param(markdown.replace("\u2192", "\t"), html, id=f"{name}-{number}"))
+
+
+def test_the_examples_are_read():
+    assert len(EXAMPLES) == 14
+
+
+@pytest.mark.parametrize(("markdown", "html"), EXAMPLES)
+def test_autolink_example(markdown, html):
+    rendered = cmark.github_flavored_markdown_to_html(markdown)
+    if html.strip() != "<IGNORE>":
+        assert rendered == html
+'''
 
 
 LIBRARIES: tuple[LibrarySpec, ...] = (
@@ -170,6 +216,22 @@ LIBRARIES: tuple[LibrarySpec, ...] = (
         test_args=("tests/test_spec.py", "-k", "gfm"),
         note="the GFM spec tests (tests/spec/gfm.txt and marko's own GFM cases), "
         'extensions=["gfm"] given the upgraded GFM extension',
+    ),
+    LibrarySpec(
+        name="cmarkgfm",
+        modules=("cmarkgfm", "cmarkgfm.cmark"),
+        patches=(
+            "replace:cmarkgfm.cmark:github_flavored_markdown_to_html="
+            "uts58_adapt.integrations.cmarkgfm:github_flavored_markdown_to_html",
+            "replace:cmarkgfm.cmark:markdown_to_html_with_extensions="
+            "uts58_adapt.integrations.cmarkgfm:markdown_to_html_with_extensions",
+        ),
+        test_args=("tests/test_cmark.py", "tests/test_uts58_cmark_autolinks.py"),
+        copies={"tests/cmark-gfm-autolinks.txt": "tests/data/cmark-gfm-autolinks.txt"},
+        writes={"tests/test_uts58_cmark_autolinks.py": CMARK_SPEC_RUNNER},
+        note="the binding's tests (tests/test_cmark.py) and the autolink examples of cmark-gfm's specs "
+        "(not in the sdist: copied from tests/data/cmark-gfm-autolinks.txt), the two rendering functions "
+        "replaced by the upgrade",
     ),
 )
 
@@ -395,6 +457,20 @@ def unpack(archive: Path, into: Path) -> Path:
     return tops[0]
 
 
+def add_files(spec: LibrarySpec, source: Path) -> None:
+    """Write ``spec``'s ``copies`` (from this repository) and ``writes`` into the unpacked sdist ``source``."""
+    for dest, source_file in spec.copies.items():
+        try:
+            text = (REPO / source_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ToolError(f"cannot read {source_file} for the {spec.name} suite: {exc.strerror}") from None
+        (source / dest).parent.mkdir(parents=True, exist_ok=True)
+        (source / dest).write_text(text, encoding="utf-8")
+    for dest, text in spec.writes.items():
+        (source / dest).parent.mkdir(parents=True, exist_ok=True)
+        (source / dest).write_text(text, encoding="utf-8")
+
+
 def installed_version(name: str) -> str:
     try:
         return importlib.metadata.version(name)
@@ -495,6 +571,7 @@ def run_library(
     check_requirements(spec)
     archive = fetch_sdist(python, spec.name, version, cache)
     source = unpack(archive, work / _normalized(spec.name))
+    add_files(spec, source)
     print(f"running the {spec.name} {version} suite raw and wrapped ...", file=sys.stderr)
     raw = run_suite(python, spec, source, "raw", work, import_root, timeout, timeout_scale)
     wrapped = run_suite(python, spec, source, "wrapped", work, import_root, timeout, timeout_scale)
@@ -597,7 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="upstream_compat.py",
         description=(
             "Download the sdists of the installed linkify-it-py, urlextract, markdown-it-py, bleach, Django, "
-            "Jinja2, mistune and pymdown-extensions with pip, run each library's own (linkify) tests raw and with "
+            "Jinja2, mistune, pymdown-extensions, docutils, marko and cmarkgfm with pip, run each library's own (linkify) tests raw and with "
             "every instance replaced by uts58_adapt.wrap(instance) (or the library's upgrade), and "
             "list every test whose outcome changes with the UTS #58 rule (from the explanation table) that "
             "changes it. uts58_adapt is imported as this interpreter finds it: PYTHONPATH=/other/checkout "

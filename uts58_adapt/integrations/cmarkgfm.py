@@ -28,9 +28,20 @@ The HTML it returns is refined (docs/decisions.md, "cmark-gfm: refine the HTML")
    the text after it, those it takes come out of it), or no anchor for an invalid host;
    text is escaped as cmark-gfm escapes text, the href as it escapes an href.
 
+4. An email cmark-gfm does not link because it is not ASCII (``José@example.com``: no ASCII
+   letter right before the "@"; ``bug@例え.jp``: a non-ASCII domain) is found by §5.2 in
+   its word (between white space and tags) of the text outside code, ``<pre>`` and
+   anchors, and linked where
+   cmark-gfm links the probe (§10.1, as ``wrap()`` asks linkify-it): the address in its
+   run of Link_Term=Include characters (``refine.acceptance.email_word_probe``: the local
+   part's non-ASCII characters written ``a``, ``。`` as ``.``), its domain in the ``xn--``
+   form, rendered alone by cmark-gfm's autolink extension, which must link an email over
+   the address.  With ``CMARK_OPT_UNSAFE`` the text is also rendered without it (raw HTML
+   omitted): the "@"s are taken in order there, so none in raw HTML is linked; when raw
+   HTML holds an "@" itself, no email is added in that document.
+
 Code spans, code blocks and raw HTML are never linked (cmark-gfm's extension made no
-anchor there, and nothing else is linked).  Emails cmark-gfm does not link (a non-ASCII
-domain, ``bug@例え.jp``) stay unlinked: cmark-gfm decides which "@" makes an email.
+anchor there, and step 4 looks only where cmark-gfm's text is).
 ``strict_hosts=True`` adds §1.4's registrable-domain rule, ``reject_risky=True`` §8's
 checks (a link with a risk stays text), as in the other integrations.
 ``cmarkgfm`` is imported when this module is, never by ``import uts58_adapt``.
@@ -38,6 +49,7 @@ checks (a link with a risk stays text), as in the other integrations.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -49,6 +61,8 @@ from cmarkgfm.cmark import Options
 from ..backends._html5_text import decode_text
 from ..html import BIDI_CONTROLS
 from ..link import RawLink
+from ..refine.acceptance import EmailInWord, ascii_host
+from ..refine.host_chars import normalize_separators
 from ..refine.migration import refine_links, refine_span
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import _SCHEME_OK, WINDOW, escape_bidi, refined_span, risk_filter
@@ -386,9 +400,16 @@ def render(text: str, options: int = 0, extensions: Sequence[str] | None = None)
 
 
 def _refined(
-    text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
+    text: str,
+    options: int,
+    extensions: Sequence[str],
+    rendered: str,
+    strict_hosts: bool,
+    reject_risky: RejectRisky,
+    mine: frozenset[int] = frozenset(),
 ) -> str:
-    """``rendered`` (cmark-gfm's output for ``text``) with the extension's autolinks refined."""
+    """``rendered`` (cmark-gfm's output for ``text``) with the extension's autolinks refined
+    (``mine``: where the anchors of step 4 start, left as they are)."""
     if '<a href="' not in rendered:
         return rendered
     fast = _FAST and not strict_hosts and not reject_risky
@@ -406,7 +427,7 @@ def _refined(
     parts: list[str] = []
     pos = 0
     for change in changes:
-        if (made is not None and change.anchor not in made) or change.start < pos:
+        if (made is not None and change.anchor not in made) or change.start < pos or change.anchor in mine:
             continue
         parts.append(rendered[pos : change.start])
         parts.append(change.markup)
@@ -415,6 +436,175 @@ def _refined(
         return rendered
     parts.append(rendered[pos:])
     return "".join(parts)
+
+
+def _upgraded(
+    text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
+) -> str:
+    """``rendered`` (cmark-gfm's output for ``text``, its autolink extension on) upgraded: the
+    non-ASCII emails it left as text added (step 4), then its autolinks refined."""
+    email_text = "@" in rendered and not rendered.isascii()
+    if '<a href="' not in rendered and not email_text:
+        return rendered
+    if reject_risky:
+        reject_risky = reject_risky_value(reject_risky)
+    mine: frozenset[int] = frozenset()
+    if email_text:
+        rendered, mine = _with_emails(text, options, extensions, rendered, strict_hosts, reject_risky)
+    return _refined(text, options, extensions, rendered, strict_hosts, reject_risky, mine)
+
+
+#: A tag in cmark-gfm's output, and the elements whose text is never linked.
+_TAG = re.compile(r"<[^>]*>")
+_NEVER_IN = re.compile(r"<(/?)(?:a|code|pre)[\s>]")
+_UNSAFE = Options.CMARK_OPT_UNSAFE
+#: Where the word around an "@" ends in cmark-gfm's output: white space or a tag.
+_WORD_END = re.compile(r"[\s<]")
+
+
+def _free_ats(markup: str) -> list[bool]:
+    """For each "@" of ``markup`` (cmark-gfm's output), in order: whether it is in text that is
+    inside no tag, no anchor, no ``<code>`` and no ``<pre>`` (one pass over the tags)."""
+    free: list[bool] = []
+    tags = _TAG.finditer(markup)
+    tag = next(tags, None)
+    depth = 0
+    at = markup.find("@")
+    while at != -1:
+        while tag is not None and tag.end() <= at:
+            name = _NEVER_IN.match(tag.group())
+            if name is not None:
+                depth = max(0, depth - 1) if name.group(1) else depth + 1
+            tag = next(tags, None)
+        free.append(depth == 0 and (tag is None or tag.start() > at))
+        at = markup.find("@", at + 1)
+    return free
+
+
+def _with_emails(
+    text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
+) -> tuple[str, frozenset[int]]:
+    """``rendered`` with the non-ASCII emails cmark-gfm left as text linked where it links their
+    probe (step 4 of the module docstring), and where the anchors added start."""
+    free = _free_ats(rendered)
+    structure: list[bool] | None = None  # the "@"s free in the render without raw HTML (UNSAFE only)
+    parts: list[str] = []
+    mine: list[int] = []  # where the anchors added start in the output
+    pos = out_len = 0  # where the markup not yet copied to parts starts; the length of parts
+    floor = 0  # where the last word looked at ends
+    at = rendered.find("@")
+    k = 0
+    while at != -1:
+        if not free[k]:
+            at, k = rendered.find("@", at + 1), k + 1
+            continue
+        # The word around the "@": an email holds no white space and no markup (cmark-gfm's
+        # text writes white space as it is); looked for from the last word on (linear).
+        lo = max(floor, rendered.rfind(">", floor, at) + 1)
+        space = _LAST_SPACE.match(rendered, lo, at)
+        if space is not None:
+            lo = space.end()
+        stop = _WORD_END.search(rendered, at)
+        hi = len(rendered) if stop is None else stop.start()
+        first_k = k
+        while at != -1 and at < hi:  # (the "@"s of this word: free, as the first one)
+            at, k = rendered.find("@", at + 1), k + 1
+        floor = hi
+        markup = rendered[lo:hi]
+        if markup.isascii():
+            continue  # (cmark-gfm decides the ASCII emails)
+        if options & _UNSAFE and structure is None:
+            safe = render(text, options & ~_UNSAFE, extensions)
+            structure = _free_ats(safe) if safe.count("@") == len(free) else []
+        if structure is not None and not all(structure[first_k:k] if structure else [False]):
+            continue  # raw HTML (or raw HTML that holds an "@": no email added in the document)
+        found = _emails_in(markup, strict_hosts, reject_risky)
+        if not found:
+            continue
+        parts.append(rendered[pos:lo])
+        out_len += lo - pos
+        last = 0
+        for start, end, anchor in found:
+            parts.append(markup[last:start])
+            out_len += start - last
+            mine.append(out_len)
+            parts.append(anchor)
+            out_len += len(anchor)
+            last = end
+        parts.append(markup[last:])
+        out_len += len(markup) - last
+        pos = hi
+    if not parts:
+        return rendered, frozenset()
+    parts.append(rendered[pos:])
+    return "".join(parts), frozenset(mine)
+
+
+def _emails_in(markup: str, strict_hosts: bool, reject_risky: RejectRisky) -> list[tuple[int, int, str]]:
+    """The non-ASCII emails to link in ``markup`` (a word of cmark-gfm's text, escaped as
+    cmark-gfm escapes text): ``(start, end, anchor)``, offsets in ``markup``."""
+    decoded = _decoded(markup)
+    if escape_text(decoded) != markup:
+        return []  # (not cmark-gfm's text: a raw tag's inside, say)
+    links = refine_links(
+        decoded, [], strict_hosts=strict_hosts, scheme_ok=_SCHEME_OK, accepts_email=EmailInWord(_probe_linked)
+    )
+    if reject_risky and links:
+        links = risk_filter(decoded, links, strict_hosts=strict_hosts, reject_risky=reject_risky)
+    found: list[tuple[int, int, str]] = []
+    last = at = 0  # the last offset in decoded, and its offset in markup
+    for link in links:
+        if link.kind != "email" or link.original is not None or link.text.isascii():
+            continue  # (cmark-gfm decides the ASCII emails; URLs are its own)
+        local, _, domain = link.text.rpartition("@")
+        href = link.text if local[: len(_MAILTO)].lower() == _MAILTO else _MAILTO + link.text
+        href = href[: len(href) - len(domain)] + normalize_separators(domain)
+        shown = link.text
+        if not BIDI_CONTROLS.isdisjoint(shown):
+            shown = escape_bidi(shown)  # §8: a Bidi_Control character is shown percent-escaped
+        start = at + len(escape_text(decoded[last : link.start]))
+        end = start + len(escape_text(link.text))
+        found.append((start, end, f'<a href="{escape_href(href)}">{escape_text(shown)}</a>'))
+        last, at = link.end, end
+    return found
+
+
+_MAILTO = "mailto:"
+_PROBE_ANCHOR = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
+
+
+#: (an lru_cache above 4096 entries: bench.py's forget() empties it, so each figure is a first reading)
+@functools.lru_cache(maxsize=8192)
+def _probe_linked(word: str, start: int, end: int) -> bool:
+    """Whether cmark-gfm's autolink extension, given ``word`` (``email_word_probe``'s: the local
+    part's non-ASCII characters written ``a``) with the domain of ``word[start:end]`` in its
+    ``xn--`` form, links an email over the address: ``word`` must render as one paragraph of
+    its own text (no other markup), one of its anchors a ``mailto:`` overlapping the address."""
+    local, _, domain = word[start:end].rpartition("@")
+    try:
+        domain = ascii_host(domain)
+    except (UnicodeError, ValueError):
+        return False
+    probe = word[:start] + local + "@" + domain + word[end:]
+    end = start + len(local) + 1 + len(domain)
+    rendered = render(probe, 0, ("autolink",))
+    if not (rendered.startswith("<p>") and rendered.endswith("</p>\n")):
+        return False
+    inner = rendered[3:-5]
+    shown: list[str] = []
+    overlaps = False
+    pos = length = 0
+    for m in _PROBE_ANCHOR.finditer(inner):
+        shown.append(_decoded(inner[pos : m.start()]))
+        length += len(shown[-1])
+        text = _decoded(m.group(2))
+        if m.group(1)[:7].lower() == _MAILTO and length < end and start < length + len(text):
+            overlaps = True
+        shown.append(text)
+        length += len(text)
+        pos = m.end()
+    shown.append(_decoded(inner[pos:]))
+    return overlaps and "<" not in inner[pos:] and "".join(shown) == probe
 
 
 def markdown_to_html_with_extensions(
@@ -435,11 +625,9 @@ def markdown_to_html_with_extensions(
     if extensions is not None and not isinstance(extensions, (list, tuple)):
         extensions = list(extensions)  # read twice: rendered with, then looked in
     rendered = render(text, options, extensions)
-    if not extensions or "autolink" not in extensions or '<a href="' not in rendered:
+    if not extensions or "autolink" not in extensions:
         return rendered
-    if reject_risky:
-        reject_risky = reject_risky_value(reject_risky)
-    return _refined(text, options, list(extensions), rendered, strict_hosts, reject_risky)
+    return _upgraded(text, options, list(extensions), rendered, strict_hosts, reject_risky)
 
 
 def github_flavored_markdown_to_html(
@@ -450,11 +638,7 @@ def github_flavored_markdown_to_html(
     ``CMARK_OPT_GITHUB_PRE_LANG``, as cmarkgfm's own)."""
     options |= _PRE_LANG
     rendered = render(text, options, GFM_EXTENSIONS)
-    if '<a href="' not in rendered:
-        return rendered  # (markdown_to_html_with_extensions, without its look at the arguments)
-    if reject_risky:
-        reject_risky = reject_risky_value(reject_risky)
-    return _refined(text, options, GFM_EXTENSIONS, rendered, strict_hosts, reject_risky)
+    return _upgraded(text, options, GFM_EXTENSIONS, rendered, strict_hosts, reject_risky)
 
 
 _PRE_LANG = Options.CMARK_OPT_GITHUB_PRE_LANG
