@@ -253,6 +253,37 @@ def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
     assert not _checks(up, library, author_html="<p>//σss@__https://evil｡io/1&amp;</p>", normalized_library_html=dotted)
 
 
+def test_each_difference_is_the_authors_or_the_dot_forms() -> None:
+    """Each difference of the text shown is what the renderer without a linkifier shows, or what
+    the library shows on the "." form: both in one text (markdown-it's outputs on issue 32's
+    new N2 and "new: open" reproducers).  A difference neither shows is still a finding."""
+    # "hTtP://l．o/&quot;)http://=/&lt;": the library on the "." form shows "&quot;" in its link;
+    # the link of the invalid host "=" rejected, the renderer shows "&lt;" as "<"
+    upgraded = '<p><a href="hTtP://l%EF%BC%8Eo/&amp;quot">hTtP://l．o/&amp;quot</a>;)http://=/&lt;</p>'
+    library = '<p><a href="hTtP://l">hTtP://l</a>．o/&quot;)<a href="http://=/&amp;lt">http://=/&amp;lt</a>;</p>'
+    dotted = '<p><a href="hTtP://l.o/&amp;quot;">hTtP://l.o/&amp;quot;</a>)<a href="http://=/&amp;lt">http://=/&amp;lt</a>;</p>'
+    author = "<p>hTtP://l．o/&quot;)http://=/&lt;</p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert "visible text" in _checks(upgraded, library, normalized_library_html=dotted)
+    assert "visible text" not in _checks(upgraded, library, author_html=author, normalized_library_html=dotted)
+    assert "visible text" in _checks(
+        upgraded.replace("&amp;quot", "&amp;qu0t"), library, author_html=author, normalized_library_html=dotted
+    )
+    # "hTtP://ex`c`例え。jp/%E2%": the code span the library swallowed, then "%E2%" shown "�%" as the
+    # library shows it in its link of the "." form
+    upgraded = (
+        '<p><a href="hTtP://ex">hTtP://ex</a><code>c</code><a href="http://xn--r8jz45g.jp/%E2%25">例え.jp/\ufffd%</a></p>'
+    )
+    library = '<p><a href="hTtP://ex%60c%60%E4%BE%8B%E3%81%88">hTtP://ex`c`例え</a>。jp/%E2%</p>'
+    dotted = '<p><a href="hTtP://ex%60c%60%E4%BE%8B%E3%81%88.jp/%E2%25">hTtP://ex`c`例え.jp/\ufffd%</a></p>'
+    author = "<p>hTtP://ex<code>c</code>例え。jp/%E2%</p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert "visible text" not in _checks(upgraded, library, author_html=author, normalized_library_html=dotted)
+    assert "visible text" in _checks(
+        upgraded.replace("%</a>", "</a>"), library, author_html=author, normalized_library_html=dotted
+    )
+
+
 def test_a_link_nested_as_the_library_nests_its_dot_form_is_not_flagged() -> None:
     """markdown-it (``html``) nests its link in an author's unclosed anchor; a link of a domain
     written with "。" nested there is what the library does with the "." form (it decides the host)."""
