@@ -1191,11 +1191,15 @@ def _written(shown: str, config: Config) -> str:
     written as references in markup, where a raw CR would be white space to the library."""
     if config.plain_text:
         return shown
-    if config.author is not None and not config.markup_input:
-        # Markdown source: "&" is text unless it starts a character reference, and one written
-        # "&amp;" is an entity token, before which markdown-it links nothing at the start of a text.
-        return _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
-    written = html.escape(shown, quote=False)
+    if config.author is not None:
+        # Markdown source, with HTML or not: "&" is text unless it starts a character reference, and
+        # one written "&amp;" is an entity token, before which markdown-it links nothing at the start
+        # of a text (markdown-it with ``html`` links "&@c.org" written so, not "&amp;@c.org").
+        written = _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
+        if not config.markup_input:
+            return written
+    else:
+        written = html.escape(shown, quote=False)
     return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", written) if config.markup_input else written
 
 
