@@ -123,6 +123,8 @@ def test_an_email_after_an_escape_is_kept_where_the_library_links(plain, md):
     expected = '<p>*,jane@x.com and <a href="mailto:b@x.com">b@x.com</a></p>\n'
     assert plain.render("\\*,jane@x.com and b@x.com") == expected
     assert md.render("\\*,jane@x.com and b@x.com") == expected
+    # outside markdown-it's rule (the wrapper asked directly), nothing is dropped
+    assert [(m.index, m.last_index) for m in md.linkify.match(",jane@x.com") or []] == [(1, 11)]
 
 
 def test_md_validate_link_still_applies(md):
