@@ -44,15 +44,8 @@ class Known(NamedTuple):
 #: xfail in test_known_finding_fixed then XPASSes and fails.  "new Nx" marks a finding not among
 #: issue 32's items (see /work/notes/fuzz-findings.md at the time of writing); "cf." a related item.
 KNOWN: list[Known] = [
-    # issue 32's own reproducers
-    # the classes the screen (seed 32, 200 inputs per configuration) finds, with their minimized reproducers
-    # markdown-it drops a link at the start of a text token after an escape (``text_special``); the email UTS #58
-    # starts later in that link (its local part) escapes the guard.  Open.
-    Known('new N3', 'markdown-it html', 'invented link', 'email', '\\t:&@c.org'),
-    Known('new N2', 'markdown-it', 'visible text', 'a character reference shown as text', 'hTtP://l．o/&quot;)http://=/&lt;'),
-    # still found by the screen once the issue-32 fixes were merged (2026-11-28): open work, see the closing note of issue 32
-    # and docs/hostile-input.md ("Known open findings")
-    Known('new: open', 'markdown-it', 'visible text', 'characters lost', 'hTtP://ex`c`例え。jp/%E2%'),
+    # none: the last three (new N3, new N2, "new: open", all markdown-it) were fixed or shown to be the
+    # library's own rendering (2026-12-02)
 ]
 # fmt: on
 
@@ -251,6 +244,47 @@ def test_the_librarys_rendering_of_the_dot_form_is_not_flagged() -> None:
     library = '<p>//σss@__<a href="https://evil">https://evil</a>｡io/1&amp;</p>'
     dotted = '<p>//ass@__<a href="https://evil.io/1&amp;amp">https://evil.io/1&amp;amp</a>;</p>'
     assert not _checks(up, library, author_html="<p>//σss@__https://evil｡io/1&amp;</p>", normalized_library_html=dotted)
+
+
+def test_each_difference_is_the_authors_or_the_dot_forms() -> None:
+    """Each difference of the text shown is what the renderer without a linkifier shows, or what
+    the library shows on the "." form: both in one text (markdown-it's outputs on issue 32's
+    new N2 and "new: open" reproducers).  A difference neither shows is still a finding."""
+    # "hTtP://l．o/&quot;)http://=/&lt;": the library on the "." form shows "&quot;" in its link;
+    # the link of the invalid host "=" rejected, the renderer shows "&lt;" as "<"
+    upgraded = '<p><a href="hTtP://l%EF%BC%8Eo/&amp;quot">hTtP://l．o/&amp;quot</a>;)http://=/&lt;</p>'
+    library = '<p><a href="hTtP://l">hTtP://l</a>．o/&quot;)<a href="http://=/&amp;lt">http://=/&amp;lt</a>;</p>'
+    dotted = '<p><a href="hTtP://l.o/&amp;quot;">hTtP://l.o/&amp;quot;</a>)<a href="http://=/&amp;lt">http://=/&amp;lt</a>;</p>'
+    author = "<p>hTtP://l．o/&quot;)http://=/&lt;</p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert "visible text" in _checks(upgraded, library, normalized_library_html=dotted)
+    assert "visible text" not in _checks(upgraded, library, author_html=author, normalized_library_html=dotted)
+    assert "visible text" in _checks(
+        upgraded.replace("&amp;quot", "&amp;qu0t"), library, author_html=author, normalized_library_html=dotted
+    )
+    # "hTtP://ex`c`例え。jp/%E2%": the code span the library swallowed, then "%E2%" shown "�%" as the
+    # library shows it in its link of the "." form
+    upgraded = '<p><a href="hTtP://ex">hTtP://ex</a><code>c</code><a href="http://xn--r8jz45g.jp/%E2%25">例え.jp/\ufffd%</a></p>'
+    library = '<p><a href="hTtP://ex%60c%60%E4%BE%8B%E3%81%88">hTtP://ex`c`例え</a>。jp/%E2%</p>'
+    dotted = '<p><a href="hTtP://ex%60c%60%E4%BE%8B%E3%81%88.jp/%E2%25">hTtP://ex`c`例え.jp/\ufffd%</a></p>'
+    author = "<p>hTtP://ex<code>c</code>例え。jp/%E2%</p>"
+    assert "visible text" in _checks(upgraded, library, author_html=author)
+    assert "visible text" not in _checks(upgraded, library, author_html=author, normalized_library_html=dotted)
+    assert "visible text" in _checks(
+        upgraded.replace("%</a>", "</a>"), library, author_html=author, normalized_library_html=dotted
+    )
+
+
+def test_markdown_with_html_is_asked_with_a_bare_ampersand() -> None:
+    """A text the library is asked to link alone is written as Markdown source, with HTML or not:
+    "&" as it is unless it starts a character reference (markdown-it with ``html`` links
+    "&@c.org", not "&amp;@c.org", an entity token before which it links nothing)."""
+    config = FUZZ.CONFIGS["markdown-it html"]
+    assert FUZZ._written("[&@c.org <b>", config) == "[&@c.org &lt;b&gt;"
+    assert FUZZ._written("&amp; &#6;", config) == "&amp;amp; &amp;#6;"
+    _skip_unless_available("markdown-it html")
+    # the library links "&@c.org" alone: the upgrade's email after "[" starts at a token boundary
+    assert FUZZ.findings_of("markdown-it html", "[&@c.org") == []
 
 
 def test_a_link_nested_as_the_library_nests_its_dot_form_is_not_flagged() -> None:

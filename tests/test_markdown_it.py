@@ -96,6 +96,37 @@ def test_escaped_scheme_is_still_not_linked(md):
     assert md.render("http\\://example.com/α(β") == "<p>http://example.com/α(β</p>\n"
 
 
+@pytest.mark.parametrize(
+    ("source", "library"),
+    [
+        # a backslash before any character is an escape token (text_special) in markdown-it-py
+        ("\\t:&@c.org", "<p>\\t:&amp;@c.org</p>\n"),
+        ("\\t:a@c.org", "<p>\\t:a@c.org</p>\n"),
+        ("&amp;,jane@x.com", "<p>&amp;,jane@x.com</p>\n"),
+        # an email of a non-ASCII local part: the library is asked with "a" for it (",jane@x.com")
+        ("\\*,jüne@x.com", "<p>*,jüne@x.com</p>\n"),
+    ],
+)
+def test_no_email_after_an_escape_where_the_library_drops_its_link(plain, md, source, library):
+    """markdown-it's core rule drops linkify-it's first link when it starts a text token right after
+    an escape or a character reference (``text_special``: ``http\\://x``); the email UTS #58 starts
+    later in that link (its local part, §3.6) is dropped with it (issue 32, new N3)."""
+    assert plain.render(source) == library
+    assert md.render(source) == library
+
+
+def test_an_email_after_an_escape_is_kept_where_the_library_links(plain, md):
+    """Where no escape comes right before, the library links the token's start and the upgrade its
+    email; a later link of the token after an escape stays (the library drops only the first)."""
+    assert plain.render("*a*,jane@x.com") == '<p><em>a</em><a href="mailto:,jane@x.com">,jane@x.com</a></p>\n'
+    assert md.render("*a*,jane@x.com") == '<p><em>a</em>,<a href="mailto:jane@x.com">jane@x.com</a></p>\n'
+    expected = '<p>*,jane@x.com and <a href="mailto:b@x.com">b@x.com</a></p>\n'
+    assert plain.render("\\*,jane@x.com and b@x.com") == expected
+    assert md.render("\\*,jane@x.com and b@x.com") == expected
+    # outside markdown-it's rule (the wrapper asked directly), nothing is dropped
+    assert [(m.index, m.last_index) for m in md.linkify.match(",jane@x.com") or []] == [(1, 11)]
+
+
 def test_md_validate_link_still_applies(md):
     # The wrapper refines spans; markdown-it's own normalizeLink/validateLink still run.
     md2 = make_md(True)

@@ -500,7 +500,12 @@ def compare_pages(
     )
     up_text = _separators_restored(up, author.text if author is not None else lib.text)
     if (
-        not _same_text(show(up_text), show(lib.text), show(author.text) if author else None)
+        not _same_text(
+            show(up_text),
+            show(lib.text),
+            show(author.text) if author else None,
+            show(normalized.text) if normalized is not None else None,
+        )
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
     ):
@@ -632,24 +637,43 @@ def _raw_brackets(markup: str) -> set[str]:
     return {c for m in _RAW_HREF.finditer(markup) for c in (m.group(1) or m.group(2) or "") if c in "<>"}
 
 
-def _same_text(upgraded: str, library: str, author: str | None) -> bool:
+def _same_text(upgraded: str, library: str, author: str | None, dotted: str | None = None) -> bool:
     """Whether the upgrade shows the library's text, where it differs the text of the renderer
-    without a linkifier (Markdown the library swallowed into a link the upgrade ends earlier)."""
+    without a linkifier (Markdown the library swallowed into a link the upgrade ends earlier)
+    or the library's text on the input with its ideographic full stops written ``.`` (``dotted``:
+    a link of the host's ``.`` form shown as the library shows it, ``&quot;`` or ``%E2%`` as
+    markdown-it shows them in its link), each difference one of the two: a link of a ``。`` host
+    then a link of an invalid host the upgrade rejects, where the renderer shows ``&lt;`` as ``<``
+    (issue 32, new N2), or the link of a ``。`` host after a code span the library swallowed (new: open)."""
     import difflib
 
     if upgraded == library:
         return True
-    if author is None:
+    if author is None and dotted is None:
         return False
     if upgraded == author:
         return True
-    blocks = difflib.SequenceMatcher(None, author, upgraded, autojunk=False).get_matching_blocks()
+    references = []
+    if author is not None:
+        references.append((len(author), difflib.SequenceMatcher(None, author, upgraded, autojunk=False)))
+    if dotted is not None:
+        # compared with the upgrade's text in the same form (same length: the offsets hold)
+        up_dotted, dotted = upgraded.translate(IDEOGRAPHIC_DOTS), dotted.translate(IDEOGRAPHIC_DOTS)
+        references.append((len(dotted), difflib.SequenceMatcher(None, dotted, up_dotted, autojunk=False)))
+    end = len(upgraded)
 
-    def as_author(j1: int, j2: int) -> bool:  # upgraded[j1:j2] is the author's text, with no gap inside
-        return any(b <= j1 and j2 <= b + size and (j1 < j2 or b < j1 < b + size) for _, b, size in blocks)
+    def as_reference(j1: int, j2: int) -> bool:
+        # upgraded[j1:j2] is a reference's text with the characters on each side of it, no gap
+        # inside (a deletion: both sides); at the start or end of the text, the reference's too.
+        lo, hi = max(j1 - 1, 0), min(j2 + 1, end)
+        for length, matcher in references:
+            for a, b, size in matcher.get_matching_blocks():
+                if b <= lo and hi <= b + size and (j1 or a == b == 0) and (j2 < end or a + hi - b == length):
+                    return True
+        return False
 
     for tag, _, _, j1, j2 in difflib.SequenceMatcher(None, library, upgraded, autojunk=False).get_opcodes():
-        if tag != "equal" and not as_author(j1, j2):
+        if tag != "equal" and not as_reference(j1, j2):
             return False
     return True
 
@@ -1167,11 +1191,15 @@ def _written(shown: str, config: Config) -> str:
     written as references in markup, where a raw CR would be white space to the library."""
     if config.plain_text:
         return shown
-    if config.author is not None and not config.markup_input:
-        # Markdown source: "&" is text unless it starts a character reference, and one written
-        # "&amp;" is an entity token, before which markdown-it links nothing at the start of a text.
-        return _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
-    written = html.escape(shown, quote=False)
+    if config.author is not None:
+        # Markdown source, with HTML or not: "&" is text unless it starts a character reference, and
+        # one written "&amp;" is an entity token, before which markdown-it links nothing at the start
+        # of a text (markdown-it with ``html`` links "&@c.org" written so, not "&amp;@c.org").
+        written = _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
+        if not config.markup_input:
+            return written
+    else:
+        written = html.escape(shown, quote=False)
     return _CONTROL.sub(lambda m: f"&#{ord(m.group())};", written) if config.markup_input else written
 
 

@@ -40,8 +40,10 @@ from __future__ import annotations
 import bisect
 import re
 import string
+import sys
 import weakref
 from collections.abc import Generator, Iterator, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from linkify_it.main import LinkifyIt, Match
@@ -54,7 +56,7 @@ from .backends.urlextract import instance_gen_urls, instance_state
 from .html import _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import EmailInWord, never_host, scheme_check
+from .refine.acceptance import PROBE_LOCAL, WORD_CONTEXT, EmailInWord, never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -364,6 +366,38 @@ def _mapped_host_url(match: Match, link: Link) -> str:
     return url[: len(url) - len(text)] + text[:host_start] + mapped + tail
 
 
+def _after_text_special(text: str) -> bool:
+    """Whether markdown-it-py's core linkify rule is asking about ``text``, a text token right
+    after a ``text_special`` token (a backslash escape or a character reference).
+
+    That rule drops linkify-it's first match when it starts such a token (``http\\://x.com``
+    links nothing); the wrapper is only given the token's text, so it reads the rule's own
+    ``tokens`` and ``i`` from its frame (a few calls up: ``test`` or ``match``, then ``_match``).
+    False where markdown-it-py is not imported or another caller asks.
+    """
+    module = sys.modules.get("markdown_it.rules_core.linkify")
+    code = getattr(getattr(module, "linkify", None), "__code__", None)
+    if code is None:
+        return False
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_RULE_DEPTH):
+        if frame is None:
+            return False
+        if frame.f_code is code:
+            tokens, i = frame.f_locals.get("tokens"), frame.f_locals.get("i")
+            try:
+                return bool(i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special")  # type: ignore[index,operator]
+            except (AttributeError, IndexError, TypeError):
+                return False
+        frame = frame.f_back
+    return False
+
+
+#: How many frames up :func:`_after_text_special` looks for markdown-it-py's core rule.
+_RULE_DEPTH = 6
+#: The characters of linkify-it's email local part (``src_email_name``).
+_LINKIFY_IT_LOCAL = re.compile(r'[\-;:&=+$,."a-zA-Z0-9_]*')
+
 _State = tuple[tuple[str, ...], tuple[object, ...], object]
 #: ``LinkifyItWrapper._accepts_scheme``'s answers per wrapped instance: its state, then probe -> answer.
 _SCHEME_ANSWERS: weakref.WeakKeyDictionary[LinkifyIt, tuple[_State, dict[str, bool]]] = weakref.WeakKeyDictionary()
@@ -536,7 +570,41 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
     def _match(self, text: str) -> list[Match]:
         backend_text = candidate_text(text)
-        return self._refined_matches(text, self._windowed_matches(backend_text), backend_text)
+        matches = self._windowed_matches(backend_text)
+        out = self._refined_matches(text, matches, backend_text)
+        if out and out[0].index:
+            # markdown-it's core rule drops linkify-it's first match where it starts a text
+            # token right after an escape: so is a refined link starting later in it.
+            dropped = self._first_library_end(text, backend_text, matches, out[0])
+            if dropped > out[0].index and _after_text_special(text):
+                out = [m for m in out if m.index >= dropped]
+        return out
+
+    def _first_library_end(self, text: str, backend_text: str, matches: Sequence[Match], first: Match) -> int:
+        """Where the library's match ends that starts ``text`` and takes in ``first`` (a refined
+        link that starts later: an email whose local part UTS #58 starts later, §3.6), or 0.
+
+        The library is asked about an email of a non-ASCII local part (which it does not link)
+        with that local part written ``a``, as :func:`.refine.acceptance.email_word_probe` asks it,
+        where what comes before it can be the start of linkify-it's local part (at most
+        ``WORD_CONTEXT`` of its characters: one bounded call).
+        """
+        if matches and matches[0].index == 0:
+            return int(matches[0].last_index)
+        start, end = int(first.index), int(first.last_index)
+        local_end = text.rfind("@", start, end)
+        if (
+            first.schema != _MAILTO
+            or local_end < 0
+            or start > WORD_CONTEXT
+            or text[start:local_end].isascii()
+            or _LINKIFY_IT_LOCAL.fullmatch(text, 0, start) is None
+        ):
+            return 0
+        local = "".join(c if c.isascii() else PROBE_LOCAL for c in backend_text[start:local_end])
+        probe = backend_text[:start] + local + backend_text[local_end:end]
+        found = self._wrapped.match(probe) or []
+        return int(found[0].last_index) if found and found[0].index == 0 else 0
 
     def _windowed_matches(self, text: str) -> list[Match]:
         """The wrapped instance's matches in ``text``, given to it in bounded windows.
