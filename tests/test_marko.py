@@ -281,6 +281,7 @@ FAST_PIECES = [
     "a@b.c", "a@1.2.3.4", "a@b--c.com", "mailto:a@b.com", "bug@例え.jp", "σ@a.com", "例え.jp",
     "https://例え.jp/テスト", "ü", "」", "。", "\\", "`", "*", "_", "~", "(", ")", "<", ">", "[", "]", "{", "}",
     "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@", "&", " ", "\n", "\u3000", "x", "<b>", "[x](y)",
+    "?a=1&lang=en", "&lrm;", "&rlm", "&#8206", "&#x200F;", "&amp", "&amp;", "&lt", "&a", "&1", "&-", "::", ":)",
 ]  # fmt: skip
 
 
@@ -301,6 +302,10 @@ def test_the_fast_path_is_the_plain_path() -> None:
 
     rng = random.Random(58)
     texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 10))) for _ in range(2000)]
+    texts += [  # references in an ASCII span: the fast path leaves them to the plain path
+        "see http://a.com/?a&lrm;b y", "see http://a.com/?a&#8206b y", "see http://a.com/?a&#x202e;b y",
+        "see http://a.com/?a=1&lang=en: y", "see http://a.com/a&amp;b y", "see www.a.com/a&rlm;x, y",
+    ]  # fmt: skip
     differ = [text for text in texts if upgraded(text) != _plain_path(text)]
     assert not differ, differ[:3]
 
@@ -316,6 +321,8 @@ def test_the_fast_path_is_taken() -> None:
     from uts58_adapt.integrations.marko import Url, _Span
 
     for text, fast in (("see http://a.example.com/x. y", True), ("at www.example.com/a, x", True),
+                       ("see http://a.com/?a=1&lang=en: y", True), ("see http://a.com/?a&lrm;b y", False),
+                       ("see http://a.com/?a&#8206b y", False),
                        ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
         matches = list(Url.find(text, source=None))
         assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text

@@ -44,6 +44,7 @@ from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_refer
 __all__ = ["gfm_extension", "make_extension", "url_element"]
 
 _MAILTO = "mailto:"
+_RE_MATCH = re.Match
 
 
 class _Span:
@@ -91,14 +92,16 @@ _FAST = True
 
 # A match of marko's whose refinement provably changes nothing (it is then marko's own match,
 # its element built as marko builds it), told by two regexes (C speed), as in
-# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only, no
-# "&"; a host of letters, digits and inner single hyphens in two labels or more, the last one
+# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only; an
+# "&" only before a letter or digit (no "&#": no numeric reference, which decodes without its
+# ";") and then no ";" in the span (no named reference ends in it: ``_shown`` shows the text
+# as it is, and none completes at its end); a host of letters, digits and inner single hyphens in two labels or more, the last one
 # starting with a letter, at most 252 characters (a "." after it stays within MAX_HOST), no port, no userinfo; a URL with a lower-case
 # http, https or ftp scheme, or "www.", and a path, query and fragment of Include and Soft
 # characters, the last one Include; an email with a local part of dot-separated runs of
 # [A-Za-z0-9+_-] (at most 64 characters).  The text the refinement reads after the match (to
-# the end of marko's run) holds no "@" and is, after a URL, Soft characters other than "?"
-# and ":", then nothing or a Close one (§10.1 keeps the end, refine.migration._path_end);
+# the end of marko's run) holds no "@" and is, after a URL, Soft characters other than "?",
+# then nothing or a Close one (§10.1 keeps the end, refine.migration._path_end);
 # after an email, nothing or one of )>]},;!?'" first (no domain character).
 _LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
 _HOST = (
@@ -106,10 +109,11 @@ _HOST = (
     rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
 )
 _UNCHANGED = re.compile(
-    rf"(?:(?:https?|ftp)://|www\.){_HOST}(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?"
+    rf"(?P<url>(?:(?:https?|ftp)://|www\.){_HOST}"
+    r"(?:[/?#](?:[A-Za-z0-9\-_.+!*%#?=;:/$~,]|&(?=[A-Za-z0-9]))*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?)"
     rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
 )
-_URL_AFTER = re.compile(r"""[.,;!'"]*(?:[)>\]}][^@]*)?""")
+_URL_AFTER = re.compile(r"""[.,;:!'"]*(?:[)>\]}][^@]*)?""")
 _EMAIL_AFTER = re.compile(r"""(?:[)>\]},;!?'"][^@]*)?""")
 
 
@@ -127,17 +131,22 @@ def refined_matches(
     is in marko's link (no ``*x*`` in it comes alive that marko alone keeps in its link).
     """
     fast = _FAST and not strict_hosts and not reject_risky
+    unchanged, url_after, email_after = _UNCHANGED.fullmatch, _URL_AFTER.fullmatch, _EMAIL_AFTER.fullmatch
     for match in matches:
         start, end = match.start(), match.end()
-        raw = getattr(match, "_match", match)  # marko wraps a trimmed match (``_MatchObj``)
+        # marko wraps a trimmed match (``_MatchObj``)
+        raw = match if type(match) is _RE_MATCH else getattr(match, "_match", match)
         span_end = min(end, start + WINDOW)
         window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
         window_end = min(window_end, span_end + WINDOW)
-        if fast and span_end == end and _UNCHANGED.fullmatch(text, start, end) is not None:
-            after = _URL_AFTER if text[start:end].find("@") == -1 else _EMAIL_AFTER
-            if after.fullmatch(text, end, window_end) is not None:
-                yield match  # the refinement gives marko's span back: marko's own element
-                continue
+        if fast and span_end == end:
+            shape = unchanged(text, start, end)
+            if shape is not None and (
+                url_after(text, end, window_end) if shape.start("url") != -1 else email_after(text, end, window_end)
+            ):
+                if "&" not in shape.group() or (";" not in shape.group() and text[end : end + 1] != ";"):
+                    yield match  # the refinement gives marko's span back: marko's own element
+                    continue
         kind = _kind(match.group())
         found = refined_span(text, start, span_end, kind, window_end, strict_hosts, reject_risky)
         if found is None:
