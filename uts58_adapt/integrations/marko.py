@@ -139,14 +139,14 @@ def refined_matches(
         span_end = min(end, start + WINDOW)
         window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
         window_end = min(window_end, span_end + WINDOW)
-        if fast and span_end == end:
-            shape = unchanged(text, start, end)
-            if shape is not None and (
-                url_after(text, end, window_end) if shape.start("url") != -1 else email_after(text, end, window_end)
-            ):
-                if "&" not in shape.group() or (";" not in shape.group() and text[end : end + 1] != ";"):
-                    yield match  # the refinement gives marko's span back: marko's own element
-                    continue
+        shape = unchanged(text, start, end) if fast and span_end == end else None
+        if (
+            shape is not None
+            and (url_after if shape.start("url") != -1 else email_after)(text, end, window_end) is not None
+            and ("&" not in shape.group() or (";" not in shape.group() and text[end : end + 1] != ";"))
+        ):
+            yield match  # the refinement gives marko's span back: marko's own element
+            continue
         kind = _kind(match.group())
         found = refined_span(text, start, span_end, kind, window_end, strict_hosts, reject_risky)
         if found is None:
