@@ -282,6 +282,8 @@ FAST_PIECES = [
     "https://例え.jp/テスト", "ü", "」", "。", "\\", "`", "*", "_", "~", "(", ")", "<", ">", "[", "]", "{", "}",
     "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@", "&", " ", "\n", "\u3000", "x", "<b>", "[x](y)",
     "?a=1&lang=en", "&lrm;", "&rlm", "&#8206", "&#x200F;", "&amp", "&amp;", "&lt", "&a", "&1", "&-", "::", ":)",
+    "https://a.com/テスト", "http://a.com/ü", "www.a.com/wiki/ç_é", "テ", "ü", "\u0301", "\u200e", "\u202e", "\u061c",
+    "？", "／", "＃", "＠", "«", "»", "、", "．", "｡", "\u00ad", "\u0640", "\u2019", "\U0001f600", "\u3001", "（", "）", "\u0149", "\x9f", "\u0378",
 ]  # fmt: skip
 
 
@@ -322,7 +324,8 @@ def test_the_fast_path_is_taken() -> None:
 
     for text, fast in (("see http://a.example.com/x. y", True), ("at www.example.com/a, x", True),
                        ("see http://a.com/?a=1&lang=en: y", True), ("see http://a.com/?a&lrm;b y", False),
-                       ("see http://a.com/?a&#8206b y", False),
+                       ("see http://a.com/?a&#8206b y", False), ("see https://a.com/テスト x", True),
+                       ("see https://a.com/x\u200ey z", False), ("see https://a.com/x。y z", False),
                        ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
         matches = list(Url.find(text, source=None))
         assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text

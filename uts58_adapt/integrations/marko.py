@@ -28,6 +28,7 @@ the module name, ``marko.helpers.load_extension(name, strict_hosts=True)`` the o
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import inspect
@@ -41,6 +42,7 @@ from marko.helpers import MarkoExtension
 from marko.inline import InlineElement, RawText
 
 from ..html import BIDI_CONTROLS
+from ..properties import INCLUDE, SOFT, TERM_MASK, class_body, flag_runs
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span
 
@@ -96,7 +98,8 @@ _FAST = True
 
 # A match of marko's whose refinement provably changes nothing (it is then marko's own match,
 # its element built as marko builds it), told by two regexes (C speed), as in
-# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only; an
+# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only (in a
+# text that is not ASCII, ``_unchanged_full`` also takes non-ASCII path characters); an
 # "&" only before a letter or digit (no "&#": no numeric reference, which decodes without its
 # ";") and then no ";" in the span (no named reference ends in it: ``_shown`` shows the text
 # as it is, and none completes at its end); a host of letters, digits and inner single hyphens in two labels or more, the last one
@@ -112,11 +115,38 @@ _HOST = (
     r"(?=[A-Za-z0-9.-]{1,252}(?![A-Za-z0-9.-]))"
     rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
 )
-_UNCHANGED = re.compile(
-    rf"(?P<url>(?:(?:https?|ftp)://|www\.){_HOST}"
-    r"(?:[/?#](?:[A-Za-z0-9\-_.+!*%#?=;:/$~,]|&(?=[A-Za-z0-9]))*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?)"
-    rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
-)
+_PATH = r"A-Za-z0-9\-_.+!*%#?=;:/$~,"  # the path's characters (a class body)
+_LAST = r"A-Za-z0-9\-_+*%#=/$~"  # its last one
+
+
+def _unchanged(path: str = _PATH, last: str = _LAST) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<url>(?:(?:https?|ftp)://|www\.){_HOST}"
+        rf"(?:[/?#](?:[{path}]|&(?=[A-Za-z0-9]))*+(?<=[{last}]))?)"
+        rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
+    )
+
+
+_UNCHANGED = _unchanged()
+
+
+@functools.cache
+def _unchanged_full() -> re.Pattern[str]:
+    """``_UNCHANGED`` for a text that is not ASCII (compiled on first use: a class over all of
+    Unicode costs ``re`` some milliseconds): the same host (ASCII), and a URL's path, query and
+    fragment may also hold non-ASCII Include and Soft characters (Link_Term, §3.5.1), the last
+    one Include, other than a Bidi_Control (§8 shows it escaped) and ``。 ． ｡`` (a domain
+    written with them makes the refinement read every link of its window)."""
+    excluded = "".join(sorted(BIDI_CONTROLS)) + "\u3002\uff0e\uff61"
+
+    def non_ascii(term: int) -> str:
+        runs = flag_runs(lambda b: b & TERM_MASK == term)
+        return class_body([(max(first, 0x80), last) for first, last in runs if last >= 0x80], excluded)
+
+    include = non_ascii(INCLUDE)
+    return _unchanged(_PATH + include + non_ascii(SOFT), _LAST + include)
+
+
 _URL_AFTER = re.compile(r"""[.,;:!'"]*(?:[)>\]}][^@]*)?""")
 _EMAIL_AFTER = re.compile(r"""(?:[)>\]},;!?'"][^@]*)?""")
 
@@ -135,7 +165,8 @@ def refined_matches(
     is in marko's link (no ``*x*`` in it comes alive that marko alone keeps in its link).
     """
     fast = _FAST and not strict_hosts and not reject_risky
-    unchanged, url_after, email_after = _UNCHANGED.fullmatch, _URL_AFTER.fullmatch, _EMAIL_AFTER.fullmatch
+    unchanged = (_UNCHANGED if text.isascii() else _unchanged_full()).fullmatch
+    url_after, email_after = _URL_AFTER.fullmatch, _EMAIL_AFTER.fullmatch
     for match in matches:
         start, end = match.start(), match.end()
         # marko wraps a trimmed match (``_MatchObj``)
