@@ -281,6 +281,9 @@ FAST_PIECES = [
     "a@b.c", "a@1.2.3.4", "a@b--c.com", "mailto:a@b.com", "bug@例え.jp", "σ@a.com", "例え.jp",
     "https://例え.jp/テスト", "ü", "」", "。", "\\", "`", "*", "_", "~", "(", ")", "<", ">", "[", "]", "{", "}",
     "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@", "&", " ", "\n", "\u3000", "x", "<b>", "[x](y)",
+    "?a=1&lang=en", "&lrm;", "&rlm", "&#8206", "&#x200F;", "&amp", "&amp;", "&lt", "&a", "&1", "&-", "::", ":)",
+    "https://a.com/テスト", "http://a.com/ü", "www.a.com/wiki/ç_é", "テ", "ü", "\u0301", "\u200e", "\u202e", "\u061c",
+    "？", "／", "＃", "＠", "«", "»", "、", "．", "｡", "\u00ad", "\u0640", "\u2019", "\U0001f600", "\u3001", "（", "）", "\u0149", "\x9f", "\u0378",
 ]  # fmt: skip
 
 
@@ -301,6 +304,10 @@ def test_the_fast_path_is_the_plain_path() -> None:
 
     rng = random.Random(58)
     texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 10))) for _ in range(2000)]
+    texts += [  # references in an ASCII span: the fast path leaves them to the plain path
+        "see http://a.com/?a&lrm;b y", "see http://a.com/?a&#8206b y", "see http://a.com/?a&#x202e;b y",
+        "see http://a.com/?a=1&lang=en: y", "see http://a.com/a&amp;b y", "see www.a.com/a&rlm;x, y",
+    ]  # fmt: skip
     differ = [text for text in texts if upgraded(text) != _plain_path(text)]
     assert not differ, differ[:3]
 
@@ -316,6 +323,31 @@ def test_the_fast_path_is_taken() -> None:
     from uts58_adapt.integrations.marko import Url, _Span
 
     for text, fast in (("see http://a.example.com/x. y", True), ("at www.example.com/a, x", True),
+                       ("see http://a.com/?a=1&lang=en: y", True), ("see http://a.com/?a&lrm;b y", False),
+                       ("see http://a.com/?a&#8206b y", False), ("see https://a.com/テスト x", True),
+                       ("see https://a.com/x\u200ey z", False), ("see https://a.com/x。y z", False),
                        ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
         matches = list(Url.find(text, source=None))
         assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text
+
+
+def _spans(matches: object) -> list[tuple[str, int, int, str]]:
+    return [(type(m).__name__, m.start(), m.end(), m.group()) for m in matches]  # type: ignore[attr-defined]
+
+
+def test_copy_of_markos_find_is_markos_find() -> None:
+    """integrations.marko.gfm_matches (the fast path's copy of GFM's ``Url.find``) gives marko's
+    matches, trimmed as marko trims them; it runs only where marko's function is the one copied."""
+    import random
+
+    from marko.ext.gfm import elements
+
+    from uts58_adapt.integrations import marko as module
+
+    assert module._COPY, "marko's Url.find is not the one gfm_matches copies: copy it again (or drop the copy)"
+    rng = random.Random(35)
+    texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 12))) for _ in range(3000)]
+    texts += [*sample_lines(), *dense_paragraphs(20_000)]
+    texts += ["see www.a_b.com x", "http://a.b_c.com", "x@a.b_c", "www.a.com/(x))", "www.a.com/&amp;", "a@b.c;"]
+    differ = [t for t in texts if _spans(module.gfm_matches(t)) != _spans(elements.Url.find(t, source=None))]
+    assert not differ, differ[:3]

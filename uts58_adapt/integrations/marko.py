@@ -28,7 +28,11 @@ the module name, ``marko.helpers.load_extension(name, strict_hosts=True)`` the o
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import html
+import inspect
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -38,12 +42,15 @@ from marko.helpers import MarkoExtension
 from marko.inline import InlineElement, RawText
 
 from ..html import BIDI_CONTROLS
+from ..properties import INCLUDE, SOFT, TERM_MASK, class_body, flag_runs
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span
 
 __all__ = ["gfm_extension", "make_extension", "url_element"]
 
 _MAILTO = "mailto:"
+_RE_MATCH = re.Match
+_WWW, _BARE = elements.Url.www_pattern, elements.Url.bare_pattern
 
 
 class _Span:
@@ -91,25 +98,56 @@ _FAST = True
 
 # A match of marko's whose refinement provably changes nothing (it is then marko's own match,
 # its element built as marko builds it), told by two regexes (C speed), as in
-# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only, no
-# "&"; a host of letters, digits and inner single hyphens in two labels or more, the last one
+# integrations.cmarkgfm (``_UNCHANGED``, where each condition is explained): ASCII only (in a
+# text that is not ASCII, ``_unchanged_full`` also takes non-ASCII path characters); an
+# "&" only before a letter or digit (no "&#": no numeric reference, which decodes without its
+# ";") and then no ";" in the span (no named reference ends in it: ``_shown`` shows the text
+# as it is, and none completes at its end); a host of letters, digits and inner single hyphens in two labels or more, the last one
 # starting with a letter, at most 252 characters (a "." after it stays within MAX_HOST), no port, no userinfo; a URL with a lower-case
 # http, https or ftp scheme, or "www.", and a path, query and fragment of Include and Soft
 # characters, the last one Include; an email with a local part of dot-separated runs of
 # [A-Za-z0-9+_-] (at most 64 characters).  The text the refinement reads after the match (to
-# the end of marko's run) holds no "@" and is, after a URL, Soft characters other than "?"
-# and ":", then nothing or a Close one (§10.1 keeps the end, refine.migration._path_end);
+# the end of marko's run) holds no "@" and is, after a URL, Soft characters other than "?",
+# then nothing or a Close one (§10.1 keeps the end, refine.migration._path_end);
 # after an email, nothing or one of )>]},;!?'" first (no domain character).
 _LABEL = r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*"
 _HOST = (
     r"(?=[A-Za-z0-9.-]{1,252}(?![A-Za-z0-9.-]))"
     rf"(?>(?:{_LABEL}\.)+[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
 )
-_UNCHANGED = re.compile(
-    rf"(?:(?:https?|ftp)://|www\.){_HOST}(?:[/?#][A-Za-z0-9\-_.+!*%#?=;:/$~,]*+(?<=[A-Za-z0-9\-_+*%#=/$~]))?"
-    rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
-)
-_URL_AFTER = re.compile(r"""[.,;!'"]*(?:[)>\]}][^@]*)?""")
+_PATH = r"A-Za-z0-9\-_.+!*%#?=;:/$~,"  # the path's characters (a class body)
+_LAST = r"A-Za-z0-9\-_+*%#=/$~"  # its last one
+
+
+def _unchanged(path: str = _PATH, last: str = _LAST) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?P<url>(?:(?:https?|ftp)://|www\.){_HOST}"
+        rf"(?:[/?#](?:[{path}]|&(?=[A-Za-z0-9]))*+(?<=[{last}]))?)"
+        rf"|(?=[A-Za-z0-9+_.-]{{1,64}}@)[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@{_HOST}"
+    )
+
+
+_UNCHANGED = _unchanged()
+
+
+@functools.cache
+def _unchanged_full() -> re.Pattern[str]:
+    """``_UNCHANGED`` for a text that is not ASCII (compiled on first use: a class over all of
+    Unicode costs ``re`` some milliseconds): the same host (ASCII), and a URL's path, query and
+    fragment may also hold non-ASCII Include and Soft characters (Link_Term, §3.5.1), the last
+    one Include, other than a Bidi_Control (§8 shows it escaped) and ``。 ． ｡`` (a domain
+    written with them makes the refinement read every link of its window)."""
+    excluded = "".join(sorted(BIDI_CONTROLS)) + "\u3002\uff0e\uff61"
+
+    def non_ascii(term: int) -> str:
+        runs = flag_runs(lambda b: b & TERM_MASK == term)
+        return class_body([(max(first, 0x80), last) for first, last in runs if last >= 0x80], excluded)
+
+    include = non_ascii(INCLUDE)
+    return _unchanged(_PATH + include + non_ascii(SOFT), _LAST + include)
+
+
+_URL_AFTER = re.compile(r"""[.,;:!'"]*(?:[)>\]}][^@]*)?""")
 _EMAIL_AFTER = re.compile(r"""(?:[)>\]},;!?'"][^@]*)?""")
 
 
@@ -127,17 +165,23 @@ def refined_matches(
     is in marko's link (no ``*x*`` in it comes alive that marko alone keeps in its link).
     """
     fast = _FAST and not strict_hosts and not reject_risky
+    unchanged = (_UNCHANGED if text.isascii() else _unchanged_full()).fullmatch
+    url_after, email_after = _URL_AFTER.fullmatch, _EMAIL_AFTER.fullmatch
     for match in matches:
         start, end = match.start(), match.end()
-        raw = getattr(match, "_match", match)  # marko wraps a trimmed match (``_MatchObj``)
+        # marko wraps a trimmed match (``_MatchObj``)
+        raw = match if type(match) is _RE_MATCH else getattr(match, "_match", match)
         span_end = min(end, start + WINDOW)
         window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
         window_end = min(window_end, span_end + WINDOW)
-        if fast and span_end == end and _UNCHANGED.fullmatch(text, start, end) is not None:
-            after = _URL_AFTER if text[start:end].find("@") == -1 else _EMAIL_AFTER
-            if after.fullmatch(text, end, window_end) is not None:
-                yield match  # the refinement gives marko's span back: marko's own element
-                continue
+        shape = unchanged(text, start, end) if fast and span_end == end else None
+        if (
+            shape is not None
+            and (url_after if shape.start("url") != -1 else email_after)(text, end, window_end) is not None
+            and ("&" not in shape.group() or (";" not in shape.group() and text[end : end + 1] != ";"))
+        ):
+            yield match  # the refinement gives marko's span back: marko's own element
+            continue
         kind = _kind(match.group())
         found = refined_span(text, start, span_end, kind, window_end, strict_hosts, reject_risky)
         if found is None:
@@ -148,6 +192,49 @@ def refined_matches(
             link_end, link_text = link_end + 1, link_text + ";"  # "…&amp" then ";": one "&" shown
         token_end = max(end, link_end)
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
+
+
+# marko's GFM ``Url.find`` (marko 2.2), the same matches in the same order, with its per-match
+# ``re.search(r"&[a-zA-Z]+;$", ...)`` (a look-up in re's cache and a scan of the whole link)
+# asked only of a link that ends with ";"; used only where marko's own function is the one
+# copied (the hash of its source), else marko's runs.  tests/test_marko.py compares the two.
+_GFM_FIND_SHA256 = "0a64b62a3b4116de132694da7a978936013d2d5626475c40f83b46cedd1e5d71"
+_ENTITY_END = re.compile(r"&[a-zA-Z]+;$")
+_TRIMMED = "?!.,:*_~"
+
+
+def _copy_applies() -> bool:
+    """Whether marko's ``Url.find`` is the one :func:`gfm_matches` copies."""
+    try:
+        source = inspect.getsource(elements.Url.find)
+    except (OSError, TypeError):  # no source (frozen, bytecode only): marko's own runs
+        return False
+    return hasattr(elements, "_MatchObj") and hashlib.sha256(source.encode()).hexdigest() == _GFM_FIND_SHA256
+
+
+_COPY = _copy_applies()
+
+
+def gfm_matches(text: str) -> Iterator[Any]:
+    """What marko's ``elements.Url.find(text, source=...)`` yields (a copy of it, module comment)."""
+    url = elements.Url
+    match_obj: Any = elements._MatchObj
+    for match in itertools.chain(url.www_pattern.finditer(text), url.bare_pattern.finditer(text)):
+        domain = match.group(2)
+        if domain:
+            parts = domain.split(".")
+            if len(parts) < 2 or "_" in parts[-1] or "_" in parts[-2]:
+                continue
+        link_text = match.group()
+        last = link_text[-1]
+        if last in _TRIMMED:
+            yield match_obj(match, end_shift=-1)
+        elif last == ")" and link_text.count(")") > link_text.count("("):
+            yield match_obj(match, end_shift=link_text.count("(") - link_text.count(")"))
+        elif last == ";" and (m := _ENTITY_END.search(link_text)) is not None:
+            yield match_obj(match, end_shift=-len(m.group()))
+        else:
+            yield match
 
 
 class UTS58AutolinkRun(InlineElement):
@@ -200,7 +287,10 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
-            matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
+            if _COPY and cls.www_pattern is _WWW and cls.bare_pattern is _BARE:
+                matches = gfm_matches(text)
+            else:
+                matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
             return refined_matches(text, matches, strict_hosts, risky)
 
     return Url
