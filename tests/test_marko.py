@@ -329,25 +329,3 @@ def test_the_fast_path_is_taken() -> None:
                        ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
         matches = list(Url.find(text, source=None))
         assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text
-
-
-def _spans(matches: object) -> list[tuple[str, int, int, str]]:
-    return [(type(m).__name__, m.start(), m.end(), m.group()) for m in matches]  # type: ignore[attr-defined]
-
-
-def test_copy_of_markos_find_is_markos_find() -> None:
-    """integrations.marko.gfm_matches (the fast path's copy of GFM's ``Url.find``) gives marko's
-    matches, trimmed as marko trims them; it runs only where marko's function is the one copied."""
-    import random
-
-    from marko.ext.gfm import elements
-
-    from uts58_adapt.integrations import marko as module
-
-    assert module._COPY, "marko's Url.find is not the one gfm_matches copies: copy it again (or drop the copy)"
-    rng = random.Random(35)
-    texts = ["".join(rng.choice(FAST_PIECES) for _ in range(rng.randint(1, 12))) for _ in range(3000)]
-    texts += [*sample_lines(), *dense_paragraphs(20_000)]
-    texts += ["see www.a_b.com x", "http://a.b_c.com", "x@a.b_c", "www.a.com/(x))", "www.a.com/&amp;", "a@b.c;"]
-    differ = [t for t in texts if _spans(module.gfm_matches(t)) != _spans(elements.Url.find(t, source=None))]
-    assert not differ, differ[:3]

@@ -29,10 +29,7 @@ the module name, ``marko.helpers.load_extension(name, strict_hosts=True)`` the o
 from __future__ import annotations
 
 import functools
-import hashlib
 import html
-import inspect
-import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -50,7 +47,6 @@ __all__ = ["gfm_extension", "make_extension", "url_element"]
 
 _MAILTO = "mailto:"
 _RE_MATCH = re.Match
-_WWW, _BARE = elements.Url.www_pattern, elements.Url.bare_pattern
 
 
 class _Span:
@@ -194,49 +190,6 @@ def refined_matches(
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
 
 
-# marko's GFM ``Url.find`` (marko 2.2), the same matches in the same order, with its per-match
-# ``re.search(r"&[a-zA-Z]+;$", ...)`` (a look-up in re's cache and a scan of the whole link)
-# asked only of a link that ends with ";"; used only where marko's own function is the one
-# copied (the hash of its source), else marko's runs.  tests/test_marko.py compares the two.
-_GFM_FIND_SHA256 = "0a64b62a3b4116de132694da7a978936013d2d5626475c40f83b46cedd1e5d71"
-_ENTITY_END = re.compile(r"&[a-zA-Z]+;$")
-_TRIMMED = "?!.,:*_~"
-
-
-def _copy_applies() -> bool:
-    """Whether marko's ``Url.find`` is the one :func:`gfm_matches` copies."""
-    try:
-        source = inspect.getsource(elements.Url.find)
-    except (OSError, TypeError):  # no source (frozen, bytecode only): marko's own runs
-        return False
-    return hasattr(elements, "_MatchObj") and hashlib.sha256(source.encode()).hexdigest() == _GFM_FIND_SHA256
-
-
-_COPY = _copy_applies()
-
-
-def gfm_matches(text: str) -> Iterator[Any]:
-    """What marko's ``elements.Url.find(text, source=...)`` yields (a copy of it, module comment)."""
-    url = elements.Url
-    match_obj: Any = elements._MatchObj
-    for match in itertools.chain(url.www_pattern.finditer(text), url.bare_pattern.finditer(text)):
-        domain = match.group(2)
-        if domain:
-            parts = domain.split(".")
-            if len(parts) < 2 or "_" in parts[-1] or "_" in parts[-2]:
-                continue
-        link_text = match.group()
-        last = link_text[-1]
-        if last in _TRIMMED:
-            yield match_obj(match, end_shift=-1)
-        elif last == ")" and link_text.count(")") > link_text.count("("):
-            yield match_obj(match, end_shift=link_text.count("(") - link_text.count(")"))
-        elif last == ";" and (m := _ENTITY_END.search(link_text)) is not None:
-            yield match_obj(match, end_shift=-len(m.group()))
-        else:
-            yield match
-
-
 class UTS58AutolinkRun(InlineElement):
     """marko's autolink span whose refined link is shorter, or none: the link (an ``Url``
     element) between plain text.  No renderer has a method for it: each renders its children."""
@@ -287,10 +240,7 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
-            if _COPY and cls.www_pattern is _WWW and cls.bare_pattern is _BARE:
-                matches = gfm_matches(text)
-            else:
-                matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
+            matches = super().find(text, source=source)  # type: ignore[no-untyped-call]  # GFM's own
             return refined_matches(text, matches, strict_hosts, risky)
 
     return Url
