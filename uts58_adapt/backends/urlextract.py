@@ -12,6 +12,7 @@ characters, a tracked copy of the instance, the plain call where that cannot be 
 
 from __future__ import annotations
 
+import bisect
 import operator
 import re
 import threading
@@ -251,6 +252,11 @@ def _domain_after_at(text: str, start: int) -> bool:
     )
 
 
+def _char_class(chars: frozenset[str], more: str = "") -> str:
+    """A regex character class of ``chars`` (each escaped) and the range(s) ``more``."""
+    return "[" + "".join(map(re.escape, sorted(chars))) + more + "]"
+
+
 class _EmailCandidate(str):
     """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
@@ -284,6 +290,12 @@ class _CandidateURLExtract(_TrackedURLExtract):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
+        #: ``_library_completion``'s memo: the text whose stops are known, the stops, and
+        #: (span, TLD, check_dns, with_schema_only) -> urlextract's completion in that text.
+        self._stops_text: str | None = None
+        self._stops: tuple[list[int], list[int], list[int]] = ([], [], [])
+        self._completions: dict[tuple[tuple[int, int], str, bool, bool], str | None] = {}
+        self._stop_patterns: tuple[Any, ...] | None = None
 
     def _begin(self) -> None:
         super()._begin()
@@ -324,14 +336,13 @@ class _CandidateURLExtract(_TrackedURLExtract):
             if self._dual and self._lib_ok:
                 self._follow_email(tld, email)
             return email
-        try:
-            url = URLExtract._complete_url(
-                self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
-            )
-        except ValueError:  # uritools on odd input
+        completed = self._library_completion(text, tld_pos, tld, check_dns, with_schema_only)
+        if completed is None:  # uritools on odd input
             url = ""
             if self._dual and self._lib_ok:
                 self._same = False  # urlextract's own find() raises here
+        else:
+            url = completed
         if self._dual and url:
             if self._lib_ok:
                 self._lib_url = url  # the same URL, so the same cursor and dropped hits
@@ -342,6 +353,82 @@ class _CandidateURLExtract(_TrackedURLExtract):
         if self._skip_domains_after_at and _domain_after_at(text, tld_pos + 1):
             return ""  # (the same cursor as for tld[1:], whose rest is empty, and no candidate)
         return tld[1:]
+
+    def _library_completion(
+        self, text: str, tld_pos: int, tld: str, check_dns: bool, with_schema_only: bool
+    ) -> str | None:
+        """urlextract's own ``_complete_url`` of a hit, or None where it raises ValueError.
+
+        Its completion walks left and right from the hit to its stop characters, in
+        Python: on a long token with many TLD hits urlextract discards (``**a.co**`` * n)
+        that is a walk over the token per hit.  Its span (the token around the hit,
+        :meth:`_span`) and its result are the same for every hit of one span when the
+        span holds none of the characters that make the steps after the walk depend on
+        where the TLD is: an enclosure character (``_remove_enclosure_from_url``, the
+        Markdown split, the enclosure search before the URL, all of which also need
+        ``(``, ``)``, ``[`` or ``]``) or ``://`` (the left walk stops at ``:`` after
+        it).  Without them, every step after the walk reads the span and the TLD only,
+        so the result is kept per span (``tests/test_urlextract_*.py`` compare the links).
+        """
+        span = self._span(text, tld_pos) if tld[:1] == "." else None
+        if span is not None:
+            key = (span, tld, check_dns, with_schema_only)
+            if key in self._completions:
+                return self._completions[key]
+        try:
+            url: str | None = URLExtract._complete_url(
+                self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
+            )
+        except ValueError:
+            url = None
+        if span is not None:
+            self._completions[key] = url
+        return url
+
+    def _span(self, text: str, tld_pos: int) -> tuple[int, int] | None:
+        """The span ``[start, end]`` urlextract's walk in ``_complete_url`` covers from a TLD at
+        ``text[tld_pos]``, when it holds no enclosure character and no ``://``; else None.
+
+        Left, the walk stops after a left stop character or a non-ASCII one (or at the
+        start), right before a right stop character (or at the end; ``text[tld_pos]``
+        itself is not looked at).  The stops of a text are found once (:meth:`_stops`).
+        """
+        if text is not self._stops_text:
+            self._stops_text = text
+            self._stops = self._find_stops(text)
+            self._completions = {}
+        left, right, special = self._stops
+        i = bisect.bisect_left(left, tld_pos)
+        start = left[i - 1] + 1 if i else 0
+        j = bisect.bisect_right(right, tld_pos)
+        end = right[j] - 1 if j < len(right) else len(text) - 1
+        k = bisect.bisect_left(special, start)
+        if k < len(special) and special[k] <= end:
+            return None
+        return start, end
+
+    def _find_stops(self, text: str) -> tuple[list[int], list[int], list[int]]:
+        """Where ``_complete_url``'s walk stops in ``text`` (left, right), and where an
+        enclosure character or ``://`` is (see :meth:`_library_completion`), in order."""
+        patterns = self._stop_patterns
+        settings = (
+            frozenset(self._stop_chars_left),
+            frozenset(self._stop_chars_right),
+            frozenset(c for pair in self._enclosure for c in pair),
+        )
+        if patterns is None or patterns[0] != settings:
+            patterns = self._stop_patterns = (
+                settings,
+                re.compile(_char_class(settings[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
+                re.compile(_char_class(settings[1])) if settings[1] else None,
+                re.compile("|".join([*map(re.escape, sorted(settings[2])), "://"])),
+            )
+        _, left_re, right_re, special_re = patterns
+        return (
+            [m.start() for m in left_re.finditer(text)],
+            [m.start() for m in right_re.finditer(text)] if right_re is not None else [],
+            [m.start() for m in special_re.finditer(text)],
+        )
 
     def _follow_email(self, tld: str, email: str) -> None:
         """What urlextract's own run does with the hit of an email candidate.
