@@ -371,19 +371,24 @@ class _CandidateURLExtract(_TrackedURLExtract):
         so the result is kept per span (``tests/test_urlextract_*.py`` compare the links).
         """
         span = self._span(text, tld_pos) if tld[:1] == "." else None
-        if span is not None:
-            key = (span, tld, check_dns, with_schema_only)
-            if key in self._completions:
-                return self._completions[key]
+        key = (span, tld, check_dns, with_schema_only) if span is not None else None
+        if key is not None and key in self._completions:
+            return self._completions[key]
         try:
             url: str | None = URLExtract._complete_url(
                 self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
             )
         except ValueError:
             url = None
-        if span is not None:
+        if key is not None:
             self._completions[key] = url
         return url
+
+    def _forget_completions(self) -> None:
+        """Forget the text whose completions are kept (``UrlExtractBackend.clear_memo``)."""
+        self._stops_text = None
+        self._stops = ([], [], [])
+        self._completions = {}
 
     def _span(self, text: str, tld_pos: int) -> tuple[int, int] | None:
         """The span ``[start, end]`` urlextract's walk in ``_complete_url`` covers from a TLD at
@@ -391,7 +396,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
         Left, the walk stops after a left stop character or a non-ASCII one (or at the
         start), right before a right stop character (or at the end; ``text[tld_pos]``
-        itself is not looked at).  The stops of a text are found once (:meth:`_stops`).
+        itself is not looked at).  The stops of a text are found once (:meth:`_find_stops`).
         """
         if text is not self._stops_text:
             self._stops_text = text
@@ -672,7 +677,7 @@ class UrlExtractBackend:
         ), candidates
 
     def clear_memo(self) -> None:
-        """Forget the windows' runs and the email verdicts this backend keeps (the same
+        """Forget the windows' runs, the email verdicts and completions this backend keeps (the same
         links come out, from more work: for benchmarks, and to release the memory)."""
         with self._lock:
             for extractor in (self._tracked, self._candidate_extractor):
@@ -680,6 +685,7 @@ class UrlExtractBackend:
                     extractor._runs.clear()
             if self._candidate_extractor is not None:
                 self._candidate_extractor._email_verdicts.clear()
+                self._candidate_extractor._forget_completions()
 
     def _candidates_extractor(self) -> _CandidateURLExtract:
         if self._candidate_extractor is None:
