@@ -12,7 +12,6 @@ characters, a tracked copy of the instance, the plain call where that cannot be 
 
 from __future__ import annotations
 
-import bisect
 import operator
 import re
 import threading
@@ -290,12 +289,13 @@ class _CandidateURLExtract(_TrackedURLExtract):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
-        #: ``_library_completion``'s memo: the text whose stops are known, the stops, and
+        #: ``_library_completion``'s memo: the text whose spans are asked, that text reversed, and
         #: (span, TLD, check_dns, with_schema_only) -> urlextract's completion in that text.
         self._stops_text: str | None = None
-        self._stops: tuple[list[int], list[int], list[int]] = ([], [], [])
+        self._reversed = ""
+        self._last_span = (-1, 0, -1)  # the last hit whose span had no enclosure (nor "://"), and that span
         self._completions: dict[tuple[tuple[int, int], str, bool, bool], str | None] = {}
-        self._stop_patterns: tuple[Any, ...] | None = None
+        self._patterns: tuple[Any, tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]] | None = None
 
     def _begin(self) -> None:
         super()._begin()
@@ -387,7 +387,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
     def _forget_completions(self) -> None:
         """Forget the text whose completions are kept (``UrlExtractBackend.clear_memo``)."""
         self._stops_text = None
-        self._stops = ([], [], [])
+        self._reversed = ""
+        self._last_span = (-1, 0, -1)
         self._completions = {}
 
     def _span(self, text: str, tld_pos: int) -> tuple[int, int] | None:
@@ -396,44 +397,52 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
         Left, the walk stops after a left stop character or a non-ASCII one (or at the
         start), right before a right stop character (or at the end; ``text[tld_pos]``
-        itself is not looked at).  The stops of a text are found once (:meth:`_find_stops`).
+        itself is not looked at).  Each is one regex search over the span (the left one in
+        the reversed text, reversed once per text), against urlextract's loop in Python.
         """
         if text is not self._stops_text:
             self._stops_text = text
-            self._stops = self._find_stops(text)
+            self._reversed = text[::-1]
             self._completions = {}
-        left, right, special = self._stops
-        i = bisect.bisect_left(left, tld_pos)
-        start = left[i - 1] + 1 if i else 0
-        j = bisect.bisect_right(right, tld_pos)
-        end = right[j] - 1 if j < len(right) else len(text) - 1
-        k = bisect.bisect_left(special, start)
-        if k < len(special) and special[k] <= end:
-            return None
+            self._last_span = (-1, 0, -1)
+        left_re, right_re, special_re = self._stop_patterns()
+        n = len(text)
+        last, start, end = self._last_span
+        if last < tld_pos <= end:
+            # In the last span found (gen_urls takes its hits in order): the same end, and
+            # the start moves only past a left stop between the last hit and this one.
+            m = left_re.search(self._reversed, n - tld_pos, n - last)
+            if m is not None:
+                start = n - m.start()
+        else:
+            m = left_re.search(self._reversed, n - tld_pos)
+            start = n - m.start() if m is not None else 0
+            m = right_re.search(text, tld_pos + 1) if right_re is not None else None
+            end = m.start() - 1 if m is not None else n - 1
+            # (a "://" the walk left passes starts at most 2 before the TLD's "." and ends before it)
+            if special_re.search(text, start, end + 1) is not None:
+                return None
+        self._last_span = (tld_pos, start, end)
         return start, end
 
-    def _find_stops(self, text: str) -> tuple[list[int], list[int], list[int]]:
-        """Where ``_complete_url``'s walk stops in ``text`` (left, right), and where an
-        enclosure character or ``://`` is (see :meth:`_library_completion`), in order."""
-        patterns = self._stop_patterns
+    def _stop_patterns(self) -> tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]:
+        """Regexes of ``_complete_url``'s left and right stops (the left one with the non-ASCII
+        characters) and of an enclosure character or ``://`` (see :meth:`_library_completion`)."""
         settings = (
             frozenset(self._stop_chars_left),
             frozenset(self._stop_chars_right),
             frozenset(c for pair in self._enclosure for c in pair),
         )
-        if patterns is None or patterns[0] != settings:
-            patterns = self._stop_patterns = (
+        if self._patterns is None or self._patterns[0] != settings:
+            self._patterns = (
                 settings,
-                re.compile(_char_class(settings[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
-                re.compile(_char_class(settings[1])) if settings[1] else None,
-                re.compile("|".join([*map(re.escape, sorted(settings[2])), "://"])),
+                (
+                    re.compile(_char_class(settings[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
+                    re.compile(_char_class(settings[1])) if settings[1] else None,
+                    re.compile("|".join([*map(re.escape, sorted(settings[2])), "://"])),
+                ),
             )
-        _, left_re, right_re, special_re = patterns
-        return (
-            [m.start() for m in left_re.finditer(text)],
-            [m.start() for m in right_re.finditer(text)] if right_re is not None else [],
-            [m.start() for m in special_re.finditer(text)],
-        )
+        return self._patterns[1]
 
     def _follow_email(self, tld: str, email: str) -> None:
         """What urlextract's own run does with the hit of an email candidate.
