@@ -16,7 +16,7 @@ import operator
 import re
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
@@ -251,7 +251,7 @@ def _domain_after_at(text: str, start: int) -> bool:
     )
 
 
-def _char_class(chars: frozenset[str], more: str = "") -> str:
+def _char_class(chars: Iterable[str], more: str = "") -> str:
     """A regex character class of ``chars`` (each escaped) and the range(s) ``more``."""
     return "[" + "".join(map(re.escape, sorted(chars))) + more + "]"
 
@@ -296,6 +296,7 @@ class _CandidateURLExtract(_TrackedURLExtract):
         self._last_span = (-1, 0, -1)  # the last hit whose span had no enclosure (nor "://"), and that span
         self._completions: dict[tuple[tuple[int, int], str, bool, bool], str | None] = {}
         self._patterns: tuple[Any, tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]] | None = None
+        self._text_patterns = self._stop_patterns()  # (those of the text, looked up once per text)
 
     def _begin(self) -> None:
         super()._begin()
@@ -405,7 +406,8 @@ class _CandidateURLExtract(_TrackedURLExtract):
             self._reversed = text[::-1]
             self._completions = {}
             self._last_span = (-1, 0, -1)
-        left_re, right_re, special_re = self._stop_patterns()
+            self._text_patterns = self._stop_patterns()
+        left_re, right_re, special_re = self._text_patterns
         n = len(text)
         last, start, end = self._last_span
         if last < tld_pos <= end:
@@ -427,22 +429,28 @@ class _CandidateURLExtract(_TrackedURLExtract):
 
     def _stop_patterns(self) -> tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]:
         """Regexes of ``_complete_url``'s left and right stops (the left one with the non-ASCII
-        characters) and of an enclosure character or ``://`` (see :meth:`_library_completion`)."""
-        settings = (
-            frozenset(self._stop_chars_left),
-            frozenset(self._stop_chars_right),
-            frozenset(c for pair in self._enclosure for c in pair),
+        characters) and of an enclosure character or ``://`` (see :meth:`_library_completion`).
+
+        Built again when urlextract's setters have replaced a set of stop characters or the
+        enclosures (this is the backend's own instance: nothing changes them in place).
+        """
+        cached = self._patterns
+        if (
+            cached is not None
+            and cached[0][0] is self._stop_chars_left
+            and cached[0][1] is self._stop_chars_right
+            and cached[0][2] is self._enclosure
+        ):
+            return cached[1]
+        sets = (self._stop_chars_left, self._stop_chars_right, self._enclosure)
+        enclosures = frozenset(c for pair in self._enclosure for c in pair)
+        patterns = (
+            re.compile(_char_class(sets[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
+            re.compile(_char_class(sets[1])) if sets[1] else None,
+            re.compile("|".join([*map(re.escape, sorted(enclosures)), "://"])),
         )
-        if self._patterns is None or self._patterns[0] != settings:
-            self._patterns = (
-                settings,
-                (
-                    re.compile(_char_class(settings[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
-                    re.compile(_char_class(settings[1])) if settings[1] else None,
-                    re.compile("|".join([*map(re.escape, sorted(settings[2])), "://"])),
-                ),
-            )
-        return self._patterns[1]
+        self._patterns = (sets, patterns)
+        return patterns
 
     def _follow_email(self, tld: str, email: str) -> None:
         """What urlextract's own run does with the hit of an email candidate.
