@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -154,3 +157,59 @@ def test_windowed_email_start_matches_email_start(text: str) -> None:
 def test_windowed_email_start_at_the_window_edge(prefix: str, length: int, unit: str) -> None:
     local = (unit * length)[:length].lstrip(".") or "a"
     _check_windowed(prefix + local + "@x")
+
+
+# --- magiclink: an "@" whose domain can only be one label is no email (issue 32, timing screen) ---
+
+_AT_PIECES = ["a", "b", "1", "0x", "@", ".", "\u3002", "\uff61", " ", "\n", "*", "_", "-", "é", "σ", "co", "mailto:"]
+
+
+def _magiclink(shortcut: bool, strict_hosts: bool = False) -> Callable[[str], str]:
+    markdown = pytest.importorskip("markdown")
+    pytest.importorskip("pymdownx")
+    from uts58_adapt.integrations import magiclink
+
+    class Always(magiclink.RefinedMailPattern):  # type: ignore[misc]
+        def _one_label_domain(self, data: str, at: int) -> bool:
+            return False
+
+    md = markdown.Markdown(extensions=[magiclink.UTS58MagiclinkExtension(strict_hosts=strict_hosts)])
+    if not shortcut:
+        old = md.inlinePatterns["magic-mail"]
+        new = Always("@", md)
+        new.config = old.config
+        md.inlinePatterns.register(new, "magic-mail", 84.9)
+    return lambda text: str(md.reset().convert(text))
+
+
+@pytest.mark.parametrize("strict_hosts", [False, True])
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_AT_PIECES), max_size=30))
+def test_magiclink_one_label_shortcut_changes_nothing(strict_hosts: bool, pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _magiclink(True, strict_hosts)(text) == _magiclink(False, strict_hosts)(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a@b.co a@1 a@0x1f a@b。co a@b｡co a@b", "x@127 y@b.c@d.e *a@b.co* mailto:a@b.co a@b.co.", "a@" * 40 + "b.co"],
+)
+def test_magiclink_one_label_shortcut_cases(text: str) -> None:
+    assert _magiclink(True)(text) == _magiclink(False)(text)
+
+
+def test_magiclink_skips_one_label_domains_without_refining(monkeypatch: pytest.MonkeyPatch) -> None:
+    convert = _magiclink(True)
+    from uts58_adapt.integrations import magiclink
+
+    calls: list[int] = []
+    original = magiclink.RefinedMailPattern._email_at
+
+    def counted(self: Any, data: str, lo: int, hi: int, at: int) -> Any:
+        calls.append(at)
+        return original(self, data, lo, hi, at)
+
+    monkeypatch.setattr(magiclink.RefinedMailPattern, "_email_at", counted)
+    convert("a@" * 200 + " x@y z@1.2 q@1 w@b.co")
+    # z@1.2 and w@b.co, and q@1 (one label, but an IPv4 number): the others have one label
+    assert len(calls) == 3

@@ -16,7 +16,7 @@ import operator
 import re
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
@@ -251,6 +251,11 @@ def _domain_after_at(text: str, start: int) -> bool:
     )
 
 
+def _char_class(chars: Iterable[str], more: str = "") -> str:
+    """A regex character class of ``chars`` (each escaped) and the range(s) ``more``."""
+    return "[" + "".join(map(re.escape, sorted(chars))) + more + "]"
+
+
 class _EmailCandidate(str):
     """A candidate that ends at its TLD (see ``_CandidateURLExtract._email_candidate``)."""
 
@@ -284,6 +289,14 @@ class _CandidateURLExtract(_TrackedURLExtract):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._email_verdicts: dict[tuple[str, str], Literal["valid", "invalid", "raises"]] = {}
+        #: ``_library_completion``'s memo: the text whose spans are asked, that text reversed, and
+        #: (span, TLD, check_dns, with_schema_only) -> urlextract's completion in that text.
+        self._stops_text: str | None = None
+        self._reversed = ""
+        self._last_span = (-1, 0, -1)  # the last hit whose span had no enclosure (nor "://"), and that span
+        self._completions: dict[tuple[tuple[int, int], str, bool, bool], str | None] = {}
+        self._patterns: tuple[Any, tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]] | None = None
+        self._text_patterns = self._stop_patterns()  # (those of the text, looked up once per text)
 
     def _begin(self) -> None:
         super()._begin()
@@ -324,14 +337,13 @@ class _CandidateURLExtract(_TrackedURLExtract):
             if self._dual and self._lib_ok:
                 self._follow_email(tld, email)
             return email
-        try:
-            url = URLExtract._complete_url(
-                self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
-            )
-        except ValueError:  # uritools on odd input
+        completed = self._library_completion(text, tld_pos, tld, check_dns, with_schema_only)
+        if completed is None:  # uritools on odd input
             url = ""
             if self._dual and self._lib_ok:
                 self._same = False  # urlextract's own find() raises here
+        else:
+            url = completed
         if self._dual and url:
             if self._lib_ok:
                 self._lib_url = url  # the same URL, so the same cursor and dropped hits
@@ -342,6 +354,103 @@ class _CandidateURLExtract(_TrackedURLExtract):
         if self._skip_domains_after_at and _domain_after_at(text, tld_pos + 1):
             return ""  # (the same cursor as for tld[1:], whose rest is empty, and no candidate)
         return tld[1:]
+
+    def _library_completion(
+        self, text: str, tld_pos: int, tld: str, check_dns: bool, with_schema_only: bool
+    ) -> str | None:
+        """urlextract's own ``_complete_url`` of a hit, or None where it raises ValueError.
+
+        Its completion walks left and right from the hit to its stop characters, in
+        Python: on a long token with many TLD hits urlextract discards (``**a.co**`` * n)
+        that is a walk over the token per hit.  Its span (the token around the hit,
+        :meth:`_span`) and its result are the same for every hit of one span when the
+        span holds none of the characters that make the steps after the walk depend on
+        where the TLD is: an enclosure character (``_remove_enclosure_from_url``, the
+        Markdown split, the enclosure search before the URL, all of which also need
+        ``(``, ``)``, ``[`` or ``]``) or ``://`` (the left walk stops at ``:`` after
+        it).  Without them, every step after the walk reads the span and the TLD only,
+        so the result is kept per span (``tests/test_urlextract_*.py`` compare the links).
+        """
+        span = self._span(text, tld_pos) if tld[:1] == "." else None
+        key = (span, tld, check_dns, with_schema_only) if span is not None else None
+        if key is not None and key in self._completions:
+            return self._completions[key]
+        try:
+            url: str | None = URLExtract._complete_url(
+                self, text, tld_pos, tld, check_dns=check_dns, with_schema_only=with_schema_only
+            )
+        except ValueError:
+            url = None
+        if key is not None:
+            self._completions[key] = url
+        return url
+
+    def _forget_completions(self) -> None:
+        """Forget the text whose completions are kept (``UrlExtractBackend.clear_memo``)."""
+        self._stops_text = None
+        self._reversed = ""
+        self._last_span = (-1, 0, -1)
+        self._completions = {}
+
+    def _span(self, text: str, tld_pos: int) -> tuple[int, int] | None:
+        """The span ``[start, end]`` urlextract's walk in ``_complete_url`` covers from a TLD at
+        ``text[tld_pos]``, when it holds no enclosure character and no ``://``; else None.
+
+        Left, the walk stops after a left stop character or a non-ASCII one (or at the
+        start), right before a right stop character (or at the end; ``text[tld_pos]``
+        itself is not looked at).  Each is one regex search over the span (the left one in
+        the reversed text, reversed once per text), against urlextract's loop in Python.
+        """
+        if text is not self._stops_text:
+            self._stops_text = text
+            self._reversed = text[::-1]
+            self._completions = {}
+            self._last_span = (-1, 0, -1)
+            self._text_patterns = self._stop_patterns()
+        left_re, right_re, special_re = self._text_patterns
+        n = len(text)
+        last, start, end = self._last_span
+        if last < tld_pos <= end:
+            # In the last span found (gen_urls takes its hits in order): the same end, and
+            # the start moves only past a left stop between the last hit and this one.
+            m = left_re.search(self._reversed, n - tld_pos, n - last)
+            if m is not None:
+                start = n - m.start()
+        else:
+            m = left_re.search(self._reversed, n - tld_pos)
+            start = n - m.start() if m is not None else 0
+            m = right_re.search(text, tld_pos + 1) if right_re is not None else None
+            end = m.start() - 1 if m is not None else n - 1
+            # (a "://" the walk left passes starts at most 2 before the TLD's "." and ends before it)
+            if special_re.search(text, start, end + 1) is not None:
+                return None
+        self._last_span = (tld_pos, start, end)
+        return start, end
+
+    def _stop_patterns(self) -> tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str]]:
+        """Regexes of ``_complete_url``'s left and right stops (the left one with the non-ASCII
+        characters) and of an enclosure character or ``://`` (see :meth:`_library_completion`).
+
+        Built again when urlextract's setters have replaced a set of stop characters or the
+        enclosures (this is the backend's own instance: nothing changes them in place).
+        """
+        cached = self._patterns
+        if (
+            cached is not None
+            and cached[0][0] is self._stop_chars_left
+            and cached[0][1] is self._stop_chars_right
+            and cached[0][2] is self._enclosure
+        ):
+            return cached[1]
+        sets = (self._stop_chars_left, self._stop_chars_right, self._enclosure)
+        enclosures = frozenset(c for pair in self._enclosure for c in pair)
+        patterns = (
+            re.compile(_char_class(sets[0], "\x80-\U0010ffff")),  # (the walk left is ASCII only)
+            re.compile(_char_class(sets[1])) if sets[1] else None,
+            re.compile("|".join([*map(re.escape, sorted(enclosures)), "://"])),
+        )
+        self._patterns = (sets, patterns)
+        return patterns
 
     def _follow_email(self, tld: str, email: str) -> None:
         """What urlextract's own run does with the hit of an email candidate.
@@ -585,7 +694,7 @@ class UrlExtractBackend:
         ), candidates
 
     def clear_memo(self) -> None:
-        """Forget the windows' runs and the email verdicts this backend keeps (the same
+        """Forget the windows' runs, the email verdicts and completions this backend keeps (the same
         links come out, from more work: for benchmarks, and to release the memory)."""
         with self._lock:
             for extractor in (self._tracked, self._candidate_extractor):
@@ -593,6 +702,7 @@ class UrlExtractBackend:
                     extractor._runs.clear()
             if self._candidate_extractor is not None:
                 self._candidate_extractor._email_verdicts.clear()
+                self._candidate_extractor._forget_completions()
 
     def _candidates_extractor(self) -> _CandidateURLExtract:
         if self._candidate_extractor is None:

@@ -35,6 +35,7 @@ from ..backends.magiclink import link_matches
 from ..html import BIDI_CONTROLS
 from ..refine.acceptance import email_word_probe
 from ..refine.email import MAILTO
+from ..refine.hosts import SEPARATORS
 from ..refine.migration import refine_links
 from ..refine.risk_profile import reject_risky_value
 from ._common import WINDOW, completes_reference, escape_bidi, escape_bidi_references, refined_span, risk_filter
@@ -59,6 +60,10 @@ _MAIL_NOT_BEFORE = re.compile(r"[\w@-]")
 _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
 #: How far before an "@" a local part is looked for (RFC 5321 allows 64 octets).
 _LOCAL_MAX = 256
+#: From just after an "@": text up to a label separator, before any white space or other "@".
+#: Where it does not match, the domain after that "@" is one label (see ``_one_label_domain``).
+_SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
+_ASCII_DIGITS = frozenset("0123456789")
 
 
 class _AnchoredLinkRE:
@@ -177,8 +182,25 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         word, s, e = email_word_probe(data, start, end)
         return any(m.start() < e and s < m.end() for m in _MAIL_RE.finditer(word))
 
+    def _one_label_domain(self, data: str, at: int) -> bool:
+        """Whether the domain after the "@" at ``data[at]`` can only be one label that is no
+        IPv4 number, so that no email holds this "@": §5.2 takes a domain of two labels or
+        more (``refine.domains``: ``lenient_domain`` takes one label only as a WHATWG IPv4
+        number, which starts with an ASCII digit; ``domain_unicode`` never).
+
+        The refinement in :meth:`handleMatch` is given the text up to the next "@" or white
+        space (at most ``WINDOW`` past the "@"): with no separator there, its host run after
+        the "@" has none.  One regex from the "@", against a refinement per "@", keeps a long
+        word of "@"s that magiclink's own pattern drops at once (``a@`` * n) at its pace.
+        """
+        if _SEPARATOR_AHEAD.match(data, at + 1, at + WINDOW) is not None:
+            return False
+        return bool(self.config["strict_hosts"]) or data[at + 1 : at + 2] not in _ASCII_DIGITS
+
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int | None, int | None]:
         at = m.start()
+        if self._one_label_domain(data, at):
+            return None, None, None
         # The email holding this "@" holds no other "@" (neither a local part nor a domain
         # does) and no white space: the refinement is given only the text between the "@"s
         # or spaces around it, so each "@" costs a bounded time ("a" + "@" * n, issue 21).
