@@ -28,13 +28,26 @@ def ascii_form(labels: list[str]) -> str:
     return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels)
 
 
-def _tld_ok(label: str) -> bool:
-    """Syntactic TLD rules (RZ-LGR, §8): letters only, two or more if ASCII; then the PSL."""
+def _tld_rules(label: str) -> bool:
+    """Syntactic TLD rules (RZ-LGR, §8): letters only (no digit, no ``-``), two or more if ASCII."""
     if any(ch.isdigit() or ch == "-" for ch in label):
         return False
-    if label.isascii() and len(label) < 2:
-        return False
-    return label in icann_suffixes().tlds
+    return not (label.isascii() and len(label) < 2)
+
+
+@lru_cache(maxsize=1)
+def _valid_tlds(tlds: frozenset[str]) -> frozenset[str]:
+    """The TLDs of the PSL snapshot that pass :func:`_tld_rules` (computed once per snapshot)."""
+    return frozenset(filter(_tld_rules, tlds))
+
+
+def _tld_ok(label: str) -> bool:
+    """Syntactic TLD rules (RZ-LGR, §8): letters only, two or more if ASCII; then the PSL.
+
+    Both hold exactly when ``label`` is one of the PSL's TLDs that pass the rules: one set
+    lookup per host instead of a look at each character.
+    """
+    return label in _valid_tlds(icann_suffixes().tlds)
 
 
 @lru_cache(maxsize=1 << 16)
