@@ -455,7 +455,9 @@ def _both_ways(host: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, obje
     with monkeypatch.context() as m:
         m.setattr(domains, "strict_label", labels.plain_strict_label)
         m.setattr(domains, "_tld_ok", _plain_tld_ok)
-        plain = [(domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)]
+        plain = [
+            (domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)
+        ]
     return fast, plain
 
 
@@ -572,3 +574,31 @@ def test_strict_label_examples(label: str, expected: str | None) -> None:
 
     assert strict_label.__wrapped__(label) == expected
     assert plain_strict_label(label) == expected
+
+
+#: Code points of the three kinds a label's Punycode deltas come from: basic, near, far apart.
+_PUNY_CHARS = st.one_of(st.integers(0x20, 0x7E), st.integers(0x80, 0x3000), st.integers(0x80, 0x10FFFF)).map(chr)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(max_size=70) | st.lists(_PUNY_CHARS, max_size=64).map("".join))
+def test_punycode_length_is_the_codecs(label: str) -> None:
+    from uts58_adapt.refine.labels import punycode_length
+
+    assert punycode_length(label) == len(label.encode("punycode"))
+
+
+def test_punycode_length_is_the_codecs_on_a_seeded_sample() -> None:
+    """5,000 labels of 1 to 40 code points, each basic, near or far (every bias adaptation)."""
+    import random
+
+    from uts58_adapt.refine.labels import punycode_length
+
+    rng = random.Random(58)
+    ranges = [(0x20, 0x7E), (0x80, 0x3000), (0x80, 0x10FFFF)]
+    differ = []
+    for _ in range(5_000):
+        label = "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(1, 40)))
+        if punycode_length(label) != len(label.encode("punycode")):
+            differ.append(label)
+    assert not differ, differ[:5]
