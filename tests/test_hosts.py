@@ -585,7 +585,11 @@ _PUNY_CHARS = st.one_of(st.integers(0x20, 0x7E), st.integers(0x80, 0x3000), st.i
 def test_punycode_length_is_the_codecs(label: str) -> None:
     from uts58_adapt.refine.labels import punycode_length
 
-    assert punycode_length(label) == len(label.encode("punycode"))
+    length = len(label.encode("punycode"))
+    assert punycode_length(label) == length
+    for stop in (0, 5, 20, 59):
+        counted = punycode_length(label, stop)
+        assert counted == length if length <= stop else counted > stop
 
 
 def test_punycode_length_is_the_codecs_on_a_seeded_sample() -> None:

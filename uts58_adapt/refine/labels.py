@@ -69,19 +69,22 @@ def strict_label(label: str) -> str | None:
             idna.alabel(mapped)  # length, hyphens, PVALID/CONTEXT rules, bidi; decodes an A-label
             return idna.ulabel(mapped)
         idna.check_label(mapped)  # what alabel and ulabel check on a non-ASCII label
-        if len(mapped) > _SHORT_ULABEL and punycode_length(mapped) > 59:
+        if len(mapped) > _SHORT_ULABEL and (len(mapped) > 59 or punycode_length(mapped, 59) > 59):
             return None  # alabel: "xn--" and the Punycode, at most 63 octets (RFC 5890 §2.3.2.1)
         return mapped
     except (idna.IDNAError, UnicodeError, ValueError, IndexError):
         return None
 
 
-def punycode_length(label: str) -> int:
+def punycode_length(label: str, stop: int | None = None) -> int:
     """``len(label.encode("punycode"))``, counted without writing the digits (RFC 3492 §6.3).
 
     The same deltas, bias adaptation (§6.1) and generalized variable-length integers
     (§3.3) as the encoder, in one loop over the label per distinct non-basic code point:
-    about 2.5 times faster than the codec, which builds the digits.  ``tests/test_hosts.py``
+    about 2.5 times faster than the codec, which builds the digits.  With ``stop``, the
+    count ends as soon as it exceeds ``stop`` (the result is then some number above it).
+    Every code point is at least one octet, so a label longer than 59 code points never
+    fits in an A-label (``strict_label`` does not count it).  ``tests/test_hosts.py``
     compares it with the codec.
     """
     basic = sum(1 for c in label if c < "\x80")
@@ -105,6 +108,8 @@ def punycode_length(label: str) -> int:
                     q = (q - t) // (36 - t)
                     k += 36
                 length += 1
+                if stop is not None and length > stop:
+                    return length
                 d = delta // 700 if h == basic else delta // 2  # adapt(): damp 700, skew 38
                 d += d // (h + 1)
                 k = 0
