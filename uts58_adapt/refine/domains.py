@@ -90,9 +90,9 @@ def strict_domain(host: str) -> str | None:
         if u is None:
             return None
         out.append(u)
-    if not bidi_domain_ok(out):
-        return None
     result = ".".join(out)
+    if not result.isascii() and not bidi_domain_ok(out):
+        return None  # (an ASCII domain has no right-to-left character: no Bidi domain name)
     # Each label is at most 63 octets in ASCII form (checked by strict_label): only a name of
     # four labels or more can exceed 253, and only then is its ASCII form computed.
     if len(out) > 3 and not result.isascii() and len(ascii_form(out)) > MAX_HOST:
