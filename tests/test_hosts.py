@@ -448,13 +448,15 @@ def _plain_tld_ok(label: str) -> bool:
 
 def _both_ways(host: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
     """domain_unicode(host) and strict_domain(host), with the shortcuts and the plain way
-    (idna's alabel and ulabel on every label, the TLD rules character by character)."""
+    (idna's alabel and ulabel on every label, the TLD rules character by character, the
+    ASCII form encoded to measure it)."""
     from uts58_adapt.refine import domains, labels
 
     fast = [(domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)]
     with monkeypatch.context() as m:
         m.setattr(domains, "strict_label", labels.plain_strict_label)
         m.setattr(domains, "_tld_ok", _plain_tld_ok)
+        m.setattr(domains, "_ascii_length", lambda labels: len(domains.ascii_form(labels)))
         plain = [
             (domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)
         ]
@@ -606,3 +608,11 @@ def test_punycode_length_is_the_codecs_on_a_seeded_sample() -> None:
         if punycode_length(label) != len(label.encode("punycode")):
             differ.append(label)
     assert not differ, differ[:5]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.text(st.sampled_from("aZ9-öß普遍ب\U00020000"), min_size=1, max_size=20), min_size=1, max_size=12))
+def test_ascii_length_is_the_ascii_forms(labels: list[str]) -> None:
+    from uts58_adapt.refine.domains import _ascii_length, ascii_form
+
+    assert _ascii_length(labels) == len(ascii_form(labels))

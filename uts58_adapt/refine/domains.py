@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..public_suffixes import icann_suffixes
 from .host_chars import MAX_HOST, SEP_TABLE, SEPARATORS, host_run_end, label_class
-from .labels import bidi_domain_ok, lenient_label, strict_label
+from .labels import bidi_domain_ok, lenient_label, punycode_length, strict_label
 from .whatwg import DOTTED_IPV4, IPV4_NUMBER, whatwg_ipv4
 
 __all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain", "separator_tld_hits", "strict_domain"]
@@ -26,6 +26,11 @@ __all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain",
 def ascii_form(labels: list[str]) -> str:
     """The ASCII form of valid Unicode labels (UTS #46 ToASCII after validation): ``xn--`` A-labels."""
     return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels)
+
+
+def _ascii_length(labels: list[str]) -> int:
+    """``len(ascii_form(labels))``, counted (:func:`.punycode_length`) rather than encoded."""
+    return len(labels) - 1 + sum(len(label) if label.isascii() else 4 + punycode_length(label) for label in labels)
 
 
 def _tld_rules(label: str) -> bool:
@@ -95,7 +100,7 @@ def strict_domain(host: str) -> str | None:
         return None  # (an ASCII domain has no right-to-left character: no Bidi domain name)
     # Each label is at most 63 octets in ASCII form (checked by strict_label): only a name of
     # four labels or more can exceed 253, and only then is its ASCII form computed.
-    if len(out) > 3 and not result.isascii() and len(ascii_form(out)) > MAX_HOST:
+    if len(out) > 3 and not result.isascii() and _ascii_length(out) > MAX_HOST:
         return None  # VerifyDnsLength (UTS #46 §4.2 step 4): at most 253 octets in ASCII form
     return result
 

@@ -20,7 +20,15 @@ import idna
 
 from ..properties import FLAGS, INCLUDE, TERM_MASK
 
-__all__ = ["bidi_domain_ok", "contexto_cut", "lenient_char", "lenient_label", "strict_label"]
+__all__ = [
+    "bidi_domain_ok",
+    "contexto_cut",
+    "lenient_char",
+    "lenient_label",
+    "plain_strict_label",
+    "punycode_length",
+    "strict_label",
+]
 
 #: The ASCII a lenient label may hold after UTS #46 mapping: UseSTD3ASCIIRules, plus "_".
 _STD3_ASCII = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -68,9 +76,11 @@ def strict_label(label: str) -> str | None:
         if mapped.isascii():
             idna.alabel(mapped)  # length, hyphens, PVALID/CONTEXT rules, bidi; decodes an A-label
             return idna.ulabel(mapped)
-        idna.check_label(mapped)  # what alabel and ulabel check on a non-ASCII label
+        # Either check failing gives None, so the cheaper comes first: a run of CJK text
+        # taken for a label is too long before any of its characters is looked up.
         if len(mapped) > _SHORT_ULABEL and (len(mapped) > 59 or punycode_length(mapped, 59) > 59):
             return None  # alabel: "xn--" and the Punycode, at most 63 octets (RFC 5890 §2.3.2.1)
+        idna.check_label(mapped)  # what alabel and ulabel check on a non-ASCII label
         return mapped
     except (idna.IDNAError, UnicodeError, ValueError, IndexError):
         return None
