@@ -616,3 +616,28 @@ def test_ascii_length_is_the_ascii_forms(labels: list[str]) -> None:
     from uts58_adapt.refine.domains import _ascii_length, ascii_form
 
     assert _ascii_length(labels) == len(ascii_form(labels))
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from([*_LABEL_PIECES, "x", "n", "N", "X"]), min_size=1, max_size=14))
+def test_lenient_label_shortcut_gives_the_plain_answer_on_generated_labels(pieces: list[str]) -> None:
+    from uts58_adapt.refine.labels import lenient_label, plain_lenient_label
+
+    label = "".join(pieces)
+    assert lenient_label(label) == plain_lenient_label(label)
+
+
+def test_lenient_label_shortcut_gives_the_plain_answer_on_idnatestv2() -> None:
+    from test_idna_conformance import cases
+
+    from uts58_adapt.refine.labels import lenient_label, plain_lenient_label
+
+    labels = {
+        label
+        for case in cases()
+        for text in (case.source, case.to_unicode, case.to_ascii)
+        for label in _labels_of(text)
+    }
+    labels |= {"a" * 64, "a--b", "xn--", "XN--bcher-kva", "Xn--bcher-kva", "-a", "a-", "a_b", "A"}
+    differ = [label for label in labels if lenient_label(label) != plain_lenient_label(label)]
+    assert not differ, differ[:20]

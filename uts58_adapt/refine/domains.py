@@ -129,9 +129,10 @@ def lenient_domain(host: str, single_label: bool = False) -> str | None:
         if u is None:
             return None
         out.append(u)
-    if not bidi_domain_ok(out):
-        return None
-    return ".".join(out)
+    result = ".".join(out)
+    if not result.isascii() and not bidi_domain_ok(out):
+        return None  # (an ASCII domain has no right-to-left character: no Bidi domain name)
+    return result
 
 
 def email_domain_end(text: str, at: int, strict: bool = True, single_label: bool = False) -> tuple[int, str] | None:
