@@ -38,7 +38,8 @@ named, with its figure and target.  Start-up (f) does not depend on the corpus a
 First reading and repeated reading (issue 36.3): the memos are emptied before every timed
 run (``forget()``: the backends' and integrations' memos and the refinement's caches of
 hosts and labels), and the warm-up reads other text, so each figure is a first reading of
-text the process has not seen.  (h) also prints each upgrade's repeated reading (the same
+text the process has not seen.  (a) prints the refinement's µs per backend span on both
+readings.  (h) also prints each upgrade's repeated reading (the same
 text a second time, the memos kept) against the library's time, for information
 (``--no-repeated``: not); ``--keep-host-caches`` keeps the caches of hosts across rounds,
 as bench.py measured before issue 36.
@@ -373,7 +374,9 @@ def full_escape(url: str) -> str:
 # ---------------------------------------------------------------------------
 # Figures
 # ---------------------------------------------------------------------------
-def bench_refinement(lines: list[str], repeat: int, report: Report, warm: list[str] | None = None) -> None:
+def bench_refinement(
+    lines: list[str], repeat: int, report: Report, warm: list[str] | None = None, repeated: bool = True
+) -> None:
     print("(a) refinement overhead: refine_links' time / the library's own time on the same lines")
     for name in BACKENDS:
         get_backend(name)
@@ -403,18 +406,22 @@ def bench_refinement(lines: list[str], repeat: int, report: Report, warm: list[s
         find = getattr(backend, "candidates", None) or backend.find
         pairs = [(line, find(line)) for line in lines if line]
         warm_pairs = [(line, find(line)) for line in warm or [] if line] or None
-        parts = measure(
-            {
-                "backend": lambda block, find=find: [find(line) for line, _ in block],
-                "refine_links": lambda block: [refine_links(line, raw) for line, raw in block],
-                "library": lambda block, library=library: [library(line) for line, _ in block],
-            },
-            pairs,
-            repeat,
-            warm_pairs,
-        )
+        variants: dict[str, Callable[[list[tuple[str, Any]]], object]] = {
+            "backend": lambda block, find=find: [find(line) for line, _ in block],
+            "refine_links": lambda block: [refine_links(line, raw) for line, raw in block],
+            "library": lambda block, library=library: [library(line) for line, _ in block],
+        }
+        if repeated:
+            variants["refine_links" + REPEATED] = variants["refine_links"]
+        parts = measure(variants, pairs, repeat, warm_pairs)
         share = parts["refine_links"] / parts["backend"]
         print(f"    refine_links alone: {share:.1%} of the backend's windowed pass (information)")
+        # Per span: what one link costs the refinement (issue 36's target: 1.5 µs in place).
+        spans = sum(len(raw) for _, raw in pairs) or 1
+        per_span = f"    refine_links per backend span ({spans:,} spans): {parts['refine_links'] * 1e6 / spans:.2f} µs first reading"
+        if repeated:
+            per_span += f", {parts['refine_links' + REPEATED] * 1e6 / spans:.2f} µs repeated (the memos kept)"
+        print(per_span + " (information)")
         report.ratio(f"{name}: refine_links / the library alone", parts["refine_links"], parts["library"], 0.10)
 
 
@@ -1107,7 +1114,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--points", help="only these points, comma-separated (as --point)")
     parser.add_argument(
-        "--no-repeated", action="store_true", help="(h): leave out the repeated reading (the memos kept)"
+        "--no-repeated", action="store_true", help="(a), (h): leave out the repeated reading (the memos kept)"
     )
     parser.add_argument(
         "--keep-host-caches",
@@ -1187,7 +1194,7 @@ def main(argv: list[str] | None = None) -> int:
         report.corpus = name
         print(f"\n=== corpus {name}: {description}\n")
         if "a" in only:
-            bench_refinement(lines, args.repeat, report, warm)
+            bench_refinement(lines, args.repeat, report, warm, not args.no_repeated)
         if "b" in only:
             bench_adapter(lines, args.repeat, report, warm)
         if "c" in only:

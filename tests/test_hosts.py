@@ -432,3 +432,212 @@ def test_userinfo_with_astral_characters() -> None:
     assert not hosts.has_userinfo_after("http://example.com\U000e0001@b.com", 7)  # a tag character is Hard
     assert hosts.has_userinfo_before("http://\U00020000x@example.com", 9)
     assert hosts.url_host("https://bücher.de\U0001f600/x", 0).host == "bücher.de"  # type: ignore[union-attr]
+
+
+# --- The shortcuts of strict_label and _tld_ok against the plain idna path (issue 36) --------------
+
+
+def _plain_tld_ok(label: str) -> bool:
+    """_tld_ok as it was written before its set of valid TLDs: the rules, then the PSL."""
+    if any(ch.isdigit() or ch == "-" for ch in label):
+        return False
+    if label.isascii() and len(label) < 2:
+        return False
+    return label in icann_suffixes().tlds
+
+
+def _both_ways(host: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """domain_unicode(host) and strict_domain(host), with the shortcuts and the plain way
+    (idna's alabel and ulabel on every label, the TLD rules character by character, the
+    ASCII form encoded to measure it)."""
+    from uts58_adapt.refine import domains, labels
+
+    fast = [(domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)]
+    with monkeypatch.context() as m:
+        m.setattr(domains, "strict_label", labels.plain_strict_label)
+        m.setattr(domains, "_tld_ok", _plain_tld_ok)
+        m.setattr(domains, "_ascii_length", lambda labels: len(domains.ascii_form(labels)))
+        plain = [
+            (domains.domain_unicode.__wrapped__(host, allow_ip), domains.strict_domain(host)) for allow_ip in (0, 1)
+        ]
+    return fast, plain
+
+
+def _labels_of(text: str) -> set[str]:
+    return {text} | set(text.translate(hosts.SEP_TABLE).split("."))
+
+
+def test_strict_label_shortcuts_give_the_plain_answer_on_idnatestv2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every label of every IdnaTestV2.txt line (source, toUnicode and toASCII columns), and
+    each whole line as a host: strict_label, domain_unicode and strict_domain answer as the
+    plain idna path does (whatever idna is installed: .ci/run runs this with the oldest too)."""
+    from test_idna_conformance import cases
+
+    from uts58_adapt.refine.labels import plain_strict_label, strict_label
+
+    differ = []
+    seen: set[str] = set()
+    for case in cases():
+        for text in (case.source, case.to_unicode, case.to_ascii):
+            for label in _labels_of(text) - seen:
+                seen.add(label)
+                if strict_label.__wrapped__(label) != plain_strict_label(label):
+                    differ.append(f"line {case.line}: label {label!r}")
+        fast, plain = _both_ways(case.source, monkeypatch)
+        if fast != plain:
+            differ.append(f"line {case.line}: host {case.source!r}: {fast} != {plain}")
+        fast, plain = _both_ways(case.to_unicode + ".com", monkeypatch)
+        if fast != plain:
+            differ.append(f"line {case.line}: host {case.to_unicode + '.com'!r}: {fast} != {plain}")
+    assert len(seen) > 5000
+    assert not differ, "\n".join(differ[:50])
+
+
+def test_tld_ok_is_the_rules_then_the_psl() -> None:
+    from uts58_adapt.refine.domains import _tld_ok
+
+    tlds = icann_suffixes().tlds
+    probes = set(tlds) | {t.upper() for t in tlds} | {"a", "x", "1com", "co-m", "com1", "xn--p1ai", "рф", "٣com", "c²"}
+    assert all(_tld_ok(t) == _plain_tld_ok(t) for t in probes)
+    assert _tld_ok("com") and _tld_ok("рф") and not _tld_ok("xn--p1ai") and not _tld_ok("COM")
+
+
+# Label pieces: plain LDH, upper case, the A-label prefix in both cases, hyphens in the 3rd and
+# 4th positions, characters UTS #46 maps (fullwidth, ß, ⒈ maps to "1."), non-ASCII letters of
+# several scripts, right-to-left and European digits together, joiners, combining marks,
+# CONTEXTO characters, disallowed ones, and astral letters far apart (long Punycode deltas).
+_LABEL_PIECES = [
+    "a", "Z", "9", "-", "--", "xn--", "XN--", "ab", "ｘｎ－－", "Ａ", "ß", "⒈", "ö", "Ö", "é", "e\u0301",
+    "\u0301", "普", "遍", "ア", "한", "ש", "\u05d0", "ب", "\u0663", "0", "\u200c", "\u200d", "\u094d", "क",
+    "l·l", "\u00b7", "\u0375", "α", "\u30fb", "_", "!", "\U00020000", "\U0002a6d6", "\U00010400", "\U0001e900",
+    "ͺ", "ς", "\u0640", "\u07fa", "\ufb1d",
+]  # fmt: skip
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from(_LABEL_PIECES), min_size=1, max_size=14))
+def test_strict_label_shortcuts_give_the_plain_answer_on_generated_labels(pieces: list[str]) -> None:
+    from uts58_adapt.refine.labels import plain_strict_label, strict_label
+
+    label = "".join(pieces)
+    assert strict_label.__wrapped__(label) == plain_strict_label(label)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from([*_LABEL_PIECES, ".", "。", "com", "рф", "香港", "co.uk"]), min_size=1, max_size=12))
+def test_domain_shortcuts_give_the_plain_answer_on_generated_hosts(pieces: list[str]) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, plain = _both_ways("".join(pieces), monkeypatch)
+    assert fast == plain
+
+
+@pytest.mark.parametrize("length", range(1, 20))
+@pytest.mark.parametrize("first", [0x80, 0x4E00, 0xAC00, 0x10000, 0x20000, 0x2A6D6, 0x31349, 0xE0100])
+def test_the_short_ulabel_bound_holds_for_far_apart_code_points(length: int, first: int) -> None:
+    """strict_label skips Punycode for a mapped label of at most 7 code points: its A-label
+    always fits in 63 octets.  Labels of code points far apart, in descending order (the
+    largest deltas), with and without ASCII, answer as the plain path does, and the longest
+    such label of 7 code points is indeed within 63 octets."""
+    from uts58_adapt.refine.labels import _SHORT_ULABEL, plain_strict_label, strict_label
+
+    top = [chr(cp) for cp in (0x2FA1D, 0x3134A, 0x323AF, 0x2EBE0, 0x2B739, 0x20000, 0xE0100, 0x10FFFD)]
+    for label in (
+        "".join(chr(first + 97 * i) for i in range(length)),
+        "".join(chr(first + 97 * i) for i in reversed(range(length))),
+        "".join(top[i % len(top)] for i in range(length)),
+        "a" + "".join(top[i % len(top)] for i in range(length)),
+    ):
+        assert strict_label.__wrapped__(label) == plain_strict_label(label), label
+    worst = "".join(chr(0x10FFFD - 7919 * i) for i in range(_SHORT_ULABEL))
+    assert len(b"xn--" + worst.encode("punycode")) <= 63
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("Example", "example"),
+        ("a" * 63, "a" * 63),
+        ("a" * 64, None),
+        ("-a", None),
+        ("a-", None),
+        ("ab--c", None),
+        ("a--b", "a--b"),
+        ("xn--", None),
+        ("XN--BCHER-KVA", "bücher"),
+        ("xn--bcher-kva", "bücher"),
+        ("ｅｘａｍｐｌｅ", "example"),
+        ("bücher", "bücher"),
+        ("BÜCHER", "bücher"),
+        ("a\u200db", None),
+    ],
+)
+def test_strict_label_examples(label: str, expected: str | None) -> None:
+    from uts58_adapt.refine.labels import plain_strict_label, strict_label
+
+    assert strict_label.__wrapped__(label) == expected
+    assert plain_strict_label(label) == expected
+
+
+#: Code points of the three kinds a label's Punycode deltas come from: basic, near, far apart.
+_PUNY_CHARS = st.one_of(st.integers(0x20, 0x7E), st.integers(0x80, 0x3000), st.integers(0x80, 0x10FFFF)).map(chr)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(max_size=70) | st.lists(_PUNY_CHARS, max_size=64).map("".join))
+def test_punycode_length_is_the_codecs(label: str) -> None:
+    from uts58_adapt.refine.labels import punycode_length
+
+    length = len(label.encode("punycode"))
+    assert punycode_length(label) == length
+    for stop in (0, 5, 20, 59):
+        counted = punycode_length(label, stop)
+        assert counted == length if length <= stop else counted > stop
+
+
+def test_punycode_length_is_the_codecs_on_a_seeded_sample() -> None:
+    """5,000 labels of 1 to 40 code points, each basic, near or far (every bias adaptation)."""
+    import random
+
+    from uts58_adapt.refine.labels import punycode_length
+
+    rng = random.Random(58)
+    ranges = [(0x20, 0x7E), (0x80, 0x3000), (0x80, 0x10FFFF)]
+    differ = []
+    for _ in range(5_000):
+        label = "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(1, 40)))
+        if punycode_length(label) != len(label.encode("punycode")):
+            differ.append(label)
+    assert not differ, differ[:5]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.text(st.sampled_from("aZ9-öß普遍ب\U00020000"), min_size=1, max_size=20), min_size=1, max_size=12))
+def test_ascii_length_is_the_ascii_forms(labels: list[str]) -> None:
+    from uts58_adapt.refine.domains import _ascii_length, ascii_form
+
+    assert _ascii_length(labels) == len(ascii_form(labels))
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from([*_LABEL_PIECES, "x", "n", "N", "X"]), min_size=1, max_size=14))
+def test_lenient_label_shortcut_gives_the_plain_answer_on_generated_labels(pieces: list[str]) -> None:
+    from uts58_adapt.refine.labels import lenient_label, plain_lenient_label
+
+    label = "".join(pieces)
+    assert lenient_label(label) == plain_lenient_label(label)
+
+
+def test_lenient_label_shortcut_gives_the_plain_answer_on_idnatestv2() -> None:
+    from test_idna_conformance import cases
+
+    from uts58_adapt.refine.labels import lenient_label, plain_lenient_label
+
+    labels = {
+        label
+        for case in cases()
+        for text in (case.source, case.to_unicode, case.to_ascii)
+        for label in _labels_of(text)
+    }
+    labels |= {"a" * 64, "a--b", "xn--", "XN--bcher-kva", "Xn--bcher-kva", "-a", "a-", "a_b", "A"}
+    differ = [label for label in labels if lenient_label(label) != plain_lenient_label(label)]
+    assert not differ, differ[:20]

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..public_suffixes import icann_suffixes
 from .host_chars import MAX_HOST, SEP_TABLE, SEPARATORS, host_run_end, label_class
-from .labels import bidi_domain_ok, lenient_label, strict_label
+from .labels import bidi_domain_ok, lenient_label, punycode_length, strict_label
 from .whatwg import DOTTED_IPV4, IPV4_NUMBER, whatwg_ipv4
 
 __all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain", "separator_tld_hits", "strict_domain"]
@@ -28,13 +28,31 @@ def ascii_form(labels: list[str]) -> str:
     return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels)
 
 
-def _tld_ok(label: str) -> bool:
-    """Syntactic TLD rules (RZ-LGR, §8): letters only, two or more if ASCII; then the PSL."""
+def _ascii_length(labels: list[str]) -> int:
+    """``len(ascii_form(labels))``, counted (:func:`.punycode_length`) rather than encoded."""
+    return len(labels) - 1 + sum(len(label) if label.isascii() else 4 + punycode_length(label) for label in labels)
+
+
+def _tld_rules(label: str) -> bool:
+    """Syntactic TLD rules (RZ-LGR, §8): letters only (no digit, no ``-``), two or more if ASCII."""
     if any(ch.isdigit() or ch == "-" for ch in label):
         return False
-    if label.isascii() and len(label) < 2:
-        return False
-    return label in icann_suffixes().tlds
+    return not (label.isascii() and len(label) < 2)
+
+
+@lru_cache(maxsize=1)
+def _valid_tlds(tlds: frozenset[str]) -> frozenset[str]:
+    """The TLDs of the PSL snapshot that pass :func:`_tld_rules` (computed once per snapshot)."""
+    return frozenset(filter(_tld_rules, tlds))
+
+
+def _tld_ok(label: str) -> bool:
+    """Syntactic TLD rules (RZ-LGR, §8): letters only, two or more if ASCII; then the PSL.
+
+    Both hold exactly when ``label`` is one of the PSL's TLDs that pass the rules: one set
+    lookup per host instead of a look at each character.
+    """
+    return label in _valid_tlds(icann_suffixes().tlds)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -77,12 +95,12 @@ def strict_domain(host: str) -> str | None:
         if u is None:
             return None
         out.append(u)
-    if not bidi_domain_ok(out):
-        return None
     result = ".".join(out)
+    if not result.isascii() and not bidi_domain_ok(out):
+        return None  # (an ASCII domain has no right-to-left character: no Bidi domain name)
     # Each label is at most 63 octets in ASCII form (checked by strict_label): only a name of
     # four labels or more can exceed 253, and only then is its ASCII form computed.
-    if len(out) > 3 and not result.isascii() and len(ascii_form(out)) > MAX_HOST:
+    if len(out) > 3 and not result.isascii() and _ascii_length(out) > MAX_HOST:
         return None  # VerifyDnsLength (UTS #46 §4.2 step 4): at most 253 octets in ASCII form
     return result
 
@@ -111,9 +129,10 @@ def lenient_domain(host: str, single_label: bool = False) -> str | None:
         if u is None:
             return None
         out.append(u)
-    if not bidi_domain_ok(out):
-        return None
-    return ".".join(out)
+    result = ".".join(out)
+    if not result.isascii() and not bidi_domain_ok(out):
+        return None  # (an ASCII domain has no right-to-left character: no Bidi domain name)
+    return result
 
 
 def email_domain_end(text: str, at: int, strict: bool = True, single_label: bool = False) -> tuple[int, str] | None:
