@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from linkify_it.main import LinkifyIt, Match
 from urlextract.urlextract_core import URLExtract, URLExtractError
 
-from .backends._windows import ASCII_SPACE, LINKIFY_IT_CUT, WINDOW, anchored_windows, windows
+from .backends._windows import ANY_SPACE, ASCII_SPACE, LINKIFY_IT_CUT, WINDOW, anchored_windows, windows
 from .backends.base import RawLink
 from .backends.linkify_it import GAP as LINKIFY_IT_GAP
 from .backends.linkify_it import anchored_matches, instance_anchor
@@ -504,7 +504,26 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         # email (one pattern): a match of either makes it True; a fuzzy link alone does not.
         if type(self._wrapped).test is LinkifyIt.test and any(m.schema for m in matches):
             return True
+        if matches and self._library_test_in_token(backend_text, int(matches[0].index), int(matches[0].last_index)):
+            return True  # (most often: the host of the first link, in its own word)
         return self._library_test(backend_text)
+
+    def _library_test_in_token(self, text: str, start: int, end: int) -> bool:
+        """The wrapped instance's ``test`` on the white-space-delimited token holding ``text[start:end]``
+        (with the white space after it), when that token is at most ``WINDOW`` long, else False.
+
+        A True there is the whole text's answer: what ``test`` finds in a token it finds in the text
+        around it, white space being to its patterns what the ends of the text are.
+        """
+        lo = max(0, start - WINDOW)
+        last = ANY_SPACE.last.match(text, lo, start)
+        if last is not None:
+            lo = last.end()
+        elif lo:
+            return False
+        after = ANY_SPACE.search.search(text, end, lo + WINDOW + 1)
+        hi = len(text) if after is None and len(text) - lo <= WINDOW else (after.end() if after else -1)
+        return hi > lo and bool(self._wrapped.test(text[lo:hi]))
 
     def _library_test(self, text: str) -> bool:
         """The wrapped instance's ``test(text)``, asked in bounded windows.
