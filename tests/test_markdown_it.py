@@ -140,3 +140,53 @@ def test_options_set_through_md_linkify_apply(md):
     md2 = make_md(True)
     md2.linkify.set({"fuzzy_email": False})
     assert md2.render("σωκράτης@example.com") == "<p>σωκράτης@example.com</p>\n"
+
+
+@pytest.mark.parametrize(
+    "source, library",
+    [
+        # linkify-it's test() (markdown-it's core rule's gate) says False here, though its match()
+        # finds the host: "<" does not end a fuzzy host in test()'s pattern (issue 32, fuzz campaign)
+        ("x.com<", "<p>x.com&lt;</p>\n"),
+        ("see x.com< ok", "<p>see x.com&lt; ok</p>\n"),
+        ("l·l.om<", "<p>l·l.om&lt;</p>\n"),
+        ("xn--her-kva.de<", "<p>xn--her-kva.de&lt;</p>\n"),
+        ("see x。com< ok", "<p>see x。com&lt; ok</p>\n"),
+    ],
+)
+def test_no_link_where_the_library_test_gate_is_false(plain, md, source, library):
+    """markdown-it's core rule links a text token only where ``linkify.test`` is True: the wrapper's
+    test() is False wherever the library's is, so the upgrade links nothing there either."""
+    assert plain.render(source) == library
+    assert md.render(source) == library
+
+
+@pytest.mark.parametrize(
+    "source, library",
+    [
+        # test() looks for a host anywhere in the token ("1.2.3.4 ", "localhost", "www.") and,
+        # separately, for a fuzzy link: both found in different words, the gate is True
+        ("1.2.3.4 x.com<", '<p>1.2.3.4 <a href="http://x.com">x.com</a>&lt;</p>\n'),
+        ("localhost x.com<", '<p>localhost <a href="http://x.com">x.com</a>&lt;</p>\n'),
+        ("www. x.com<", '<p>www. <a href="http://x.com">x.com</a>&lt;</p>\n'),
+        ("x.com< y.com", '<p><a href="http://x.com">x.com</a>&lt; <a href="http://y.com">y.com</a></p>\n'),
+        (
+            "x.com< " + "word " * 300 + "y.co",
+            '<p><a href="http://x.com">x.com</a>&lt; ' + "word " * 300 + '<a href="http://y.co">y.co</a></p>\n',
+        ),
+        (
+            "1.2.3.4 " + "word " * 300 + "x.com<",
+            "<p>1.2.3.4 " + "word " * 300 + '<a href="http://x.com">x.com</a>&lt;</p>\n',
+        ),
+    ],
+)
+def test_links_where_the_library_test_gate_is_true(plain, md, source, library):
+    assert plain.render(source) == library
+    assert md.render(source) == library
+
+
+def test_a_non_ascii_email_is_still_linked_before_a_less_than_sign(plain, md):
+    """The library's test() finds an email with the same pattern as its match(): an email the
+    upgrade adds (a local part UTS #58 allows, §3.6, asked of the library as ``a@…``) passes the gate."""
+    assert plain.render("σ@example.com<") == "<p>σ@example.com&lt;</p>\n"
+    assert md.render("σ@example.com<") == '<p><a href="mailto:%CF%83@example.com">σ@example.com</a>&lt;</p>\n'

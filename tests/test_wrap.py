@@ -401,3 +401,35 @@ def test_an_email_linkify_it_does_not_find_is_asked_in_its_word(text: str, linke
     ascii_form = "".join(c if c < "\x80" else "a" for c in run)
     assert bool(raw.match(ascii_form)) == bool(linked)
     assert [m.text for m in wrap(LinkifyIt()).match(text) or []] == linked
+
+
+@pytest.mark.parametrize("text", ["x.com<", "see l·l.om< ok", "xn--her-kva.de<", "word " * 300 + "x.com<"])
+def test_test_is_false_where_the_librarys_test_is(text: str) -> None:
+    """markdown-it links a text token only when ``test`` is True; linkify-it's test() is False where
+    its match() finds a fuzzy host before "<" (issue 32): the wrapper's test() says so too, and its
+    match() still gives the refined link, as the library's does."""
+    assert LinkifyIt().test(text) is False
+    assert LinkifyIt().match(text)
+    wrapped = wrap(LinkifyIt())
+    assert wrapped.test(text) is False
+    assert wrapped.match(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1.2.3.4 x.com<", "localhost x.com<", "www. x.com<", "1.2.3.4 " + "word " * 300 + "x.com<", "σ@example.com<"],
+)
+def test_test_is_true_where_the_library_sees_a_host_in_another_word(text: str) -> None:
+    assert wrap(LinkifyIt()).test(text) is True
+
+
+def test_test_on_a_long_host_run_is_the_librarys_answer() -> None:
+    """On a run longer than a match window (issue 32 item 1), test() is asked in the same bounded
+    windows; here the run has one host, and the answer is the library's own."""
+    for after, expected in (("/", True), ("<", False), ("</x<", False), ("/x<", True)):
+        text = "see x.com" + after + "a" * 1100 + " ok"
+        assert LinkifyIt().test(text) is expected
+        assert wrap(LinkifyIt()).test(text) is expected
+    # the shape that made every entry point hang (issue 32 item 1) is answered (no link: a host
+    # of over 253 octets, UTS #46)
+    assert wrap(LinkifyIt()).test("see " + "xn--80ak6aa92e." * 69 + "com now") is False

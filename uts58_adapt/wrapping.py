@@ -49,8 +49,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from linkify_it.main import LinkifyIt, Match
 from urlextract.urlextract_core import URLExtract, URLExtractError
 
-from .backends._windows import ASCII_SPACE, WINDOW, windows
+from .backends._windows import ANY_SPACE, ASCII_SPACE, LINKIFY_IT_CUT, WINDOW, anchored_windows, windows
 from .backends.base import RawLink
+from .backends.linkify_it import GAP as LINKIFY_IT_GAP
 from .backends.linkify_it import anchored_matches, instance_anchor
 from .backends.urlextract import instance_gen_urls, instance_state
 from .html import _escape_bidi
@@ -404,6 +405,21 @@ _SCHEME_ANSWERS: weakref.WeakKeyDictionary[LinkifyIt, tuple[_State, dict[str, bo
 _MAX_ANSWERS = 1024
 
 
+#: What linkify-it's ``test`` looks for apart from its links (its ``host_fuzzy_test`` pattern:
+#: ``localhost``, ``www.``, a ``.`` then digits, a ``.`` then a TLD), added to an instance's anchor.
+_TEST_ANCHOR_EXTRA = r"localhost|www\.|\.\d"
+_TEST_ANCHORS: weakref.WeakKeyDictionary[re.Pattern[str], re.Pattern[str]] = weakref.WeakKeyDictionary()
+
+
+def _test_anchor(anchor: re.Pattern[str]) -> re.Pattern[str]:
+    """``anchor`` (an ``instance_anchor``) widened with :data:`_TEST_ANCHOR_EXTRA`, kept per anchor."""
+    wide = _TEST_ANCHORS.get(anchor)
+    if wide is None:
+        wide = re.compile(f"{anchor.pattern}|{_TEST_ANCHOR_EXTRA}", re.IGNORECASE)
+        _TEST_ANCHORS[anchor] = wide
+    return wide
+
+
 def _same_state(a: _State, b: _State) -> bool:
     """Whether two :meth:`LinkifyItWrapper._state` snapshots are of an unchanged instance."""
     return a[0] == b[0] and a[2] == b[2] and all(x is y for x, y in zip(a[1], b[1]))
@@ -463,7 +479,14 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         return bool(self._wrapped.pretest(backend_text)) or "@" in text
 
     def test(self, text: str) -> bool:
-        """Return whether ``match(text)`` finds at least one link.
+        """Return whether ``match(text)`` finds at least one link and the library's own ``test``
+        is True on the text (markdown-it-py's core rule links a text token only then).
+
+        linkify-it's ``test`` is False on some text where its ``match`` finds a link (a fuzzy host
+        before ``<``: ``x.com<``); markdown-it alone links nothing there, and neither does the
+        upgrade (issue 32).  The library is asked as :meth:`_library_test` says, in bounded
+        windows; an email the refinement adds (a local part UTS #58 allows, §3.6) is one the
+        library links in its probe form, where its ``test`` finds it with the same pattern.
 
         The result is kept for an immediately following ``match`` on the same text
         (markdown-it-py calls ``test`` then ``match``), so the text is scanned once;
@@ -471,9 +494,69 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        found = self._match(text)
+        backend_text = candidate_text(text)
+        matches = self._windowed_matches(backend_text)
+        found = self._match(text, backend_text, matches)
         self._pending = (text, found, self._state())
-        return bool(found)
+        if not found or any(m.schema == _MAILTO for m in found):
+            return bool(found)
+        # linkify-it's test() runs the checks its match() runs for a schema (test_schema_at) or an
+        # email (one pattern): a match of either makes it True; a fuzzy link alone does not.
+        if type(self._wrapped).test is LinkifyIt.test and any(m.schema for m in matches):
+            return True
+        if matches and self._library_test_in_token(backend_text, int(matches[0].index), int(matches[0].last_index)):
+            return True  # (most often: the host of the first link, in its own word)
+        return self._library_test(backend_text)
+
+    def _library_test_in_token(self, text: str, start: int, end: int) -> bool:
+        """The wrapped instance's ``test`` on the white-space-delimited token holding ``text[start:end]``
+        (with the white space after it), when that token is at most ``WINDOW`` long, else False.
+
+        A True there is the whole text's answer: what ``test`` finds in a token it finds in the text
+        around it, white space being to its patterns what the ends of the text are.
+        """
+        lo = max(0, start - WINDOW)
+        last = ANY_SPACE.last.match(text, lo, start)
+        if last is not None:
+            lo = last.end()
+        elif lo:
+            return False
+        after = ANY_SPACE.search.search(text, end, lo + WINDOW + 1)
+        hi = len(text) if after is None and len(text) - lo <= WINDOW else (after.end() if after else -1)
+        return hi > lo and bool(self._wrapped.test(text[lo:hi]))
+
+    def _library_test(self, text: str) -> bool:
+        """The wrapped instance's ``test(text)``, asked in bounded windows.
+
+        The windows are those of :meth:`_windowed_matches` (``anchored_matches``), with a
+        wider anchor: linkify-it's ``test`` also looks, anywhere in the text, for a host
+        (``localhost``, ``www.``, a ``.`` before a digit) apart from the link it finds.
+        Windows cut at white space are given to it joined (each token keeps the white
+        space after it), which gives the answer of one call on the whole text: the tokens
+        left out hold nothing its patterns look for.  Only a run of over ``WINDOW // 2``
+        code points without white space, cut inside at a character linkify-it's host
+        matching cannot run across (issue 32 item 1: never inside a host, where it may take
+        exponential time), is asked window by window, and there the answer may differ.
+        """
+        anchor = instance_anchor(self._wrapped)
+        if anchor is None:
+            pieces: Iterator[tuple[int, int]] = windows(text, cut=LINKIFY_IT_CUT)
+        else:
+            anchor = _test_anchor(anchor)
+            first = anchor.search(text)
+            if first is None:
+                return False
+            pieces = anchored_windows(text, anchor, gap=LINKIFY_IT_GAP, first=first, cut=LINKIFY_IT_CUT)
+        joined: list[str] = []
+        end = 0
+        for lo, hi in pieces:
+            if lo < end and joined:  # a window cut inside a run: ask what was gathered so far
+                if self._wrapped.test("".join(joined)):
+                    return True
+                joined = []
+            joined.append(text[lo:hi])
+            end = hi
+        return bool(joined) and bool(self._wrapped.test("".join(joined)))
 
     def match(self, text: str) -> list[Match] | None:
         """Return the refined ``Match`` list of ``text`` (sorted, non-overlapping), or None when empty."""
@@ -568,9 +651,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         opts = attrs.get("_opts")
         return tuple(attrs), tuple(attrs.values()), tuple(opts.items()) if isinstance(opts, dict) else None
 
-    def _match(self, text: str) -> list[Match]:
-        backend_text = candidate_text(text)
-        matches = self._windowed_matches(backend_text)
+    def _match(self, text: str, backend_text: str | None = None, matches: Sequence[Match] | None = None) -> list[Match]:
+        """The refined links of ``text``, from the library's ``matches`` in ``backend_text`` (computed when not given)."""
+        if backend_text is None:
+            backend_text = candidate_text(text)
+        if matches is None:
+            matches = self._windowed_matches(backend_text)
         out = self._refined_matches(text, matches, backend_text)
         if out and out[0].index:
             # markdown-it's core rule drops linkify-it's first match where it starts a text
