@@ -224,3 +224,21 @@ def test_a_reference_to_a_hard_character_ends_the_link(text: str, reference: str
     hrefs = re.findall(r'href="([^"]*)"', html)
     assert len(hrefs) == 1, html
     assert reference not in hrefs[0] and reference in html.split("</a>", 1)[1], html
+
+
+def test_ideographic_host_in_the_path_of_bleachs_link_is_not_linked() -> None:
+    """A domain written with ``．`` in the path of a URL bleach links (``hTtP:t@e.om/…``) is no
+    host bleach links: its span covers the domain, but as a path (issue 32 campaign, seed 1)."""
+    text = "hTtP:t@e.om/\u200bｅ．ｏｍ"
+    out = uts58_adapt.wrap(Linker(parse_email=True)).linkify(text)
+    assert out == 'hTtP:<a href="mailto:t@e.om">t@e.om</a>/\u200bｅ．ｏｍ', out
+    # bleach alone, given the "." form, links the email and no host after it either
+    assert Linker(parse_email=True).linkify("hTtP:t@e.om/\u200bｅ.ｏｍ") == (
+        'hTtP:<a href="mailto:t@e.om">t@e.om</a>/\u200bｅ.ｏｍ'
+    )
+    # a domain bleach links at its start is still linked in its "." form
+    linker = uts58_adapt.wrap(Linker(parse_email=True))
+    assert linker.linkify("see example．com ok") == 'see <a href="http://example．com" rel="nofollow">example．com</a> ok'
+    assert linker.linkify("see http://example。com/p ok") == (
+        'see <a href="http://example。com/p" rel="nofollow">http://example。com/p</a> ok'
+    )

@@ -97,6 +97,10 @@ def _unicode_labels(url: str) -> str:
     return "".join(out)
 
 
+#: What a span of ``url_re`` may hold before the host it links: a scheme, userinfo.
+_BEFORE_HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*:/{0,3})?(?:[^\s/?#@]*@)?")
+
+
 def clear_memo() -> None:
     """Forget the filters' answers to scheme probes kept across calls (a benchmark round that must not reuse them)."""
     _PROBES.clear()
@@ -130,11 +134,17 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
     def _accepts_host(self, word: str, start: int, end: int) -> bool:
         """Whether ``url_re`` (its TLDs, its configuration) links, in ``word``, a span over the host
         ``word[start:end]`` (``refine.acceptance.HostCheck``); the spans of the last word are kept
-        (several hosts in one word: it is searched once)."""
+        (several hosts in one word: it is searched once).
+
+        The span must read the domain as its host: it starts there, or a scheme and userinfo
+        before it.  A span whose path holds the domain (``hTtP:t@e.om/ｅ.ｏｍ``) does not link it.
+        """
         kept = self._host_word
         if kept is None or kept[0] != word or kept[1] is not self.url_re:
             kept = self._host_word = (word, self.url_re, [m.span() for m in self.url_re.finditer(word)])
-        return overlaps_any(kept[2], start, end)
+        return overlaps_any(
+            [(s, e) for s, e in kept[2] if s >= start or _BEFORE_HOST.fullmatch(word, s, start)], start, end
+        )
 
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:
