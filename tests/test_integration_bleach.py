@@ -242,3 +242,13 @@ def test_ideographic_host_in_the_path_of_bleachs_link_is_not_linked() -> None:
     assert linker.linkify("see http://example。com/p ok") == (
         'see <a href="http://example。com/p" rel="nofollow">http://example。com/p</a> ok'
     )
+
+
+def test_email_of_bleach_never_becomes_a_link_to_another_host() -> None:
+    """bleach links ``//x#@z.co`` as an email; the refinement read ``//x`` as a scheme-relative
+    URL and wrote ``http:////x#@z.co`` (host ``x``; issue 32 campaign, seed 1)."""
+    assert Linker(parse_email=True).linkify("//x#@z.co") == '<a href="mailto://x%23@z.co">//x#@z.co</a>'
+    out = uts58_adapt.wrap(Linker(parse_email=True)).linkify("see //x#@z.co ok")
+    assert "http:" not in out and out.replace('<a href="mailto://x%23@z.co">', "").replace("</a>", "") == (
+        "see //x#@z.co ok"
+    ), out
