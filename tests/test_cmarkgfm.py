@@ -612,3 +612,15 @@ def test_non_ascii_emails_with_strict_hosts_and_reject_risky() -> None:
     assert gfm("mail José@example.com", reject_risky=True) == NON_ASCII_EMAILS["mail José@example.com"]
     # §1.4: a domain that is no registrable domain under strict_hosts
     assert gfm("mail José@example.invalidtld", strict_hosts=True) == raw("mail José@example.invalidtld")
+
+
+def test_no_error_where_cmarkgfm_alone_renders() -> None:
+    """cmark-gfm writes ``&#xfffe;`` as bytes Python cannot decode: it raises on that reference,
+    but not where its autolink takes it as link text.  The upgrade renders the text again without
+    autolink (to tell the extension's anchors from the author's) and raised there; it now gives
+    cmark-gfm's own output (issue 32 campaign, seed 1: "raises")."""
+    with pytest.raises(UnicodeDecodeError):
+        cmarkgfm.github_flavored_markdown_to_html("x &#xfffe; y")  # the library's own failure
+    for text in ("ftp://ｘ&#xfffe;", "see https://example.com/ｘ&#xffff; ok"):
+        alone = cmarkgfm.github_flavored_markdown_to_html(text)
+        assert upgrade.github_flavored_markdown_to_html(text) == alone

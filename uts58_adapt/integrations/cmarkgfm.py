@@ -449,9 +449,15 @@ def _upgraded(
     if reject_risky:
         reject_risky = reject_risky_value(reject_risky)
     mine: frozenset[int] = frozenset()
-    if email_text:
-        rendered, mine = _with_emails(text, options, extensions, rendered, strict_hosts, reject_risky)
-    return _refined(text, options, extensions, rendered, strict_hosts, reject_risky, mine)
+    try:
+        upgraded = rendered
+        if email_text:
+            upgraded, mine = _with_emails(text, options, extensions, rendered, strict_hosts, reject_risky)
+        return _refined(text, options, extensions, upgraded, strict_hosts, reject_risky, mine)
+    except UnicodeDecodeError:
+        # cmark-gfm writes "&#xfffe;" as bytes that are no UTF-8: a rendering without autolink
+        # (where the extension took the reference as link text) fails where the library's did not.
+        return rendered
 
 
 #: A tag in cmark-gfm's output, and the elements whose text is never linked.
