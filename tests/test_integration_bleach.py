@@ -252,3 +252,22 @@ def test_email_of_bleach_never_becomes_a_link_to_another_host() -> None:
     assert "http:" not in out and out.replace('<a href="mailto://x%23@z.co">', "").replace("</a>", "") == (
         "see //x#@z.co ok"
     ), out
+
+
+def test_unterminated_reference_is_text_as_bleach_shows_it() -> None:
+    """bleach reads ``&#x202e`` without its ";" as text and writes ``&amp;#x202e``; the upgrade
+    took it for the reference to U+202E and showed ``%E2%80%AE`` instead (issue 32 campaign,
+    seed 2, bleach Cleaner: visible text)."""
+    from functools import partial
+
+    from bleach.sanitizer import Cleaner
+
+    from uts58_adapt.integrations.bleach import LinkifyFilter
+
+    assert Linker().linkify("x.com/&#x202e") == '<a href="http://x.com/&amp;#x202e" rel="nofollow">x.com/&amp;#x202e</a>'
+    assert uts58_adapt.wrap(Linker()).linkify("x.com/&#x202e") == Linker().linkify("x.com/&#x202e")
+    cleaner = Cleaner(filters=[partial(LinkifyFilter, parse_email=True)])
+    assert "%E2%80%AE" not in cleaner.clean("see x。com/&#x202e ok")
+    assert "&amp;#x202e" in cleaner.clean("see x。com/&#x202e ok")
+    # a terminated reference to a Bidi_Control character is still shown escaped (§8)
+    assert "%E2%80%AE" in uts58_adapt.wrap(Linker()).linkify("x.com/a&#x202e;b")

@@ -50,7 +50,8 @@ _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 _LABEL_ENDS = re.compile(r"([./])")
 #: A character reference that may stand for a Bidi_Control character (the named ones are ``&lrm;`` and ``&rlm;``).
-_BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|lrm;|rlm;)")
+#: Only with its ";": bleach (``html5lib_shim.match_entity``) reads ``&#x202e`` without it as text.
+_BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;|#[0-9]+;|lrm;|rlm;)")
 #: A numeric character reference without its ";", then one character that is not a digit of it and ";":
 #: bleach keeps ``&#xf\u202a;`` as the reference ``&#xf;`` (``html5lib_shim.match_entity`` reads one
 #: character past the digits) and drops that character.
