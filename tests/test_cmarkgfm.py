@@ -624,3 +624,17 @@ def test_no_error_where_cmarkgfm_alone_renders() -> None:
     for text in ("ftp://ｘ&#xfffe;", "see https://example.com/ｘ&#xffff; ok"):
         alone = cmarkgfm.github_flavored_markdown_to_html(text)
         assert upgrade.github_flavored_markdown_to_html(text) == alone
+
+
+def test_no_email_added_inside_the_authors_anchor() -> None:
+    """With raw HTML, step 4 (non-ASCII emails cmark-gfm leaves as text) added an email inside the
+    author's anchor, which ``</a>`` in ``<marquee>`` does not close: a nested anchor that cmark-gfm
+    alone never makes (issue 32 campaign, seed 1, cmarkgfm unsafe)."""
+    unsafe = Options.CMARK_OPT_UNSAFE
+    for text in ('<a f=""><marquee></a>&#963;@e.o', '<a href="/x"><marquee></a>σ@example.com'):
+        alone = cmarkgfm.github_flavored_markdown_to_html(text, unsafe)
+        assert "mailto:" not in alone
+        assert upgrade.github_flavored_markdown_to_html(text, unsafe) == alone, text
+    # an email outside raw HTML anchors is still step 4's
+    assert "mailto:" in upgrade.github_flavored_markdown_to_html("<b>x</b> see σ@example.com ok", unsafe)
+    assert "mailto:" in upgrade.github_flavored_markdown_to_html("see σ@example.com ok")
