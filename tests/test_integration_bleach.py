@@ -238,7 +238,9 @@ def test_ideographic_host_in_the_path_of_bleachs_link_is_not_linked() -> None:
     )
     # a domain bleach links at its start is still linked in its "." form
     linker = uts58_adapt.wrap(Linker(parse_email=True))
-    assert linker.linkify("see example．com ok") == 'see <a href="http://example．com" rel="nofollow">example．com</a> ok'
+    assert (
+        linker.linkify("see example．com ok") == 'see <a href="http://example．com" rel="nofollow">example．com</a> ok'
+    )
     assert linker.linkify("see http://example。com/p ok") == (
         'see <a href="http://example。com/p" rel="nofollow">http://example。com/p</a> ok'
     )
@@ -264,7 +266,9 @@ def test_unterminated_reference_is_text_as_bleach_shows_it() -> None:
 
     from uts58_adapt.integrations.bleach import LinkifyFilter
 
-    assert Linker().linkify("x.com/&#x202e") == '<a href="http://x.com/&amp;#x202e" rel="nofollow">x.com/&amp;#x202e</a>'
+    assert (
+        Linker().linkify("x.com/&#x202e") == '<a href="http://x.com/&amp;#x202e" rel="nofollow">x.com/&amp;#x202e</a>'
+    )
     assert uts58_adapt.wrap(Linker()).linkify("x.com/&#x202e") == Linker().linkify("x.com/&#x202e")
     cleaner = Cleaner(filters=[partial(LinkifyFilter, parse_email=True)])
     assert "%E2%80%AE" not in cleaner.clean("see x。com/&#x202e ok")
