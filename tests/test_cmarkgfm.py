@@ -612,3 +612,29 @@ def test_non_ascii_emails_with_strict_hosts_and_reject_risky() -> None:
     assert gfm("mail José@example.com", reject_risky=True) == NON_ASCII_EMAILS["mail José@example.com"]
     # §1.4: a domain that is no registrable domain under strict_hosts
     assert gfm("mail José@example.invalidtld", strict_hosts=True) == raw("mail José@example.invalidtld")
+
+
+def test_no_error_where_cmarkgfm_alone_renders() -> None:
+    """cmark-gfm writes ``&#xfffe;`` as bytes Python cannot decode: it raises on that reference,
+    but not where its autolink takes it as link text.  The upgrade renders the text again without
+    autolink (to tell the extension's anchors from the author's) and raised there; it now gives
+    cmark-gfm's own output (issue 32 campaign, seed 1: "raises")."""
+    with pytest.raises(UnicodeDecodeError):
+        cmarkgfm.github_flavored_markdown_to_html("x &#xfffe; y")  # the library's own failure
+    for text in ("ftp://ｘ&#xfffe;", "see https://example.com/ｘ&#xffff; ok"):
+        alone = cmarkgfm.github_flavored_markdown_to_html(text)
+        assert upgrade.github_flavored_markdown_to_html(text) == alone
+
+
+def test_no_email_added_inside_the_authors_anchor() -> None:
+    """With raw HTML, step 4 (non-ASCII emails cmark-gfm leaves as text) added an email inside the
+    author's anchor, which ``</a>`` in ``<marquee>`` does not close: a nested anchor that cmark-gfm
+    alone never makes (issue 32 campaign, seed 1, cmarkgfm unsafe)."""
+    unsafe = Options.CMARK_OPT_UNSAFE
+    for text in ('<a f=""><marquee></a>&#963;@e.o', '<a href="/x"><marquee></a>σ@example.com'):
+        alone = cmarkgfm.github_flavored_markdown_to_html(text, unsafe)
+        assert "mailto:" not in alone
+        assert upgrade.github_flavored_markdown_to_html(text, unsafe) == alone, text
+    # an email outside raw HTML anchors is still step 4's
+    assert "mailto:" in upgrade.github_flavored_markdown_to_html("<b>x</b> see σ@example.com ok", unsafe)
+    assert "mailto:" in upgrade.github_flavored_markdown_to_html("see σ@example.com ok")

@@ -309,3 +309,14 @@ def test_the_probe_shape_is_punycodes() -> None:
         for local in ("a", "a.b"):
             theirs = inliner.patterns.email.match(f"{local}@{punycode}") is not None
             assert (inliner.patterns.email.match(f"{local}@{shape}") is not None) == theirs, domain
+
+
+def test_no_email_where_docutils_reads_a_url() -> None:
+    """docutils reads ``HTTP://a@e.m`` as a URL (userinfo ``a``): with ``σ`` for ``a`` it links only
+    ``HTTP:/``, and the upgrade linked ``/σ@e.m`` as an email, which docutils never makes there
+    (issue 32 campaign, seed 2, docutils: invented link)."""
+    assert 'href="HTTP://a&#64;e.m"' in plain("HTTP://a@e.m。*a*")
+    assert "mailto:" not in upgraded("HTTP://σ@e.m。*a*")
+    assert "mailto:" not in upgraded("see http://σ@example.com/ ok")
+    # an email docutils links with the local part "a" is still linked
+    assert 'href="mailto:/σ&#64;e.m"' in upgraded("see /σ@e.m ok")

@@ -224,3 +224,54 @@ def test_a_reference_to_a_hard_character_ends_the_link(text: str, reference: str
     hrefs = re.findall(r'href="([^"]*)"', html)
     assert len(hrefs) == 1, html
     assert reference not in hrefs[0] and reference in html.split("</a>", 1)[1], html
+
+
+def test_ideographic_host_in_the_path_of_bleachs_link_is_not_linked() -> None:
+    """A domain written with ``．`` in the path of a URL bleach links (``hTtP:t@e.om/…``) is no
+    host bleach links: its span covers the domain, but as a path (issue 32 campaign, seed 1)."""
+    text = "hTtP:t@e.om/\u200bｅ．ｏｍ"
+    out = uts58_adapt.wrap(Linker(parse_email=True)).linkify(text)
+    assert out == 'hTtP:<a href="mailto:t@e.om">t@e.om</a>/\u200bｅ．ｏｍ', out
+    # bleach alone, given the "." form, links the email and no host after it either
+    assert Linker(parse_email=True).linkify("hTtP:t@e.om/\u200bｅ.ｏｍ") == (
+        'hTtP:<a href="mailto:t@e.om">t@e.om</a>/\u200bｅ.ｏｍ'
+    )
+    # a domain bleach links at its start is still linked in its "." form
+    linker = uts58_adapt.wrap(Linker(parse_email=True))
+    assert (
+        linker.linkify("see example．com ok") == 'see <a href="http://example．com" rel="nofollow">example．com</a> ok'
+    )
+    assert linker.linkify("see http://example。com/p ok") == (
+        'see <a href="http://example。com/p" rel="nofollow">http://example。com/p</a> ok'
+    )
+
+
+def test_email_of_bleach_never_becomes_a_link_to_another_host() -> None:
+    """bleach links ``//x#@z.co`` as an email; the refinement read ``//x`` as a scheme-relative
+    URL and wrote ``http:////x#@z.co`` (host ``x``; issue 32 campaign, seed 1)."""
+    assert Linker(parse_email=True).linkify("//x#@z.co") == '<a href="mailto://x%23@z.co">//x#@z.co</a>'
+    out = uts58_adapt.wrap(Linker(parse_email=True)).linkify("see //x#@z.co ok")
+    assert "http:" not in out and out.replace('<a href="mailto://x%23@z.co">', "").replace("</a>", "") == (
+        "see //x#@z.co ok"
+    ), out
+
+
+def test_unterminated_reference_is_text_as_bleach_shows_it() -> None:
+    """bleach reads ``&#x202e`` without its ";" as text and writes ``&amp;#x202e``; the upgrade
+    took it for the reference to U+202E and showed ``%E2%80%AE`` instead (issue 32 campaign,
+    seed 2, bleach Cleaner: visible text)."""
+    from functools import partial
+
+    from bleach.sanitizer import Cleaner
+
+    from uts58_adapt.integrations.bleach import LinkifyFilter
+
+    assert (
+        Linker().linkify("x.com/&#x202e") == '<a href="http://x.com/&amp;#x202e" rel="nofollow">x.com/&amp;#x202e</a>'
+    )
+    assert uts58_adapt.wrap(Linker()).linkify("x.com/&#x202e") == Linker().linkify("x.com/&#x202e")
+    cleaner = Cleaner(filters=[partial(LinkifyFilter, parse_email=True)])
+    assert "%E2%80%AE" not in cleaner.clean("see x。com/&#x202e ok")
+    assert "&amp;#x202e" in cleaner.clean("see x。com/&#x202e ok")
+    # a terminated reference to a Bidi_Control character is still shown escaped (§8)
+    assert "%E2%80%AE" in uts58_adapt.wrap(Linker()).linkify("x.com/a&#x202e;b")

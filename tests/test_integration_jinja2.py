@@ -134,3 +134,14 @@ def test_an_email_inside_a_word_jinja2_rejects_whole_is_not_linked() -> None:
     assert render("{{ v|urlize }}", "see σω@e.com ok", autoescape=True) == (
         'see <a href="mailto:σω@e.com">σω@e.com</a> ok'
     )
+
+
+def test_email_of_jinja2_never_becomes_a_link_to_another_host() -> None:
+    """Jinja2 links ``//p>@e.c`` as an email; the refinement read ``//p`` as a scheme-relative
+    URL and linked ``https:////p`` (a link to host ``p``, which Jinja2 never makes; issue 32
+    campaign, seed 1, "href points elsewhere")."""
+    plain = jinja2.Environment().from_string("{{ s|urlize }}").render(s="//p>@e.c")
+    assert plain == '<a href="mailto://p&gt;@e.c">//p&gt;@e.c</a>'  # Jinja2's own email
+    out = render("{{ v|urlize }}", "//p>@e.c")
+    assert "https:////p" not in out and 'href="https://' not in out, out
+    assert "//p&gt;@e.c" in re.sub(r"<[^>]*>", "", out)  # the text is shown as it is

@@ -80,3 +80,15 @@ def test_host_with_underscore_stays_whole() -> None:
     assert md("see www.foo_bar.baz.com ok") == (
         '<p>see <a href="http://www.foo_bar.baz.com">www.foo_bar.baz.com</a> ok</p>'
     )
+
+
+def test_underscore_emphasis_before_an_email_stays_emphasis() -> None:
+    """A ``_`` that opens emphasis inside the run before an "@" (after ``!`` or a backtick) is
+    not taken into the local part: magiclink alone keeps the emphasis (issue 32 campaign, seed 1)."""
+    for text, address in (("!_#y@z.m?_", "#y@z.m"), ("`_&b@c.o;_", "&b@c.o")):
+        alone = markdown.markdown(text, extensions=["pymdownx.magiclink"])
+        assert "<em>" in alone, alone
+        out = md(text)
+        assert "<em>" in out, (text, out)
+        anchors = _anchors(out)
+        assert len(anchors) == 1 and anchors[0][1] in (address, address.lstrip("#&")), (text, out)

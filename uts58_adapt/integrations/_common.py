@@ -122,9 +122,22 @@ def refine(
     )
     if accepts_email is None:
         links = [link for link in links if link.kind != "email"]
+    elif any(link.text[:2] == "//" for link in links):
+        links = _without_emails_read_as_urls(raw, links)
     if reject_risky:
         links = risk_filter(text, links, strict_hosts=strict_hosts, reject_risky=reject_risky)
     return _with_hostless(text, raw, links)
+
+
+def _without_emails_read_as_urls(raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
+    """``links`` without a scheme-relative URL (``//p``) made of one of the library's emails.
+
+    The library links ``//p>@e.c`` (Jinja2) or ``//x#@z.co`` (bleach) as an email; the
+    refinement reads ``//p`` as a URL to the host ``p``, which the library never links: the
+    drop-in contract (the library decides the host) leaves that span unlinked (issue 32).
+    """
+    emails = {(r.start, r.end) for r in raw if r.kind == "email"}
+    return [link for link in links if not (link.kind == "url" and link.text[:2] == "//" and link.original in emails)]
 
 
 def risk_filter(text: str, links: list[Link], *, strict_hosts: bool, reject_risky: RejectRisky = True) -> list[Link]:

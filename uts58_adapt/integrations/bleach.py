@@ -50,7 +50,8 @@ _PROBES: dict[tuple[int, str, str], tuple[Any, bool]] = {}
 _BIDI = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 _LABEL_ENDS = re.compile(r"([./])")
 #: A character reference that may stand for a Bidi_Control character (the named ones are ``&lrm;`` and ``&rlm;``).
-_BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|lrm;|rlm;)")
+#: Only with its ";": bleach (``html5lib_shim.match_entity``) reads ``&#x202e`` without it as text.
+_BIDI_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]+;|#[0-9]+;|lrm;|rlm;)")
 #: A numeric character reference without its ";", then one character that is not a digit of it and ";":
 #: bleach keeps ``&#xf\u202a;`` as the reference ``&#xf;`` (``html5lib_shim.match_entity`` reads one
 #: character past the digits) and drops that character.
@@ -97,6 +98,10 @@ def _unicode_labels(url: str) -> str:
     return "".join(out)
 
 
+#: What a span of ``url_re`` may hold before the host it links: a scheme, userinfo.
+_BEFORE_HOST = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*:/{0,3})?(?:[^\s/?#@]*@)?")
+
+
 def clear_memo() -> None:
     """Forget the filters' answers to scheme probes kept across calls (a benchmark round that must not reuse them)."""
     _PROBES.clear()
@@ -130,11 +135,17 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
     def _accepts_host(self, word: str, start: int, end: int) -> bool:
         """Whether ``url_re`` (its TLDs, its configuration) links, in ``word``, a span over the host
         ``word[start:end]`` (``refine.acceptance.HostCheck``); the spans of the last word are kept
-        (several hosts in one word: it is searched once)."""
+        (several hosts in one word: it is searched once).
+
+        The span must read the domain as its host: it starts there, or a scheme and userinfo
+        before it.  A span whose path holds the domain (``hTtP:t@e.om/ｅ.ｏｍ``) does not link it.
+        """
         kept = self._host_word
         if kept is None or kept[0] != word or kept[1] is not self.url_re:
             kept = self._host_word = (word, self.url_re, [m.span() for m in self.url_re.finditer(word)])
-        return overlaps_any(kept[2], start, end)
+        return overlaps_any(
+            [(s, e) for s, e in kept[2] if s >= start or _BEFORE_HOST.fullmatch(word, s, start)], start, end
+        )
 
     def _accepts_scheme(self, scheme: str, host: str) -> bool:
         """Whether ``url_re`` links ``scheme//host/`` with that scheme (``HostProbe``'s answer:

@@ -438,20 +438,34 @@ def _refined(
     return "".join(parts)
 
 
+#: A start tag of an anchor in the source (raw HTML, with ``CMARK_OPT_UNSAFE``).
+_RAW_ANCHOR = re.compile(r"<a[\s/>]", re.IGNORECASE)
+
+
 def _upgraded(
     text: str, options: int, extensions: Sequence[str], rendered: str, strict_hosts: bool, reject_risky: RejectRisky
 ) -> str:
     """``rendered`` (cmark-gfm's output for ``text``, its autolink extension on) upgraded: the
     non-ASCII emails it left as text added (step 4), then its autolinks refined."""
     email_text = "@" in rendered and not rendered.isascii()
+    if email_text and options & _UNSAFE and _RAW_ANCHOR.search(text) is not None:
+        # The author's raw <a> may stay open over later text (an "</a>" in <marquee> is ignored):
+        # an email added there would nest in it, which cmark-gfm alone never does.
+        email_text = False
     if '<a href="' not in rendered and not email_text:
         return rendered
     if reject_risky:
         reject_risky = reject_risky_value(reject_risky)
     mine: frozenset[int] = frozenset()
-    if email_text:
-        rendered, mine = _with_emails(text, options, extensions, rendered, strict_hosts, reject_risky)
-    return _refined(text, options, extensions, rendered, strict_hosts, reject_risky, mine)
+    try:
+        upgraded = rendered
+        if email_text:
+            upgraded, mine = _with_emails(text, options, extensions, rendered, strict_hosts, reject_risky)
+        return _refined(text, options, extensions, upgraded, strict_hosts, reject_risky, mine)
+    except UnicodeDecodeError:
+        # cmark-gfm writes "&#xfffe;" as bytes that are no UTF-8: a rendering without autolink
+        # (where the extension took the reference as link text) fails where the library's did not.
+        return rendered
 
 
 #: A tag in cmark-gfm's output, and the elements whose text is never linked.

@@ -92,6 +92,12 @@ _EMAIL_BEFORE = re.compile(r"""[\s<(\["]""")
 _Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
 
 
+#: A character a probe writes ``a`` (a local part as docutils is asked about it).
+_NOT_ASCII_CHAR = re.compile("[^\x00-\x7f]")
+#: The last word (no white space) of a text, possibly empty.
+_LAST_WORD = re.compile(r"\S*\Z")
+
+
 class Inliner(states.Inliner):  # type: ignore[misc]
     """docutils' ``Inliner`` whose standalone URIs and emails follow UTS #58 (see the module)."""
 
@@ -106,18 +112,21 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         standalone URI or email refined, then §5.2's emails in the text between the links."""
         out: list[nodes.Node] = []
         pending: list[str] = []  # text in which emails are looked for, joined before the search
+        before = ""  # the text shown just before ``pending`` (docutils reads across it: ``HTTP:/`` + ``/σ@e.m``)
 
         for piece in self._implicit(text, lineno):
             if isinstance(piece, tuple):
                 if piece[1]:
                     pending.append(piece[0])
                     continue
-                self._flush(pending, out)
+                self._flush(pending, out, before)
                 out.append(nodes.Text(piece[0]))
+                before = piece[0]
             else:
-                self._flush(pending, out)
+                self._flush(pending, out, before)
                 out.append(piece)
-        self._flush(pending, out)
+                before = piece.astext()
+        self._flush(pending, out, before)
         return out
 
     def _implicit(self, text: str, lineno: int) -> list[_Piece]:
@@ -228,8 +237,9 @@ class Inliner(states.Inliner):  # type: ignore[misc]
 
     # -- §5.2 emails docutils' pattern did not see -------------------------------------------
 
-    def _flush(self, pending: list[str], out: list[nodes.Node]) -> None:
-        """The text of ``pending`` as nodes, with the emails in it linked; ``pending`` emptied."""
+    def _flush(self, pending: list[str], out: list[nodes.Node], before: str = "") -> None:
+        """The text of ``pending`` as nodes, with the emails in it linked; ``pending`` emptied
+        (``before``: the text shown just before it, which docutils reads with it)."""
         if not pending:
             return
         text = "".join(pending)
@@ -238,7 +248,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
             out.append(nodes.Text(text))
             return
         pos = 0
-        for start, end in self._emails(text):
+        for start, end in self._emails(text, before):
             if start > pos:
                 out.append(nodes.Text(text[pos:start]))
             out.append(self._reference(text[start:end], True))
@@ -246,8 +256,9 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         if pos < len(text):
             out.append(nodes.Text(text[pos:]))
 
-    def _emails(self, text: str) -> list[tuple[int, int]]:
-        """The §5.2 emails in ``text`` that docutils accepts with the local part ``a``.
+    def _emails(self, text: str, before: str = "") -> list[tuple[int, int]]:
+        """The §5.2 emails in ``text`` that docutils accepts with the local part ``a``, and where
+        it reads no URL over the "@" with that local part (``before``: the text shown before ``text``).
 
         Each ``@`` is looked at in the text between the ``@``s or white space around it:
         an email holds one ``@`` and no white space, so each costs a bounded time.
@@ -271,16 +282,29 @@ class Inliner(states.Inliner):  # type: ignore[misc]
             if space is not None:
                 hi = space.start()
             window = text[lo:hi]
+            # what docutils reads before the window, in the same word: the text before it here, or before ``text``
+            word = _LAST_WORD.search(before[-_LOCAL_MAX:] if lo == 0 else text[max(0, lo - _LOCAL_MAX) : lo])
+            lead = "" if word is None else word.group()
             links = refine_links(window, [], strict_hosts=self.strict_hosts, accepts_email=self._accepts_email)
             if self.reject_risky:
                 links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
             for link in links:
                 if link.kind == "email" and link.start <= at - lo < link.end:
-                    if starts.match(text, lo + link.start) and ends.match(text, lo + link.end):
+                    if (
+                        starts.match(text, lo + link.start)
+                        and ends.match(text, lo + link.end)
+                        and not self._url_over(lead + window, len(lead) + link.start, len(lead) + at - lo)
+                    ):
                         found.append((lo + link.start, lo + link.end))
                     break
             at = text.find("@", at + 1)
         return found
+
+    def _url_over(self, window: str, start: int, at: int) -> bool:
+        """Whether docutils reads a URL over the "@" at ``window[at]`` when the local part before it
+        (from ``start``) is written in ASCII (``HTTP://σ@e.m`` as ``HTTP://a@e.m``: userinfo, no email)."""
+        probe = window[:start] + _NOT_ASCII_CHAR.sub("a", window[start:at]) + window[at:]
+        return any(m.start() <= at < m.end() and not m.group("email") for m in self.patterns.uri.finditer(probe))
 
     def _accepts_email(self, probe: str) -> bool:
         """Whether docutils' email pattern links ``probe`` (``a@domain``, the domain in ASCII)."""

@@ -66,6 +66,17 @@ _SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
 _ASCII_DIGITS = frozenset("0123456789")
 
 
+def _last_opener(data: str, start: int, at: int) -> int | None:
+    """The last ``_`` in ``data[start:at]`` that may open emphasis: at ``start``, or after a
+    character that is neither a letter nor a digit (``a_b`` is no emphasis), or None."""
+    p = data.rfind("_", start, at)
+    while p != -1:
+        if p == start or not data[p - 1].isalnum():
+            return p
+        p = data.rfind("_", start, p)
+    return None
+
+
 class _AnchoredLinkRE:
     """magiclink's compiled ``RE_LINK`` whose ``finditer`` (the one call Python-Markdown makes)
     searches only from the pattern's anchors (:func:`~uts58_adapt.backends.magiclink.link_matches`)."""
@@ -221,11 +232,14 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
         if after:
             hi = after.start()
         found = self._email_at(data, lo, hi, at)
-        if found is not None and data[found[0]] == "_":
-            # Nor a "_" that may open emphasis before it, unless magiclink's own email starts there.
+        if found is not None and "_" in data[found[0] : at]:
+            # Nor a "_" that may open emphasis before it (at the local part's start or after a
+            # character that is no letter or digit: "!_#y@z.m?_"), unless magiclink's own email
+            # starts there.
             own = _MAIL_RE.match(data, found[0])
-            if own is None or own.end() <= at:
-                lo = found[0]
+            opener = _last_opener(data, found[0], at)
+            if opener is not None and (own is None or own.end() <= at):
+                lo = opener
                 while data.startswith("_", lo):
                     lo += 1
                 found = self._email_at(data, lo, hi, at)
