@@ -325,6 +325,22 @@ def test_a_hang_is_a_finding() -> None:
         FUZZ._timed(lambda: time.sleep(2), 0.05)
 
 
+def test_an_author_renderer_that_fails_is_no_crash() -> None:
+    """cmark-gfm without its autolink extension (the author's rendering) raises on
+    ``&#xfffe;`` where its autolink takes the reference into a link: the campaign reads that
+    input as one it cannot compare, as it does where the library itself fails."""
+    pytest.importorskip("cmarkgfm")
+    for config in ("cmarkgfm", "cmarkgfm unsafe"):
+        assert FUZZ.findings_of(config, "see http://a.co/&#xfffe; ok") == []
+
+
+@pytest.mark.parametrize(("config", "text"), [("django nofollow", "_b.com])\r"), ("jinja2", "mailto:;@c.e\r")])
+def test_the_text_as_written_reads_a_cr_as_the_parser_does(config: str, text: str) -> None:
+    """The input shown as written is compared as html5lib shows it: a CR read as LF."""
+    _skip_unless_available(config)
+    assert FUZZ.findings_of(config, text) == []
+
+
 def _planted(monkeypatch: pytest.MonkeyPatch) -> None:
     """A configuration whose "upgrade" makes a live img wherever the text holds "!"."""
 

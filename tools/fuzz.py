@@ -491,7 +491,8 @@ def compare_pages(
     # The input as it is: for markup, where the library broke it up (not Markdown, whose source is no text shown).
     as_written = given.text if given is not None and author is None else None
     if plain_text:
-        as_written = _BIDI_SHOWN.sub(_bidi_character, text)
+        # (an HTML parser reads a CR, or CR LF, as LF: html5lib shows the escaped text so)
+        as_written = _BIDI_SHOWN.sub(_bidi_character, text.replace("\r\n", "\n").replace("\r", "\n"))
     # What the library shows on the text with its ideographic full stops written "." (the full stops
     # compared as "."): the library's rendering of a link of the host's "." form (markdown-it shows
     # "&amp" of "…/&amp;" in its link, "?_" in it, and every label separator as "." in a host).
@@ -1239,6 +1240,10 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
                 config.probes[scheme] = scheme in Page(alone(probe)).schemes
         return config.probes[scheme]
 
+    try:
+        author_out = author(text) if author and config.kind != "spans" else None
+    except Exception:
+        return []  # the author's renderer fails (cmark-gfm on some references): nothing to compare with
     if config.kind == "spans":
         found = compare_spans(
             text, upgraded_out, library_out, normalized_out or [], vocabulary, links_scheme, links_alone
@@ -1251,7 +1256,7 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             vocabulary,
             links_scheme,
             config.markup_input,
-            author(text) if author else None,
+            author_out,
             normalized_out,
             config.invented,
             links_alone,
