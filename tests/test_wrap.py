@@ -446,3 +446,5 @@ def test_an_email_the_library_starts_earlier_in_its_word_is_not_linked(text: str
     assert not LinkifyIt().match(text.replace("σ", "a").replace("。", "."))
     assert wrap(LinkifyIt()).match(text) is None
     assert [m.text for m in wrap(LinkifyIt()).match("⸠john.doe@example.com⸡") or []] == ["john.doe@example.com"]
+    # Where the library links the whole run (its local part "x.emailto:a"), §5.2's local part is kept.
+    assert [m.text for m in wrap(LinkifyIt()).match("x.emailto:a@e.om") or []] == ["mailto:a@e.om"]
