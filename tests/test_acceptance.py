@@ -105,3 +105,23 @@ def test_email_in_word_check() -> None:
     assert asked == [("a@example.org", 0, 13), ("@a@example.org", 1, 14)]
     # Called as a plain EmailCheck (an address alone): that address is its own word.
     assert EmailInWord(answer)("a@b.co") and asked[-1] == ("a@b.co", 0, 6)
+
+
+def test_email_in_word_is_asked_from_the_librarys_start_over_the_address() -> None:
+    """The span asked about starts at the address, or where the library's own span over the
+    address's start starts (clamped to the word): the check may refuse a library email that
+    starts before it (issue 32: ``/.emailto:a@e.om``), and ``x.emailto:a@e.om``, which the library
+    links whole, keeps its refined ``mailto:a@e.om``."""
+    asked: list[tuple[str, int, int]] = []
+
+    def answer(word: str, start: int, end: int) -> bool:
+        asked.append((word, start, end))
+        return True
+
+    refine_links("/.emailto:a@e.om", [], accepts_email=EmailInWord(answer))
+    assert asked == [("emailto:a@e.om", 1, 14)]
+    asked.clear()
+    text = "x.emailto:a@e.om"
+    links = refine_links(text, [RawLink(0, 16, "email")], accepts_email=EmailInWord(answer))
+    assert [link.text for link in links] == ["mailto:a@e.om"]
+    assert asked == [("emailto:a@e.om", 0, 14)]

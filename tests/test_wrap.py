@@ -433,3 +433,18 @@ def test_test_on_a_long_host_run_is_the_librarys_answer() -> None:
     # the shape that made every entry point hang (issue 32 item 1) is answered (no link: a host
     # of over 253 octets, UTS #46)
     assert wrap(LinkifyIt()).test("see " + "xn--80ak6aa92e." * 69 + "com now") is False
+
+
+@pytest.mark.parametrize("text", ["/.emailto:a@e.om", "/。emailto:σ@e.om", "see /.emailto:σ@e.om ok"])
+def test_an_email_the_library_starts_earlier_in_its_word_is_not_linked(text: str) -> None:
+    """Issue 32 (fuzz): linkify-it links nothing in ``/.emailto:a@e.om``; asked about the run
+    ``emailto:a@e.om`` it links an email from ``e``, before the refined ``mailto:a@e.om``: the
+    refined link would start inside the library's email, so it is not linked (``⸠john.doe@…⸡``,
+    where the library's email starts where UTS #58's does, stays linked)."""
+    from linkify_it import LinkifyIt
+
+    assert not LinkifyIt().match(text.replace("σ", "a").replace("。", "."))
+    assert wrap(LinkifyIt()).match(text) is None
+    assert [m.text for m in wrap(LinkifyIt()).match("⸠john.doe@example.com⸡") or []] == ["john.doe@example.com"]
+    # Where the library links the whole run (its local part "x.emailto:a"), §5.2's local part is kept.
+    assert [m.text for m in wrap(LinkifyIt()).match("x.emailto:a@e.om") or []] == ["mailto:a@e.om"]

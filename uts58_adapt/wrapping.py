@@ -786,9 +786,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         return match
 
     def _accepts_email_in(self, word: str, start: int, end: int) -> bool:
-        """Whether the wrapped instance links an email over ``word[start:end]`` (``refine.acceptance.EmailInWord``)."""
+        """Whether the wrapped instance links an email over ``word[start:end]`` (``refine.acceptance.EmailInWord``).
+
+        The library's email must not start before the address: the refined link would then start
+        inside it (``/.emailto:a@e.om``: asked about ``emailto:a@e.om`` linkify-it links an email
+        from ``e``, and nothing in the whole text; issue 32).  It may start later, where UTS #58's
+        local part is longer than the library's (§5.2).
+        """
         found = self._wrapped.match(candidate_text(word)) or []
-        return any(m.schema == _MAILTO and m.index < end and start < m.last_index for m in found)
+        return any(m.schema == _MAILTO and start <= m.index < end for m in found)
 
     def _accepts_scheme(self, scheme: str, probe: str) -> bool:
         """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).

@@ -147,7 +147,9 @@ def email_probe(address: str) -> str:
 class EmailInWord:
     """An email check asked with the address in its word: ``answer(word, start, end)``, whether the
     library, given ``word`` (:func:`email_word_probe`), links an email (not a URL) over
-    ``word[start:end]``, the address.
+    ``word[start:end]``, the address, that does not start before ``start`` (else the refined
+    link would start inside the library's email; :func:`accepted_emails` moves ``start`` back
+    to the library's own span where that span holds the address's start).
 
     :func:`accepted_emails` asks it in place of an :data:`EmailCheck`.  Called as an
     :data:`EmailCheck` (``a@domain`` alone), it asks ``answer`` with that address as its own word.
@@ -213,6 +215,11 @@ def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck, text: str 
     An email whose span is exactly one the library reported is kept without asking.  An
     :class:`EmailInWord` check is asked with the address in its word of ``text`` (the text
     ``links`` were found in), answers kept per word; any other check, with ``a@domain``.
+    The span an :class:`EmailInWord` check is given starts at the address, or where the
+    library's own span over the address's start starts (clamped to the word): a library email
+    starting before it would hold the address's start (``/.emailto:a@e.om``: linkify-it links
+    ``emailto:a@e.om`` in the run and nothing in the text), ``x.emailto:a@e.om``, which the
+    library links whole, keeps its refined ``mailto:a@e.om`` (§5.2; issue 32).
     """
     cache: dict[str, bool] = {}
     in_word = accepts_email.answer if isinstance(accepts_email, EmailInWord) and text is not None else None
@@ -221,6 +228,9 @@ def accepted_emails(links: Sequence[Link], accepts_email: EmailCheck, text: str 
         if link.kind == "email" and link.original != (link.start, link.end):
             if in_word is not None and text is not None:
                 word, start, end = email_word_probe(text, link.start, link.end)
+                if link.original is not None and link.original[0] < link.start < link.original[1]:
+                    # The library linked over the address's start: its email may start where its span does.
+                    start = max(0, start - (link.start - link.original[0]))
                 key = f"{start} {end} {word}"
                 answer = cache.get(key)
                 if answer is None:
