@@ -448,3 +448,17 @@ def test_an_email_the_library_starts_earlier_in_its_word_is_not_linked(text: str
     assert [m.text for m in wrap(LinkifyIt()).match("⸠john.doe@example.com⸡") or []] == ["john.doe@example.com"]
     # Where the library links the whole run (its local part "x.emailto:a"), §5.2's local part is kept.
     assert [m.text for m in wrap(LinkifyIt()).match("x.emailto:a@e.om") or []] == ["mailto:a@e.om"]
+
+
+@pytest.mark.parametrize("text", ["~x.co", "see ~e.org ok", "~xn--82e.co", "¨x.co"])
+def test_a_link_whose_library_host_starts_with_an_invalid_character_is_rejected(text: str) -> None:
+    """Issue 32 (fuzz): linkify-it links ``~x.co`` with the host ``~x`` (``~`` taken into its first
+    label), which UTS #46 rejects: the link is rejected, as ``a~x.co`` is, not cut to ``x.co`` (a
+    refined link never starts inside the library's; Django's ``｡e.org`` is rejected likewise)."""
+    from linkify_it import LinkifyIt
+
+    found = LinkifyIt().match(text)
+    assert found and found[0].text[0] in "~¨"
+    assert wrap(LinkifyIt()).match(text) is None
+    assert wrap(LinkifyIt()).match("a~x.co") is None
+    assert [m.text for m in wrap(LinkifyIt()).match("(x.co) a·b.com") or []] == ["x.co", "b.com"]

@@ -740,13 +740,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             self._upgraded_match(text, link, same_length)
             for link in self._risk_filter(
                 refine_text,
-                refine_links(
-                    refine_text,
-                    raw,
-                    strict_hosts=self._strict_hosts,
-                    scheme_ok=scheme_check(self._accepts_scheme),
-                    accepts_email=EmailInWord(self._accepts_email_in),
-                    accepts_host=never_host,  # (the instance was given the text in its "." form)
+                _not_cut_forward(
+                    refine_links(
+                        refine_text,
+                        raw,
+                        strict_hosts=self._strict_hosts,
+                        scheme_ok=scheme_check(self._accepts_scheme),
+                        accepts_email=EmailInWord(self._accepts_email_in),
+                        accepts_host=never_host,  # (the instance was given the text in its "." form)
+                    )
                 ),
             )
         ]
@@ -813,6 +815,22 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             answer = bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
             entry[1][probe] = answer
         return answer
+
+
+def _not_cut_forward(links: list[Link]) -> list[Link]:
+    """``links`` without the URLs refined to start after the start of linkify-it's span.
+
+    linkify-it decides where a link starts: its span whose host starts with a character
+    UTS #46 rejects (``~x.co``, its host ``~x``) is rejected, as ``a~x.co`` is, not cut to
+    ``x.co`` (issue 32; Django's ``｡e.org`` in ``integrations._urlize``).
+    """
+    if not any(link.original is not None and link.original[0] < link.start for link in links):
+        return links
+    return [
+        link
+        for link in links
+        if not (link.kind == "url" and link.original is not None and link.original[0] < link.start < link.original[1])
+    ]
 
 
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
