@@ -638,3 +638,30 @@ def test_no_email_added_inside_the_authors_anchor() -> None:
     # an email outside raw HTML anchors is still step 4's
     assert "mailto:" in upgrade.github_flavored_markdown_to_html("<b>x</b> see σ@example.com ok", unsafe)
     assert "mailto:" in upgrade.github_flavored_markdown_to_html("see σ@example.com ok")
+
+
+#: Where the render without autolink makes markup of the link's text (``_…_`` emphasis, ``~~…~~``
+#: strikethrough), the anchors cannot be aligned and cmark-gfm's anchor is kept: a Bidi_Control
+#: character in its text is still shown percent-escaped (§8, docs/hostile-input.md; fuzz, issue 32).
+BIDI_KEPT = {
+    ("_www.\u202b_@", 0): '<p>_<a href="http://www.%E2%80%AB_@">www.%E2%80%AB_@</a></p>\n',
+    ("~~HTTP://\u2069~~&", Options.CMARK_OPT_UNSAFE): (
+        '<p>~~<a href="HTTP://%E2%81%A9~~&amp;">HTTP://%E2%81%A9~~&amp;</a></p>\n'
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "options"), list(BIDI_KEPT))
+def test_a_kept_anchor_shows_no_live_bidi_control(text: str, options: int) -> None:
+    library = raw(text, options)
+    # the test can fail: cmark-gfm's own anchor holds the character live
+    assert any(c in library for c in "\u202b\u2069")
+    assert gfm(text, options) == BIDI_KEPT[(text, options)]
+
+
+def test_an_authors_link_keeps_its_bidi_control() -> None:
+    """An anchor found in both renders is the author's: never changed, even after a kept one."""
+    text = "_www.\u202b_@ [x\u202by](http://x.com)"
+    out = gfm(text)
+    assert '<a href="http://x.com">x\u202by</a>' in out
+    assert "www.%E2%80%AB_@</a>" in out

@@ -307,7 +307,7 @@ def _all_extensions(text: str, rendered: str, options: int) -> bool:
     return not options & Options.CMARK_OPT_SMART and _AUTHORED.search(text) is None and _MARKUP.search(rendered) is None
 
 
-def _extension_anchors(rendered: str, without: str) -> set[int]:
+def _extension_anchors(rendered: str, without: str, authored: set[int] | None = None) -> set[int]:
     """Where in ``rendered`` (cmark-gfm's output) its autolink extension wrote an anchor.
 
     ``without`` is the same text rendered without the extension.  The two are aligned from
@@ -316,7 +316,8 @@ def _extension_anchors(rendered: str, without: str) -> set[int]:
     alignment resumes where the markup up to the next anchor (and that anchor's opening tag)
     is found in ``without``: the extension's link may have taken characters that render
     differently without it (``_x_`` as emphasis).  Where the alignment fails, no later anchor
-    is counted as the extension's (it then stays as cmark-gfm made it).
+    is counted as the extension's (it then stays as cmark-gfm made it).  ``authored``, when
+    given, receives where the anchors found in both (the author's) start.
     """
     found: set[int] = set()
     i = j = 0
@@ -340,6 +341,8 @@ def _extension_anchors(rendered: str, without: str) -> set[int]:
         candidate = _CANDIDATE.match(rendered, p)
         if without.startswith(m.group(), j) or candidate is None:
             # the same anchor in both: the author's; the texts go on the same
+            if authored is not None:
+                authored.add(p)
             i, j, resync = m.end(), j + len(m.group()), False
             continue
         found.add(p)
@@ -421,13 +424,25 @@ def _refined(
     if not changes:
         return rendered
     made: set[int] | None = None  # None: every anchor is the extension's
+    authored: set[int] = set()  # the anchors found in both renders: the author's
     if not (fast and _all_extensions(text, rendered, options)):
         without = render(text, options, [name for name in extensions if name != "autolink"])
-        made = _extension_anchors(rendered, without)
+        made = _extension_anchors(rendered, without, authored)
     parts: list[str] = []
     pos = 0
     for change in changes:
-        if (made is not None and change.anchor not in made) or change.start < pos or change.anchor in mine:
+        if change.start < pos or change.anchor in mine:
+            continue
+        if made is not None and change.anchor not in made:
+            # Not aligned (the text renders otherwise without the extension: ``_…_``, ``~~…~~``):
+            # cmark-gfm's anchor is kept, but a Bidi_Control character in its text is shown
+            # percent-escaped (§8), as in every anchor the refinement writes.
+            kept = None if change.anchor in authored else _CANDIDATE.match(rendered, change.anchor)
+            if kept is None or BIDI_CONTROLS.isdisjoint(kept.group(2)):
+                continue
+            parts.append(rendered[pos : change.anchor])
+            parts.append(f'<a href="{kept.group(1)}">{escape_bidi(kept.group(2))}</a>')
+            pos = kept.end()
             continue
         parts.append(rendered[pos : change.start])
         parts.append(change.markup)
