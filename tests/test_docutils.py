@@ -320,3 +320,13 @@ def test_no_email_where_docutils_reads_a_url() -> None:
     assert "mailto:" not in upgraded("see http://σ@example.com/ ok")
     # an email docutils links with the local part "a" is still linked
     assert 'href="mailto:/σ&#64;e.m"' in upgraded("see /σ@e.m ok")
+
+
+def test_the_text_after_a_longer_link_is_read_as_docutils_reads_it() -> None:
+    """docutils links ``mailto:a@b`` and reads ``.c=@d&#x`` after it, where it links nothing;
+    the refined link takes ``.c``: ``=@d&#x`` is not read again as if it began a text, which
+    would link an email docutils never saw (fuzz, issue 32)."""
+    text = "mailto:a@b.c=@d&#x"
+    assert plain(text) == "<p>" + _a("mailto:a&#64;b", "mailto:a&#64;b") + ".c=&#64;d&amp;#x</p>\n"
+    assert plain("=@d&#x").count("<a ") == 1  # the test can fail: alone, it is an email
+    assert upgraded(text) == "<p>" + _a("mailto:a&#64;b.c", "mailto:a&#64;b.c") + "=&#64;d&amp;#x</p>\n"

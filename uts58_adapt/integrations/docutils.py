@@ -98,6 +98,25 @@ _NOT_ASCII_CHAR = re.compile("[^\x00-\x7f]")
 _LAST_WORD = re.compile(r"\S*\Z")
 
 
+def _cut(pieces: list[_Piece], taken: int) -> list[_Piece]:
+    """``pieces`` (of a text) without their first ``taken`` characters of source text, which a
+    refined link took: a node there is dropped (its part past ``taken`` stays text)."""
+    out: list[_Piece] = []
+    pos = 0
+    for piece in pieces:
+        if pos >= taken:
+            out.append(piece)
+            continue
+        if isinstance(piece, tuple):
+            source, scan = piece
+        else:
+            source, scan = piece.rawsource or piece.astext(), False
+        if pos + len(source) > taken:
+            out.append((source[taken - pos :], scan))
+        pos += len(source)
+    return out
+
+
 class Inliner(states.Inliner):  # type: ignore[misc]
     """docutils' ``Inliner`` whose standalone URIs and emails follow UTS #58 (see the module)."""
 
@@ -146,7 +165,15 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                         scanned = False
                         continue
                     start, pieces, end = found
-                    return self._implicit(text[:start], lineno) + pieces + self._implicit(text[end:], lineno)
+                    if match.end("whole") < end:
+                        # The link took text after docutils' match: the rest is read as docutils
+                        # reads it, from the match's end (``mailto:a@b`` + ``.c=@d``: no email in
+                        # ``=@d``), then what the link took is cut from it.
+                        after = match.end("whole")
+                        rest = _cut(self._implicit(text[after:], lineno), end - after)
+                    else:
+                        rest = self._implicit(text[end:], lineno)
+                    return self._implicit(text[:start], lineno) + pieces + rest
                 try:
                     made: list[nodes.Node] = method(match, lineno)
                     return (
