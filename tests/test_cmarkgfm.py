@@ -532,6 +532,9 @@ NON_ASCII_EMAILS = {
         '<p><em>em</em> <a href="mailto:Jos%C3%A9@example.com">José@example.com</a>, &amp; &lt;b&gt; '
         f'<a href="mailto:bug@{REIE}.jp">bug@例え.jp</a></p>\n'
     ),
+    # cmark-gfm links "a@e.co" in the probe "/a@e.co": an email stands at this "@"; §5.2 starts
+    # its local part at "/", as the upgrade does for the ASCII "/a@e.co" (decisions.md).
+    "see /ς@e.co ok": '<p>see <a href="mailto:/%CF%82@e.co">/ς@e.co</a> ok</p>\n',
     "# José@example.com": '<h1><a href="mailto:Jos%C3%A9@example.com">José@example.com</a></h1>\n',
     "| a |\n|---|\n| bug@例え.jp |": (
         f'<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td><a href="mailto:bug@{REIE}.jp">'
@@ -549,6 +552,12 @@ def test_non_ascii_emails_are_linked_where_cmark_gfm_links_the_probe(text: str) 
 #: cmark-gfm decides: it links none of these probes (a last character that is no letter, no
 #: "." in the domain, two "@"), so the email stays text, as its ASCII form does.
 NOT_LINKED_PROBES = ["x José@x.co1", "x José@localhost", "José@例え.jp1"]
+
+
+def test_a_non_ascii_local_part_is_read_as_its_ascii_form_is() -> None:
+    """The probe decides as cmark-gfm's own anchor does for an ASCII email: the same span."""
+    assert gfm("see /a@e.co ok") == '<p>see <a href="mailto:/a@e.co">/a@e.co</a> ok</p>\n'
+    assert gfm("see /ς@e.co ok").replace("%CF%82", "a").replace("ς", "a") == gfm("see /a@e.co ok")
 
 
 @pytest.mark.parametrize("text", NOT_LINKED_PROBES)
