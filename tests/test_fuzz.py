@@ -410,6 +410,8 @@ def test_the_command_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytes
         ("bleach", "<plaintext><a href>\u202a"),
         # "%E2%80%" and the "A" of "&#x41;" are one text, shown as both sides show it
         ("linkify_html", "l.om%E2%80%&#x41;E"),
+        # the reference the library swallowed into its link shown decoded once the link is not made
+        ("mistune escape=False", "*http://*&#82;"),
     ],
 )
 def test_a_comparison_artifact_of_the_long_campaign_is_not_flagged(config: str, text: str) -> None:
@@ -441,3 +443,12 @@ def test_the_authors_anchor_after_a_raw_text_element_a_sanitizer_escapes() -> No
 def test_a_text_split_by_a_character_reference_is_one_text() -> None:
     assert FUZZ.Page("l.om%E2%80%&#x41;E").text == "l.om\u202e"
     assert FUZZ.Page("<b>a</b>%E2%80%&#x41;E").anchors == []
+
+
+def test_a_reference_is_decoded_only_where_the_library_swallowed_it() -> None:
+    """A reference shown as written in the library's link may show decoded once the link is not
+    made; one the library shows as written outside a link may not."""
+    swallowed = '<p>*<a href="http://*&amp;#82">http://*&amp;#82</a>;</p>'
+    assert "visible text" not in _checks("<p>*http://*R</p>", swallowed, author_html="<p><em>http://</em>R</p>")
+    shown = "<p>see &amp;#82; ok</p>"
+    assert "visible text" in _checks("<p>see R ok</p>", shown, author_html=shown)

@@ -525,6 +525,7 @@ def compare_pages(
             show(lib.text),
             show(author.text) if author else None,
             show(normalized.text) if normalized is not None else None,
+            show(_swallowed_references(lib)) if author is not None else None,
         )
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
@@ -659,7 +660,23 @@ def _raw_brackets(markup: str) -> set[str]:
     return {c for m in _RAW_HREF.finditer(markup) for c in (m.group(1) or m.group(2) or "") if c in "<>"}
 
 
-def _same_text(upgraded: str, library: str, author: str | None, dotted: str | None = None) -> bool:
+def _swallowed_references(page: Page) -> str:
+    """``page``'s text with the character references shown in its links' text decoded (a ``;`` just
+    after a link with them): Markdown
+    whose reference the library swallowed into a link (``http://*&#82``) shows it decoded once the
+    link ends earlier or is not made (mistune ``escape=False``: ``*http://*R``)."""
+    text, end = page.text, len(page.text) + 1
+    for start, stop, _, _ in sorted(page.anchors, reverse=True):
+        if stop <= end:  # the outermost of nested anchors only; a reference's ";" just after the link with it
+            stop += text.startswith(";", stop) and stop + 1 < end
+            text = text[:start] + html.unescape(text[start:stop]) + text[stop:]
+            end = start
+    return text
+
+
+def _same_text(
+    upgraded: str, library: str, author: str | None, dotted: str | None = None, swallowed: str | None = None
+) -> bool:
     """Whether the upgrade shows the library's text, where it differs the text of the renderer
     without a linkifier (Markdown the library swallowed into a link the upgrade ends earlier)
     or the library's text on the input with its ideographic full stops written ``.`` (``dotted``:
@@ -673,7 +690,7 @@ def _same_text(upgraded: str, library: str, author: str | None, dotted: str | No
         return True
     if author is None and dotted is None:
         return False
-    if upgraded == author:
+    if upgraded in (author, swallowed):
         return True
     references = []
     if author is not None:
