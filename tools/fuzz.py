@@ -254,6 +254,7 @@ def _bidi_character(m: re.Match[str]) -> str:
 _RAW_TEXT_ELEMENTS = frozenset(
     {"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext", "textarea", "title"}
 )
+_RAW_TEXT_START = re.compile("<(?=(?:" + "|".join(sorted(_RAW_TEXT_ELEMENTS)) + r")[\s/>])", re.IGNORECASE)
 #: What an href the upgrade writes may not hold where the library's hrefs do not (issue 32 items 11 and 12):
 #: in the parsed value, a control (a browser strips or removes some) or a Bidi_Control character;
 #: in the markup, a raw ``<`` or ``>``.
@@ -330,7 +331,7 @@ class Page:
         parts: list[str] = []  # the text shown, Bidi_Control characters percent-encoded
         raw: list[str] = []  # the text of the text nodes as they are
         length = raw_length = 0
-        stack: list[tuple[Any, bool]] = [(child, False) for child in reversed(fragment.childNodes)]
+        stack: list[tuple[Any, bool]] = [(child, False) for child in reversed(_merged_text(fragment))]
         open_anchors: list[tuple[int, str | None, int]] = []  # (start, href, raw start) of the anchors being walked
         # An iterative walk (deeply nested markup must not hit the recursion limit); an anchor
         # closes when the walk leaves its subtree, marked by a ``None`` node.
@@ -364,13 +365,26 @@ class Page:
             else:
                 self.elements[(name, names)] += 1
             inside = hidden or name in _RAW_TEXT_ELEMENTS
-            stack.extend((child, inside) for child in reversed(node.childNodes))
+            stack.extend((child, inside) for child in reversed(_merged_text(node)))
         self.anchors.sort(key=lambda anchor: anchor[:2])
         self.text = "".join(parts)
 
 
 #: Compatibility name (issue 21's tests build signatures of vocabularies with it).
 _Signature = Page
+
+
+def _merged_text(node: Any) -> list[Any]:
+    """``node``'s children, adjacent text nodes merged (html5lib's DOM keeps a character
+    reference's text apart: ``%E2%80%&#x41;E`` is two nodes), one level only (no recursion)."""
+    children: list[Any] = []
+    for child in list(node.childNodes):
+        if child.nodeType == child.TEXT_NODE and children and children[-1].nodeType == child.TEXT_NODE:
+            children[-1].data += child.data
+            node.removeChild(child)
+        else:
+            children.append(child)
+    return children
 
 
 def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
@@ -451,14 +465,19 @@ def compare_pages(
     # An anchor with the author's href is the author's, whatever text it has in the output (cut short
     # by a link the parser closes it for, or holding one when an out-of-scope "</a>" is ignored):
     # an href the upgrade writes holds a Bidi_Control character of its text percent-encoded.
-    author_hrefs = {href for page in (Page(text), author) if page for _, _, href, _ in page.anchors}
+    written = [Page(text)]
+    if _RAW_TEXT_START.search(text):
+        # The input as a sanitizer reads it (bleach): a raw text element it does not allow is text,
+        # so the author's anchors after a "<plaintext>" are anchors.
+        written.append(Page(_RAW_TEXT_START.sub("&lt;", text)))
+    author_hrefs = {href for page in (*written, author) if page for _, _, href, _ in page.anchors}
     for _, _, href, anchor_text in up.anchors:
         if href is not None and BIDI_CONTROLS.intersection(anchor_text) and href not in author_hrefs:
             findings.append(("bidi control in link text", "live"))
             break
     # Not the author's anchors (unless a URL is shown in one), nor where the library's link at the same place does the same
     # (Jinja2 writes "https://HTTP://x" for "HTTP://x", Django "http://tel:.com" for "tel:.com").
-    own_hrefs = {href for page in (Page(text), author) if page for _, _, href, _ in page.anchors}
+    own_hrefs = author_hrefs
     theirs_elsewhere = {
         start
         for page in (lib, author)
@@ -506,6 +525,7 @@ def compare_pages(
             show(lib.text),
             show(author.text) if author else None,
             show(normalized.text) if normalized is not None else None,
+            show(_swallowed_references(lib)) if author is not None else None,
         )
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
@@ -533,7 +553,9 @@ def compare_pages(
             if ls < s < le and lib_href is not None and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
         ]
         fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
-        theirs_too = (s, href, anchor_text) in {(ls, h, t) for ls, _, h, t in lib_anchors}  # the library's own
+        # The library's link starts there too (the upgrade's may only end earlier, or be the library's own):
+        # the library's "inside" is then an enclosing anchor of the author's, not a start moved in.
+        theirs_too = any(ls == s and h is not None for ls, _, h, _ in lib_anchors)
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             findings.append(("starts inside the library's link", ""))
             break
@@ -638,7 +660,23 @@ def _raw_brackets(markup: str) -> set[str]:
     return {c for m in _RAW_HREF.finditer(markup) for c in (m.group(1) or m.group(2) or "") if c in "<>"}
 
 
-def _same_text(upgraded: str, library: str, author: str | None, dotted: str | None = None) -> bool:
+def _swallowed_references(page: Page) -> str:
+    """``page``'s text with the character references shown in its links' text decoded (a ``;`` just
+    after a link with them): Markdown
+    whose reference the library swallowed into a link (``http://*&#82``) shows it decoded once the
+    link ends earlier or is not made (mistune ``escape=False``: ``*http://*R``)."""
+    text, end = page.text, len(page.text) + 1
+    for start, stop, _, _ in sorted(page.anchors, reverse=True):
+        if stop <= end:  # the outermost of nested anchors only; a reference's ";" just after the link with it
+            stop += text.startswith(";", stop) and stop + 1 < end
+            text = text[:start] + html.unescape(text[start:stop]) + text[stop:]
+            end = start
+    return text
+
+
+def _same_text(
+    upgraded: str, library: str, author: str | None, dotted: str | None = None, swallowed: str | None = None
+) -> bool:
     """Whether the upgrade shows the library's text, where it differs the text of the renderer
     without a linkifier (Markdown the library swallowed into a link the upgrade ends earlier)
     or the library's text on the input with its ideographic full stops written ``.`` (``dotted``:
@@ -652,7 +690,7 @@ def _same_text(upgraded: str, library: str, author: str | None, dotted: str | No
         return True
     if author is None and dotted is None:
         return False
-    if upgraded == author:
+    if upgraded in (author, swallowed):
         return True
     references = []
     if author is not None:
@@ -989,6 +1027,24 @@ def _markdown_author() -> Render:
     return lambda t: plain.reset().convert(t)
 
 
+def _magiclink_author(hide_protocol: bool = False) -> Callable[[], Render]:
+    """Python-Markdown with magiclink's angle-bracket autolink (``<http://…>``, ``<ftp://…>`` only)
+    in place of Python-Markdown's (any scheme): the author's explicit links as magiclink reads them,
+    so ``<e://@x>`` is the author's ``mailto:`` anchor (Python-Markdown's automail) on both sides."""
+
+    def make() -> Render:
+        import markdown
+        from pymdownx.magiclink import RE_AUTOLINK, MagiclinkAutoPattern
+
+        plain = markdown.Markdown()
+        autolink = MagiclinkAutoPattern(RE_AUTOLINK, plain)
+        autolink.config = {"hide_protocol": hide_protocol, "repo_url_shortener": False}
+        plain.inlinePatterns.register(autolink, "autolink", 120)
+        return lambda t: plain.reset().convert(t)
+
+    return make
+
+
 def _marko() -> tuple[Render, Render]:
     import marko
 
@@ -1104,12 +1160,12 @@ CONFIGS: dict[str, Config] = {
         vocabulary=_MARKDOWN_VOCABULARY,
     ),
     "magiclink": Config(
-        _magiclink(), author=_markdown_author, markup_input=True, library="pymdownx", vocabulary=_MARKDOWN_VOCABULARY
+        _magiclink(), author=_magiclink_author(), markup_input=True, library="pymdownx", vocabulary=_MARKDOWN_VOCABULARY
     ),
     "magiclink options": Config(
         _magiclink(hide_protocol=True, repo_url_shortener=True, social_url_shortener=True, repo_url_shorthand=True),
         shown=lambda t: _HIDDEN_SCHEME.sub("", t),
-        author=_markdown_author,
+        author=_magiclink_author(hide_protocol=True),
         markup_input=True,
         library="pymdownx",
         vocabulary=_MARKDOWN_VOCABULARY,
