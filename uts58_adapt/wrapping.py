@@ -833,6 +833,27 @@ def _not_cut_forward(links: list[Link]) -> list[Link]:
     ]
 
 
+def _not_on_empty_label(text: str, links: list[Link]) -> list[Link]:
+    """``links`` without the URLs refined to start just after a label separator inside urlextract's span.
+
+    urlextract decides where a link starts: its span ``.e.io`` (on ``~.e.io``; ``*.e.io`` once
+    the ``*`` it takes is moved over) has a host whose first label is empty, which UTS #46
+    rejects: the span is rejected, not cut to ``e.io`` (issue 32; linkify-it's ``~x.co`` in
+    :func:`_not_cut_forward`, Django's ``｡e.org`` in ``integrations._urlize``).  A start moved
+    over characters urlextract takes but no host holds (``*eo.wikipedia.org``) stays.
+    """
+    return [
+        link
+        for link in links
+        if not (
+            link.kind == "url"
+            and link.original is not None
+            and link.original[0] < link.start < link.original[1]
+            and text[link.start - 1] in SEPARATORS
+        )
+    ]
+
+
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
 #: adds with ``set_stop_chars_left``/``set_stop_chars_right`` are applied on top of UTS #58.
 #: urlextract's ``(url, (start, end))`` results.
@@ -1033,7 +1054,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             accepts_email=accepts_email,
             accepts_host=never_host,  # (the instance was given the text in its "." form)
         )
-        for link in self._risk_filter(refine_text, links):
+        for link in self._risk_filter(refine_text, _not_on_empty_label(refine_text, links)):
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
