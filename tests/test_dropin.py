@@ -169,7 +169,9 @@ def test_urlextract_start_on_a_non_host_char_is_moved_forward():
     assert [link.text for link in detect(text, "urlextract")] == ["eo.wikipedia.org/wiki/Vikipedio:Listo*"]
 
 
-@pytest.mark.parametrize("text", ["~.e.io", "see ~.e.io ok", "*.e.io", "~..e.io", "~\u3002e.io", "~\uff0ee.io", "~\uff61e.io"])
+@pytest.mark.parametrize(
+    "text", ["~.e.io", "see ~.e.io ok", "*.e.io", "~..e.io", "~\u3002e.io", "~\uff0ee.io", "~\uff61e.io"]
+)
 def test_urlextract_span_on_an_empty_first_label_is_rejected(text):
     """Issue 32 (fuzz): urlextract returns ``.e.io`` on ``~.e.io``, a host whose first label is
     empty, which UTS #46 rejects: the span is rejected (no link), not cut to ``e.io`` inside it
