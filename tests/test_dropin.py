@@ -169,6 +169,32 @@ def test_urlextract_start_on_a_non_host_char_is_moved_forward():
     assert [link.text for link in detect(text, "urlextract")] == ["eo.wikipedia.org/wiki/Vikipedio:Listo*"]
 
 
+@pytest.mark.parametrize(
+    "text", ["~.e.io", "see ~.e.io ok", "*.e.io", "~..e.io", "~\u3002e.io", "~\uff0ee.io", "~\uff61e.io"]
+)
+def test_urlextract_span_on_an_empty_first_label_is_rejected(text):
+    """Issue 32 (fuzz): urlextract returns ``.e.io`` on ``~.e.io``, a host whose first label is
+    empty, which UTS #46 rejects: the span is rejected (no link), not cut to ``e.io`` inside it
+    (as Django's ``\uff61e.org`` and linkify-it's ``~x.co`` are).  The ideographic full stops are
+    label separators: urlextract is asked with them written ``.``."""
+    assert URLExtract().find_urls(text.translate(str.maketrans("\u3002\uff0e\uff61", "...")))
+    assert wrap(URLExtract()).find_urls(text) == []
+    assert wrap(URLExtract()).find_urls(text, get_indices=True) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("see .e.io ok", [("e.io", (5, 9))]),  # urlextract drops the "." itself, after a space
+        (".e.io", [("e.io", (1, 5))]),
+        ("a.e.io ~.e.io", [("a.e.io", (0, 6))]),
+    ],
+)
+def test_urlextract_leading_dot_it_drops_itself_is_kept(text, found):
+    assert URLExtract().find_urls(text, get_indices=True)[: len(found)] == found
+    assert wrap(URLExtract()).find_urls(text, get_indices=True) == found
+
+
 # --- 4. no stale state ----------------------------------------------------------------------
 
 

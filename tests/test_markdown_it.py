@@ -190,3 +190,26 @@ def test_a_non_ascii_email_is_still_linked_before_a_less_than_sign(plain, md):
     upgrade adds (a local part UTS #58 allows, §3.6, asked of the library as ``a@…``) passes the gate."""
     assert plain.render("σ@example.com<") == "<p>σ@example.com&lt;</p>\n"
     assert md.render("σ@example.com<") == '<p><a href="mailto:%CF%83@example.com">σ@example.com</a>&lt;</p>\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "link"),
+    [
+        ("_http://c#//e.\u202d", '_<a href="http://c#//e">http://c#//e</a>.\u202d'),
+        ("_http://x.com/a\u202eb", '_<a href="http://x.com/a">http://x.com/a</a>\u202eb'),
+    ],
+)
+def test_inline_link_with_a_bidi_control_the_core_rule_would_not_relink(plain, md, text, link):
+    """Issue 32 (fuzz): after ``_`` markdown-it's inline rule links ``http://…`` where linkify-it's
+    ``match()`` (its core rule) links no scheme; declined there (a Bidi_Control character must show
+    percent-encoded), the core rule linked ``//e`` inside the library's link.  The link ends before
+    the Bidi_Control character instead, at the library's start."""
+    assert plain.render(text).startswith('<p>_<a href="http://')
+    assert md.render(text) == f"<p>{link}</p>\n"
+
+
+def test_inline_link_with_a_bidi_control_the_core_rule_relinks(md):
+    """After a space the core rule links the whole link, showing the Bidi_Control percent-encoded."""
+    assert md.render("see http://c#//e.\u202d") == (
+        '<p>see <a href="http://c#//e.%E2%80%AD">http://c#//e.%25E2%2580%25AD</a></p>\n'
+    )

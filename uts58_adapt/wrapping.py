@@ -54,7 +54,7 @@ from .backends.base import RawLink
 from .backends.linkify_it import GAP as LINKIFY_IT_GAP
 from .backends.linkify_it import anchored_matches, instance_anchor
 from .backends.urlextract import instance_gen_urls, instance_state
-from .html import _escape_bidi
+from .html import BIDI_CONTROLS, _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
 from .refine.acceptance import PROBE_LOCAL, WORD_CONTEXT, EmailInWord, never_host, scheme_check
@@ -394,6 +394,36 @@ def _after_text_special(text: str) -> bool:
     return False
 
 
+def _inline_before() -> str | None:
+    """The Markdown source before the ``:`` that markdown-it-py's inline linkify rule is at (the
+    last ``_INLINE_CONTEXT`` code points of ``state.src``, ending with the scheme), read from its
+    frame as in :func:`_after_text_special`; None where another caller asks.
+
+    The source, not ``state.pending``: an emphasis delimiter that closes nothing (``_``) is
+    joined back into the text token the core rule reads (``fragments_join``).
+    """
+    module = sys.modules.get("markdown_it.rules_inline.linkify")
+    code = getattr(getattr(module, "linkify", None), "__code__", None)
+    if code is None:
+        return None
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_RULE_DEPTH):
+        if frame is None:
+            return None
+        if frame.f_code is code:
+            state = frame.f_locals.get("state")
+            src, pos = getattr(state, "src", None), getattr(state, "pos", None)
+            if not isinstance(src, str) or not isinstance(pos, int):
+                return None
+            return src[max(0, pos - _INLINE_CONTEXT) : pos]
+        frame = frame.f_back
+    return None
+
+
+#: How much source before a scheme :func:`_inline_before` reads.
+_INLINE_CONTEXT = 64
+
+
 #: How many frames up :func:`_after_text_special` looks for markdown-it-py's core rule.
 _RULE_DEPTH = 6
 #: The characters of linkify-it's email local part (``src_email_name``).
@@ -604,7 +634,38 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                 # character percent-escaped, UTS #58 §8; the host as written where the url holds it
                 # mapped, UTS #46), the rule is declined and markdown-it's core rule links the text,
                 # showing ``text`` and linking ``url`` (issue 32).
-                if m.url != m.text or self._relinks_inside(backend_text, int(m.last_index), int(raw.last_index)):
+                if self._relinks_inside(backend_text, int(m.last_index), int(raw.last_index)):
+                    return None
+                if m.url != m.text:
+                    return self._cut_before_bidi(text, raw, m)
+                return m
+        return None
+
+    def _cut_before_bidi(self, text: str, raw: Match, declined: Match) -> Match | None:
+        """The link of markdown-it's inline rule ended before its first Bidi_Control character,
+        where the core rule would not link ``declined`` from its start; None otherwise (declined).
+
+        After ``_`` the inline rule links ``http://c#//e.\u202d`` where linkify-it's ``match()``
+        (the core rule) links no scheme, only ``//e.\u202d`` inside it: declined, the refined
+        link would start inside the library's (issue 32).  The inline rule shows the url, so a
+        Bidi_Control character would show live (UTS #58 §8): the link ends before it, at the
+        library's start, and the character stays outside any link.
+        """
+        before = _inline_before()
+        scheme_end = text.find(":")
+        if before is None or scheme_end <= 0 or not before.endswith(text[:scheme_end]):
+            return None
+        prefix = before[: len(before) - scheme_end]
+        if any(int(f.index) == len(prefix) for f in self.match(prefix + text[: int(declined.last_index)]) or []):
+            return None  # the core rule links it, showing its text
+        cut = next((i for i in range(int(declined.last_index)) if text[i] in BIDI_CONTROLS), -1)
+        if cut <= scheme_end + 3:
+            return None
+        backend_text = candidate_text(text)
+        shorter = self._make_match(backend_text, str(raw.schema), 0, cut)
+        for m in self._refined_matches(text[:cut], [shorter], backend_text[:cut], same_length=True):
+            if m.index == 0 and m.url == m.text and int(m.last_index) > scheme_end + 3:
+                if self._relinks_inside(backend_text, int(m.last_index), int(raw.last_index)):
                     return None
                 return m
         return None
@@ -833,6 +894,27 @@ def _not_cut_forward(links: list[Link]) -> list[Link]:
     ]
 
 
+def _not_on_empty_label(text: str, links: list[Link]) -> list[Link]:
+    """``links`` without the URLs refined to start just after a label separator inside urlextract's span.
+
+    urlextract decides where a link starts: its span ``.e.io`` (on ``~.e.io``; ``*.e.io`` once
+    the ``*`` it takes is moved over) has a host whose first label is empty, which UTS #46
+    rejects: the span is rejected, not cut to ``e.io`` (issue 32; linkify-it's ``~x.co`` in
+    :func:`_not_cut_forward`, Django's ``｡e.org`` in ``integrations._urlize``).  A start moved
+    over characters urlextract takes but no host holds (``*eo.wikipedia.org``) stays.
+    """
+    return [
+        link
+        for link in links
+        if not (
+            link.kind == "url"
+            and link.original is not None
+            and link.original[0] < link.start < link.original[1]
+            and text[link.start - 1] in SEPARATORS
+        )
+    ]
+
+
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
 #: adds with ``set_stop_chars_left``/``set_stop_chars_right`` are applied on top of UTS #58.
 #: urlextract's ``(url, (start, end))`` results.
@@ -1033,7 +1115,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             accepts_email=accepts_email,
             accepts_host=never_host,  # (the instance was given the text in its "." form)
         )
-        for link in self._risk_filter(refine_text, links):
+        for link in self._risk_filter(refine_text, _not_on_empty_label(refine_text, links)):
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
