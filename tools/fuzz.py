@@ -555,7 +555,12 @@ def compare_pages(
         fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
         # The library's link starts there too (the upgrade's may only end earlier, or be the library's own):
         # the library's "inside" is then an enclosing anchor of the author's, not a start moved in.
-        theirs_too = any(ls == s and h is not None for ls, _, h, _ in lib_anchors)
+        # So does a link the library makes there on the text's "." form (its anchors at the same offsets).
+        theirs_too = any(ls == s and h is not None for ls, _, h, _ in lib_anchors) or (
+            normalized is not None
+            and len(normalized.text) == len(up.text)
+            and any(ls == s and h is not None for ls, _, h, _ in normalized.anchors)
+        )
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             findings.append(("starts inside the library's link", ""))
             break
