@@ -95,14 +95,24 @@ install(_jinja2_plain_env)
 ENTRY_POINTS["jinja2 no autoescape"] = lambda t: _jinja2_plain_env.from_string("{{ v|urlize }}").render(v=t)
 
 
+def _outcome(fn: Callable[[str], object], text: str) -> object:
+    """``fn(text)``, or the type of the exception it raises: Django's own ``smart_urlquote``
+    raises ``UnicodeEncodeError`` on a lone surrogate in a ``www.`` word, and so does the
+    upgrade where it renders that word with Django; both paths must then raise alike."""
+    try:
+        return fn(text)
+    except UnicodeError as exc:
+        return type(exc)
+
+
 def _check_all(texts: list[str], names: list[str] | None = None) -> None:
     assert django_backend.django_anchor(django_html.urlizer) is not None  # the fast path runs
     assert jinja2_backend.jinja2_anchor(("myapp:", "xmpp:")) is not None
     for name in names or list(ENTRY_POINTS):
         fn = ENTRY_POINTS[name]
-        fast = [fn(text) for text in texts]
+        fast = [_outcome(fn, text) for text in texts]
         with plain_path():
-            plain = [fn(text) for text in texts]
+            plain = [_outcome(fn, text) for text in texts]
         for text, a, b in zip(texts, fast, plain):
             assert a == b, (name, text)
 
@@ -323,6 +333,17 @@ SEPARATORS = [" ", "\n", "\t", "\r", "\u00a0", "\u3000", "\u2028", "\x1c", "\x85
 
 _texts = st.lists(st.sampled_from(PIECES + SEPARATORS), max_size=40).map("".join)
 _QUICK = ["django", "django autoescape", "django nofollow trim", "jinja2 options", "jinja2 markup", "detect jinja2"]
+
+
+def test_where_django_raises_both_paths_raise_alike() -> None:
+    """Hypothesis found (CI, 2026-12-02): ``Www.myapp:\\u200e\\ud800`` makes Django's own
+    ``urlize`` raise, so the strict upgrade, which renders that word with Django, raises too."""
+    from django.utils.html import urlize as django_urlize
+
+    text = "Www.myapp:\u200e\ud800"
+    with pytest.raises(UnicodeEncodeError):
+        django_urlize(text, autoescape=True)
+    _check_all([text], list(ENTRY_POINTS))
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
