@@ -122,7 +122,7 @@ def urlize(
             links_email=config.links_email,
             links_word=config.links_word,
             render_one=render_one,
-            render_escaped=lambda word: str(urlizer(word, autoescape=True)),
+            render_escaped=lambda word: str(urlizer(without_surrogates(word), autoescape=True)),
             escape_text=escape_text if autoescape and not safe_input else None,
             default_scheme="http://",
             strict_hosts=strict_hosts,
