@@ -367,6 +367,22 @@ def _mapped_host_url(match: Match, link: Link) -> str:
     return url[: len(url) - len(text)] + text[:host_start] + mapped + tail
 
 
+def _rule_locals(module_name: str) -> dict[str, Any] | None:
+    """The local variables of markdown-it-py's ``linkify`` rule in ``module_name``, when that
+    rule is among the ``_RULE_DEPTH`` frames above the caller of the caller; else None."""
+    code = getattr(getattr(sys.modules.get(module_name), "linkify", None), "__code__", None)
+    if code is None:
+        return None
+    frame: FrameType | None = sys._getframe(2)
+    for _ in range(_RULE_DEPTH):
+        if frame is None:
+            return None
+        if frame.f_code is code:
+            return frame.f_locals
+        frame = frame.f_back
+    return None
+
+
 def _after_text_special(text: str) -> bool:
     """Whether markdown-it-py's core linkify rule is asking about ``text``, a text token right
     after a ``text_special`` token (a backslash escape or a character reference).
@@ -376,22 +392,14 @@ def _after_text_special(text: str) -> bool:
     ``tokens`` and ``i`` from its frame (a few calls up: ``test`` or ``match``, then ``_match``).
     False where markdown-it-py is not imported or another caller asks.
     """
-    module = sys.modules.get("markdown_it.rules_core.linkify")
-    code = getattr(getattr(module, "linkify", None), "__code__", None)
-    if code is None:
+    found = _rule_locals("markdown_it.rules_core.linkify")
+    if found is None:
         return False
-    frame: FrameType | None = sys._getframe(1)
-    for _ in range(_RULE_DEPTH):
-        if frame is None:
-            return False
-        if frame.f_code is code:
-            tokens, i = frame.f_locals.get("tokens"), frame.f_locals.get("i")
-            try:
-                return bool(i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special")  # type: ignore[index,operator]
-            except (AttributeError, IndexError, TypeError):
-                return False
-        frame = frame.f_back
-    return False
+    tokens, i = found.get("tokens"), found.get("i")
+    try:
+        return bool(i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special")  # type: ignore[index,operator]
+    except (AttributeError, IndexError, TypeError):
+        return False
 
 
 def _inline_before() -> str | None:
@@ -402,29 +410,18 @@ def _inline_before() -> str | None:
     The source, not ``state.pending``: an emphasis delimiter that closes nothing (``_``) is
     joined back into the text token the core rule reads (``fragments_join``).
     """
-    module = sys.modules.get("markdown_it.rules_inline.linkify")
-    code = getattr(getattr(module, "linkify", None), "__code__", None)
-    if code is None:
+    found = _rule_locals("markdown_it.rules_inline.linkify")
+    state = None if found is None else found.get("state")
+    src, pos = getattr(state, "src", None), getattr(state, "pos", None)
+    if not isinstance(src, str) or not isinstance(pos, int):
         return None
-    frame: FrameType | None = sys._getframe(1)
-    for _ in range(_RULE_DEPTH):
-        if frame is None:
-            return None
-        if frame.f_code is code:
-            state = frame.f_locals.get("state")
-            src, pos = getattr(state, "src", None), getattr(state, "pos", None)
-            if not isinstance(src, str) or not isinstance(pos, int):
-                return None
-            return src[max(0, pos - _INLINE_CONTEXT) : pos]
-        frame = frame.f_back
-    return None
+    return src[max(0, pos - _INLINE_CONTEXT) : pos]
 
 
 #: How much source before a scheme :func:`_inline_before` reads.
 _INLINE_CONTEXT = 64
 
-
-#: How many frames up :func:`_after_text_special` looks for markdown-it-py's core rule.
+#: How many frames up :func:`_rule_locals` looks for markdown-it-py's linkify rules.
 _RULE_DEPTH = 6
 #: The characters of linkify-it's email local part (``src_email_name``).
 _LINKIFY_IT_LOCAL = re.compile(r'[\-;:&=+$,."a-zA-Z0-9_]*')
