@@ -140,6 +140,10 @@ def test_unchanged_has_no_reason() -> None:
         ("x .anna@example.com ok", "anna@example.com", "email", "email-local-part"),
         # A valid link removed for no reason the classifier knows.
         ("x example.com/a ok", "example.com/a", "url", "other"),
+        # The host stage reads the host from before the backend's start (urlextract, Debian docs).
+        ("(@aminabedi68)-www.fontamin.com", "www.fontamin.com", "url", "invalid-host"),
+        # urlextract's TLD hit inside an email's domain, with emails off (no email linked instead).
+        ("schreib an anna@bücher.de oder", "cher.de", "url", "inside-email"),
     ],
 )
 def test_removed_reasons(line: str, text: str, kind: str, reason: str) -> None:

@@ -121,12 +121,28 @@ def refine(
         accepts_host=accepts_host,
     )
     if accepts_email is None:
-        links = [link for link in links if link.kind != "email"]
+        links = [link for link in links if link.kind != "email" or _own_mailto(text, raw, link)]
     elif any(link.text[:2] == "//" for link in links):
         links = _without_emails_read_as_urls(raw, links)
     if reject_risky:
         links = risk_filter(text, links, strict_hosts=strict_hosts, reject_risky=reject_risky)
     return _with_hostless(text, raw, links)
+
+
+def _own_mailto(text: str, raw: Sequence[RawLink], link: Link) -> bool:
+    """Whether the email ``link`` is the library's own ``mailto:`` URL, refined (§5.2).
+
+    With its emails switched off a library may still link ``mailto:info@example.com`` as a
+    URL (bleach's ``url_re``, ``mailto`` being one of its protocols, reads ``info@`` as
+    userinfo): the library linked it, so it stays linked, an email from the same start.
+    """
+    start = link.start
+    return (
+        link.original is not None
+        and link.original[0] == start
+        and text[start : start + 7].lower() == _MAILTO
+        and any(r.kind == "url" and (r.start, r.end) == link.original for r in raw)
+    )
 
 
 def _without_emails_read_as_urls(raw: Sequence[RawLink], links: list[Link]) -> list[Link]:

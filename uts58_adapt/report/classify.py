@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..link import Link
-from ..properties import BRACKET, CLOSE, FLAGS, HARD, OPEN, SOFT, TERM_MASK
+from ..properties import BRACKET, CLOSE, FLAGS, HARD, INCLUDE, OPEN, SOFT, TERM_MASK
 from ..refine.email import email_start
 
 __all__ = ["KINDS", "REASONS", "RISKS", "classify", "classify_kind"]
@@ -55,7 +55,8 @@ REASONS: dict[str, str] = {
     "invalid-port": "host stage (WHATWG URL): a port above 65535, or one that letters continue, makes the URL "
     "invalid: no link",
     "userinfo": "a URL with userinfo (user@host) is not linked: userinfo is deprecated",
-    "inside-email": "§5.2: the backend's link is part of an email address, which is linked instead",
+    "inside-email": "§5.2: the backend's link is part of an email address (linked as one where the library "
+    "links emails)",
     "email-local-part": "§5.2: the local part is the run of Link_Email characters before the @, "
     "and may not start or end with . or contain ..",
     "missed-email": "§5.2: an email address (Link_Email local part, valid domain) the backend did not report",
@@ -239,12 +240,31 @@ def _removed_reason(line: str, before: Link) -> str:
         if email_start(line, before.start + at) is None:
             return "email-local-part"
         return "other" if _domain_ok(text[at + 1 :]) else "invalid-host"
+    if not scheme and _in_email_domain(line, before.start):
+        return "inside-email"
     host_start = scheme.end() if scheme else 0
     host = re.split(r"[/?#:]", text[host_start:], maxsplit=1)[0]
+    if not scheme:
+        # The host stage reads the whole host, from before the backend's start: "-www.example.com".
+        host = line[_label_run_start(line, before.start) : before.start] + host
     colon = before.start + host_start + len(host)
     if line.startswith(":", colon) and _port_invalid(line, colon):
         return "invalid-port"
     return "other" if _domain_ok(host) else "invalid-host"
+
+
+def _label_run_start(line: str, start: int) -> int:
+    """Where the run of label characters (``.``, ``-``, Link_Term=Include) that ends at ``start`` starts."""
+    i = start
+    while i > 0 and (line[i - 1] in ".-" or (line[i - 1] != "@" and _term(line[i - 1]) == INCLUDE)):
+        i -= 1
+    return i
+
+
+def _in_email_domain(line: str, start: int) -> bool:
+    """Whether ``start`` is inside the domain of an email address (``cher.de`` in ``anna@bücher.de``)."""
+    i = _label_run_start(line, start)
+    return i > 0 and line[i - 1] == "@" and email_start(line, i - 1) is not None
 
 
 def _port_invalid(line: str, colon: int) -> bool:
