@@ -384,33 +384,77 @@ def test_jinja2_safe_no_link_inside_a_word_joined_across_a_tag(text: str) -> Non
     assert _elements(upgraded) == _elements(library) and _visible(upgraded) == _visible(text)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "x <b>http://example.com/a</b> y",
-        "<p>x</p><p>http://example.com/a</p>",
-        "a <!-- c -->http://example.com",
-        "x<br>http://example.com",
-        "x</p>http://example.com",
-    ],
-)
-def test_jinja2_safe_links_a_word_a_tag_does_not_join(text: str) -> None:
-    """A word with white space or a word-ending element (``p``) around its tags is its own: still linked."""
+#: Words a browser shows apart (white space, or an element that ends a word: ``p``, ``br``) that Jinja2,
+#: splitting at white space only, reads as one word with the tag and links nothing in (issue 32: the
+#: fuzz findings ``a<p>me.com`` and ``<e>ftp:&#7``): the library decides where links start, in its words.
+JINJA2_WORDS_WITH_A_TAG = [
+    "a<p>me.com",
+    "<p>me.com ok",
+    "x <b>http://example.com/a</b> y",
+    "<p>x</p><p>http://example.com/a</p>",
+    "a <!-- c -->http://example.com",
+    "x<br>http://example.com",
+    "x</p>http://example.com",
+    "<p>Visit http://example.com</p>",
+    "http://example.com<br>",
+]
+
+
+def _jinja2_pair(text: str, policies: dict[str, Any] | None = None) -> tuple[str, str]:
     pytest.importorskip("jinja2")
     from jinja2 import Environment
 
     from uts58_adapt.integrations.jinja2 import install
 
-    env = Environment(autoescape=True)
+    alone, env = Environment(autoescape=True), Environment(autoescape=True)
+    for e in (alone, env):
+        e.policies.update(policies or {})
     install(env)
-    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
-    assert [href for href, _ in _anchors(upgraded)] == re.findall(r"http://example\.com(?:/a)?", text)
+    source = "{{ x|safe|urlize }}"
+    return alone.from_string(source).render(x=text), env.from_string(source).render(x=text)
+
+
+@pytest.mark.parametrize("text", JINJA2_WORDS_WITH_A_TAG)
+def test_jinja2_safe_links_nothing_in_a_word_with_a_tag_jinja2_does_not_link(text: str) -> None:
+    library, upgraded = _jinja2_pair(text)
+    assert _anchors(library) == []
+    assert _anchors(upgraded) == [], (text, upgraded)
+    assert upgraded == text
+
+
+def test_jinja2_safe_extra_scheme_after_a_tag_is_not_linked() -> None:
+    """``<e>ftp:&#7``: Jinja2 reads the word ``<e>ftp:&#7`` (no ``ftp:`` at its start): no link, and so no
+    control in an href (the upgrade linked ``ftp:&#7`` from the text run)."""
+    policies = {"urlize.extra_schemes": ["tel:", "ftp:"], "urlize.rel": "nofollow"}
+    library, upgraded = _jinja2_pair("<e>ftp:&#7", policies)
+    assert _anchors(library) == [] and upgraded == library == "<e>ftp:&#7"
+    # The same run alone, a word of its own, is Jinja2's link.
+    assert _anchors(_jinja2_pair("<e> ftp:x", policies)[1]) == [("ftp:x", "ftp:x")]
+
+
+@pytest.mark.parametrize(
+    ("text", "hrefs"),
+    [
+        ("x <b> http://example.com/a </b> y", ["http://example.com/a"]),
+        ("<p>x</p> <p> http://example.com/a </p>", ["http://example.com/a"]),
+        ("a <!-- c --> http://example.com", ["http://example.com"]),
+        ("<p>Visit http://example.com </p>", ["http://example.com"]),
+        # Jinja2 links the word with its tag (a broken anchor): the upgrade links the text before the tag.
+        ("http://example.com/a<br>", ["http://example.com/a"]),
+        ("see http://x.com/a</p> ok", ["http://x.com/a"]),
+    ],
+)
+def test_jinja2_safe_links_a_word_apart_from_its_tags_or_one_jinja2_links(text: str, hrefs: list[str]) -> None:
+    library, upgraded = _jinja2_pair(text)
+    assert _anchors(library), library  # Jinja2 links something in that word
+    assert [href for href, _ in _anchors(upgraded)] == hrefs, upgraded
     assert _visible(upgraded) == _visible(text)
 
 
-@pytest.mark.parametrize("text", JOINED_WORDS)
+@pytest.mark.parametrize("text", [*JOINED_WORDS, *JINJA2_WORDS_WITH_A_TAG, "<e>ftp:&#7"])
 def test_django_safe_links_as_django_does_across_a_tag(text: str) -> None:
-    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links."""
+    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links
+    (``me.com`` in ``a<p>me.com``: the text runs are Django's words there, issue 32)."""
     pytest.importorskip("django")
     from django.utils.html import urlize as django_urlize
     from django.utils.safestring import mark_safe

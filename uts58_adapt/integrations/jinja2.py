@@ -85,8 +85,10 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
 
     A value that is ``Markup`` (``{{ x|safe|urlize }}``) is linkified only in what an
     HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
-    ``a`` or a raw text element such as ``script``, and, as Jinja2 links no word that
-    holds a tag, never in a word a browser shows joined across a tag (``x<b>http://a.com``).
+    ``a`` or a raw text element such as ``script``; never in a word a browser shows joined
+    across a tag (``x<b>http://a.com``), nor in a word joined to a tag in the markup (no
+    white space between: ``a<p>me.com``) where Jinja2, reading that whole word, links nothing:
+    Jinja2 decides where links start (issue 32, ``_urlize.in_text``).
     """
     reject_risky = reject_risky_value(reject_risky)
     original = env.filters["urlize"]
@@ -171,8 +173,9 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
                 render_word=render_word,
             )
 
-        # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
-        rv = in_text(text, is_markup, convert, words_across_tags=True)
+        # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2), and in a word
+        # joined to a tag only when Jinja2 links something in the whole word (issue 32).
+        rv = in_text(text, is_markup, convert, words_across_tags=True, links_word=lambda word: render_one(word) != word)
         return Markup(rv) if eval_ctx.autoescape else rv
 
     urlize.uts58 = True  # type: ignore[attr-defined]
