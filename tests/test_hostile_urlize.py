@@ -508,3 +508,31 @@ def test_django_safe_control_references_are_kept(text: str) -> None:
     from uts58_adapt.integrations.django import urlize
 
     _check_controls(urlize(mark_safe(text)), django_urlize(mark_safe(text)), text)
+
+
+def test_jinja2_safe_word_with_a_tag_is_asked_with_the_extra_schemes() -> None:
+    """Jinja2 links ``ftp:x<b>`` (balanced ``<>``) with the extra scheme ``ftp:`` and nothing without it:
+    the answers for one word are kept per configuration."""
+    policies = {"urlize.extra_schemes": ["ftp:"]}
+    for _ in range(2):  # (the second time from the kept answers)
+        library, upgraded = _jinja2_pair("see ftp:x<b> ok", policies)
+        assert _anchors(library) and [href for href, _ in _anchors(upgraded)] == ["ftp:x"], upgraded
+        library, upgraded = _jinja2_pair("see ftp:x<b> ok")
+        assert _anchors(library) == [] and upgraded == library == "see ftp:x<b> ok"
+
+
+def test_jinja2_safe_word_with_a_tag_asks_another_installed_filter() -> None:
+    """A filter installed before the upgrade (not Jinja2's own) is asked about the word as it is."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+    from jinja2.filters import do_urlize
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    env.filters["urlize"] = lambda *args, **kwargs: do_urlize(*args, **kwargs)
+    env.filters["urlize"].jinja_pass_arg = do_urlize.jinja_pass_arg  # type: ignore[attr-defined]
+    install(env)
+    render = env.from_string("{{ x|safe|urlize }}").render
+    assert render(x="a<p>me.com") == "a<p>me.com"
+    assert render(x="a<p> me.com") == 'a<p> <a href="https://me.com" rel="noopener">me.com</a>'

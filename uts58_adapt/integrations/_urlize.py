@@ -201,14 +201,16 @@ _WHITE = re.compile(r"\s+")
 
 class _WordAnswers:
     """Whether the library links anything in the white-space-delimited word of ``text`` around a
-    position (``links_word``), asked once per word: the word's bounds found by bisecting the
-    white space runs, found once (linear time on a text of many tags and few spaces)."""
+    position (``links_word``), asked once per word and per distinct word (``<p>Visit`` recurs): the
+    word's bounds found by bisecting the white space runs, found once (linear time on a text of
+    many tags and few spaces)."""
 
     def __init__(self, text: str, links_word: Callable[[str], bool]) -> None:
         self._text = text
         self._links_word = links_word
         self._spaces: list[int] | None = None  # the starts and ends of the white space runs, in order
         self._answers: dict[int, bool] = {}  # word start -> answer
+        self._by_word: dict[str, bool] = {}  # word -> answer
 
     def at(self, position: int) -> bool:
         """The answer for the word holding ``text[position]`` (not white space)."""
@@ -220,7 +222,11 @@ class _WordAnswers:
         answer = self._answers.get(lo)
         if answer is None:
             hi = spaces[i] if i < len(spaces) else len(self._text)
-            answer = self._answers[lo] = self._links_word(self._text[lo:hi])
+            word = self._text[lo:hi]
+            answer = self._by_word.get(word)
+            if answer is None:
+                answer = self._by_word[word] = self._links_word(word)
+            self._answers[lo] = answer
         return answer
 
 
