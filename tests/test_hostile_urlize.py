@@ -536,3 +536,34 @@ def test_jinja2_safe_word_with_a_tag_asks_another_installed_filter() -> None:
     render = env.from_string("{{ x|safe|urlize }}").render
     assert render(x="a<p>me.com") == "a<p>me.com"
     assert render(x="a<p> me.com") == 'a<p> <a href="https://me.com" rel="noopener">me.com</a>'
+
+
+# --- Fuzz seed 6: a scheme written with a reference is no scheme to the library (issue 32) ----------
+
+#: Django links these as a bare ``.com``/``.org`` domain (href ``http://file://…``); with the reference read
+#: (``&#47`` is ``/``) the link built from a probe (it holds a Bidi_Control) started with ``file://``.
+HIDDEN_SCHEMES = [
+    "file:&#47/.com/\u202c",
+    "ftp:/&#x2f.org/\u2066",
+    "ms-msdt:&#x2f/.org/\u202e",
+    "see ms-msdt:&#47;/.org/\u202e ok",
+]
+
+
+@pytest.mark.parametrize("text", HIDDEN_SCHEMES)
+@pytest.mark.parametrize("safe", [True, False])
+def test_django_markup_scheme_hidden_by_a_reference_stays_the_librarys(text: str, safe: bool) -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    value = mark_safe(text) if safe else text
+    library = django_urlize(value, autoescape=False)
+    upgraded = urlize(value, autoescape=False)
+    assert [href for href, _ in _anchors(library)] == [href for href, _ in _anchors(upgraded)], upgraded
+    assert all(href.startswith("http://") for href, _ in _anchors(upgraded))
+    assert _visible(upgraded).replace("%E2%80%AC", "\u202c").replace("%E2%81%A6", "\u2066").replace(
+        "%E2%80%AE", "\u202e"
+    ) == _visible(library)

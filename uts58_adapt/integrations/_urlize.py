@@ -443,15 +443,18 @@ def _render_link(
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
     email = link.kind == "email"
+    # The scheme as the refinement and the library read it: in the link as written, not with its
+    # references read (``ms-msdt:&#x2f/.org/`` is a bare ``.org`` domain to Django, href
+    # ``http://ms-msdt://.org/``; read, it would start with a scheme the library never linked).
     if email:
         local, _, domain = text.rpartition("@")
         href = mailto_href(local, domain)
-    elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:":
+    elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
         href = text  # a scheme the library links (refine.acceptance)
     elif (
         render_escaped is not None
         and link.href == link.text  # the library's span kept whole: no host found (``_common.refine``)
-        and _HOSTLESS.match(text)
+        and _HOSTLESS.match(link.text)
         and _library_keeps_scheme(text, render_escaped)
     ):
         href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
