@@ -384,33 +384,77 @@ def test_jinja2_safe_no_link_inside_a_word_joined_across_a_tag(text: str) -> Non
     assert _elements(upgraded) == _elements(library) and _visible(upgraded) == _visible(text)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "x <b>http://example.com/a</b> y",
-        "<p>x</p><p>http://example.com/a</p>",
-        "a <!-- c -->http://example.com",
-        "x<br>http://example.com",
-        "x</p>http://example.com",
-    ],
-)
-def test_jinja2_safe_links_a_word_a_tag_does_not_join(text: str) -> None:
-    """A word with white space or a word-ending element (``p``) around its tags is its own: still linked."""
+#: Words a browser shows apart (white space, or an element that ends a word: ``p``, ``br``) that Jinja2,
+#: splitting at white space only, reads as one word with the tag and links nothing in (issue 32: the
+#: fuzz findings ``a<p>me.com`` and ``<e>ftp:&#7``): the library decides where links start, in its words.
+JINJA2_WORDS_WITH_A_TAG = [
+    "a<p>me.com",
+    "<p>me.com ok",
+    "x <b>http://example.com/a</b> y",
+    "<p>x</p><p>http://example.com/a</p>",
+    "a <!-- c -->http://example.com",
+    "x<br>http://example.com",
+    "x</p>http://example.com",
+    "<p>Visit http://example.com</p>",
+    "http://example.com<br>",
+]
+
+
+def _jinja2_pair(text: str, policies: dict[str, Any] | None = None) -> tuple[str, str]:
     pytest.importorskip("jinja2")
     from jinja2 import Environment
 
     from uts58_adapt.integrations.jinja2 import install
 
-    env = Environment(autoescape=True)
+    alone, env = Environment(autoescape=True), Environment(autoescape=True)
+    for e in (alone, env):
+        e.policies.update(policies or {})
     install(env)
-    upgraded = env.from_string("{{ x|safe|urlize }}").render(x=text)
-    assert [href for href, _ in _anchors(upgraded)] == re.findall(r"http://example\.com(?:/a)?", text)
+    source = "{{ x|safe|urlize }}"
+    return alone.from_string(source).render(x=text), env.from_string(source).render(x=text)
+
+
+@pytest.mark.parametrize("text", JINJA2_WORDS_WITH_A_TAG)
+def test_jinja2_safe_links_nothing_in_a_word_with_a_tag_jinja2_does_not_link(text: str) -> None:
+    library, upgraded = _jinja2_pair(text)
+    assert _anchors(library) == []
+    assert _anchors(upgraded) == [], (text, upgraded)
+    assert upgraded == text
+
+
+def test_jinja2_safe_extra_scheme_after_a_tag_is_not_linked() -> None:
+    """``<e>ftp:&#7``: Jinja2 reads the word ``<e>ftp:&#7`` (no ``ftp:`` at its start): no link, and so no
+    control in an href (the upgrade linked ``ftp:&#7`` from the text run)."""
+    policies = {"urlize.extra_schemes": ["tel:", "ftp:"], "urlize.rel": "nofollow"}
+    library, upgraded = _jinja2_pair("<e>ftp:&#7", policies)
+    assert _anchors(library) == [] and upgraded == library == "<e>ftp:&#7"
+    # The same run alone, a word of its own, is Jinja2's link.
+    assert _anchors(_jinja2_pair("<e> ftp:x", policies)[1]) == [("ftp:x", "ftp:x")]
+
+
+@pytest.mark.parametrize(
+    ("text", "hrefs"),
+    [
+        ("x <b> http://example.com/a </b> y", ["http://example.com/a"]),
+        ("<p>x</p> <p> http://example.com/a </p>", ["http://example.com/a"]),
+        ("a <!-- c --> http://example.com", ["http://example.com"]),
+        ("<p>Visit http://example.com </p>", ["http://example.com"]),
+        # Jinja2 links the word with its tag (a broken anchor): the upgrade links the text before the tag.
+        ("http://example.com/a<br>", ["http://example.com/a"]),
+        ("see http://x.com/a</p> ok", ["http://x.com/a"]),
+    ],
+)
+def test_jinja2_safe_links_a_word_apart_from_its_tags_or_one_jinja2_links(text: str, hrefs: list[str]) -> None:
+    library, upgraded = _jinja2_pair(text)
+    assert _anchors(library), library  # Jinja2 links something in that word
+    assert [href for href, _ in _anchors(upgraded)] == hrefs, upgraded
     assert _visible(upgraded) == _visible(text)
 
 
-@pytest.mark.parametrize("text", JOINED_WORDS)
+@pytest.mark.parametrize("text", [*JOINED_WORDS, *JINJA2_WORDS_WITH_A_TAG, "<e>ftp:&#7"])
 def test_django_safe_links_as_django_does_across_a_tag(text: str) -> None:
-    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links."""
+    """Django splits words at ``<`` and ``>`` too: across a tag the upgrade links what Django links
+    (``me.com`` in ``a<p>me.com``: the text runs are Django's words there, issue 32)."""
     pytest.importorskip("django")
     from django.utils.html import urlize as django_urlize
     from django.utils.safestring import mark_safe
@@ -464,3 +508,62 @@ def test_django_safe_control_references_are_kept(text: str) -> None:
     from uts58_adapt.integrations.django import urlize
 
     _check_controls(urlize(mark_safe(text)), django_urlize(mark_safe(text)), text)
+
+
+def test_jinja2_safe_word_with_a_tag_is_asked_with_the_extra_schemes() -> None:
+    """Jinja2 links ``ftp:x<b>`` (balanced ``<>``) with the extra scheme ``ftp:`` and nothing without it:
+    the answers for one word are kept per configuration."""
+    policies = {"urlize.extra_schemes": ["ftp:"]}
+    for _ in range(2):  # (the second time from the kept answers)
+        library, upgraded = _jinja2_pair("see ftp:x<b> ok", policies)
+        assert _anchors(library) and [href for href, _ in _anchors(upgraded)] == ["ftp:x"], upgraded
+        library, upgraded = _jinja2_pair("see ftp:x<b> ok")
+        assert _anchors(library) == [] and upgraded == library == "see ftp:x<b> ok"
+
+
+def test_jinja2_safe_word_with_a_tag_asks_another_installed_filter() -> None:
+    """A filter installed before the upgrade (not Jinja2's own) is asked about the word as it is."""
+    pytest.importorskip("jinja2")
+    from jinja2 import Environment
+    from jinja2.filters import do_urlize
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    env = Environment(autoescape=True)
+    env.filters["urlize"] = lambda *args, **kwargs: do_urlize(*args, **kwargs)
+    env.filters["urlize"].jinja_pass_arg = do_urlize.jinja_pass_arg  # type: ignore[attr-defined]
+    install(env)
+    render = env.from_string("{{ x|safe|urlize }}").render
+    assert render(x="a<p>me.com") == "a<p>me.com"
+    assert render(x="a<p> me.com") == 'a<p> <a href="https://me.com" rel="noopener">me.com</a>'
+
+
+# --- Fuzz seed 6: a scheme written with a reference is no scheme to the library (issue 32) ----------
+
+#: Django links these as a bare ``.com``/``.org`` domain (href ``http://file://…``); with the reference read
+#: (``&#47`` is ``/``) the link built from a probe (it holds a Bidi_Control) started with ``file://``.
+HIDDEN_SCHEMES = [
+    "file:&#47/.com/\u202c",
+    "ftp:/&#x2f.org/\u2066",
+    "ms-msdt:&#x2f/.org/\u202e",
+    "see ms-msdt:&#47;/.org/\u202e ok",
+]
+
+
+@pytest.mark.parametrize("text", HIDDEN_SCHEMES)
+@pytest.mark.parametrize("safe", [True, False])
+def test_django_markup_scheme_hidden_by_a_reference_stays_the_librarys(text: str, safe: bool) -> None:
+    pytest.importorskip("django")
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    value = mark_safe(text) if safe else text
+    library = django_urlize(value, autoescape=False)
+    upgraded = urlize(value, autoescape=False)
+    assert [href for href, _ in _anchors(library)] == [href for href, _ in _anchors(upgraded)], upgraded
+    assert all(href.startswith("http://") for href, _ in _anchors(upgraded))
+    assert _visible(upgraded).replace("%E2%80%AC", "\u202c").replace("%E2%81%A6", "\u2066").replace(
+        "%E2%80%AE", "\u202e"
+    ) == _visible(library)

@@ -203,6 +203,9 @@ def _refined(impl: Backend, text: str, raw: list[RawLink], strict_hosts: bool) -
     links = _refine_links(text, with_schemes_after_letters(text, raw), strict_hosts=strict_hosts)
     if not getattr(impl, "links_emails", True):  # a backend whose library never links emails
         links = [link for link in links if link.kind != "email"]
+    keep: Callable[[str, list[Link]], list[Link]] | None = getattr(impl, "keep_refined", None)
+    if keep is not None and links:  # the backend's own rule on its refined spans (urlextract's)
+        links = keep(text, links)
     return links
 
 

@@ -19,7 +19,9 @@ class Backend(Protocol):
 
     name: str
     # Optional: ``links_emails = False`` on a backend whose library never links emails
-    # (``detect`` then drops the emails the refinement finds on its own).
+    # (``detect`` then drops the emails the refinement finds on its own), and
+    # ``keep_refined(text, links) -> links``, the refined links ``detect`` keeps (urlextract:
+    # ``backends.urlextract.not_on_empty_label``, the rule its ``wrap()`` applies too).
 
     def find(self, text: str) -> list[RawLink]:
         """Return the backend's own links in ``text``, sorted by start."""

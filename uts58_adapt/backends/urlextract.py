@@ -17,7 +17,7 @@ import re
 import threading
 import weakref
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from urlextract.urlextract_core import URLExtract
 
@@ -31,7 +31,35 @@ from ._windows import WINDOW as _WINDOW
 from ._windows import windows as _windows
 from .base import RawLink
 
-__all__ = ["UrlExtractBackend", "instance_gen_urls", "instance_plan", "instance_state"]
+if TYPE_CHECKING:
+    from ..link import Link
+
+__all__ = ["UrlExtractBackend", "instance_gen_urls", "instance_plan", "instance_state", "not_on_empty_label"]
+
+
+def not_on_empty_label(text: str, links: list[Link]) -> list[Link]:
+    """``links`` without the URLs refined to start just after a label separator inside urlextract's span.
+
+    urlextract decides where a link starts: its span ``.e.io`` (on ``~.e.io``; ``*.e.io`` once
+    the ``*`` it takes is moved over) has a host whose first label is empty, which UTS #46
+    rejects: the span is rejected, not cut to ``e.io`` (issue 32; linkify-it's ``~x.co``,
+    Django's ``｡e.org`` in ``integrations._urlize``).  A start moved over characters urlextract
+    takes but no host holds (``*eo.wikipedia.org``) stays, and so does a span urlextract
+    itself starts after a dot (``e.io`` in ``see .e.io``).
+
+    The one place for this rule: ``detect(backend="urlextract")`` applies it through
+    :meth:`UrlExtractBackend.keep_refined`, ``wrap(URLExtract())`` calls it directly.
+    """
+    return [
+        link
+        for link in links
+        if not (
+            link.kind == "url"
+            and link.original is not None
+            and link.original[0] < link.start < link.original[1]
+            and text[link.start - 1] in SEPARATORS
+        )
+    ]
 
 
 class _OfflineURLExtract(URLExtract):
@@ -599,6 +627,10 @@ class UrlExtractBackend:
     """urlextract behind the :class:`~uts58_adapt.backends.base.Backend` protocol."""
 
     name = "urlextract"
+
+    #: ``detect()`` gives the refined links of this backend's spans to this (see
+    #: :func:`not_on_empty_label`): the rule ``wrap(URLExtract())`` applies too.
+    keep_refined = staticmethod(not_on_empty_label)
 
     def __init__(self) -> None:
         self._extractor = _OfflineURLExtract(extract_email=True, cache_dns=False, limit=None)  # type: ignore[no-untyped-call]

@@ -24,6 +24,7 @@ inside a tag, an attribute value, a comment or a raw text element (issue 21.2).
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -131,7 +132,13 @@ def _remember(key: Hashable | None, question: str, probe: str, compute: Callable
     return value
 
 
-def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across_tags: bool = False) -> str:
+def in_text(
+    text: str,
+    markup: bool,
+    convert: Callable[[str], str],
+    words_across_tags: bool = False,
+    links_word: Callable[[str], bool] | None = None,
+) -> str:
     """``convert(text)``, or for ``markup``, ``text`` with ``convert`` applied to each run an HTML5 parser reads as text.
 
     Tags, attribute values, comments and the content of ``a`` and of raw text elements
@@ -142,6 +149,15 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
     that a browser shows joined to the text before it (``x<b>http://a.com``: one word,
     ``xhttp://a.com``), and the last one joined to the text after it, are copied as they
     are: no link starts or ends inside a visible word the library did not link (issue 32).
+
+    ``links_word(word)`` (with ``words_across_tags``): whether the library links anything in
+    ``word``, a white-space-delimited word of the markup, tags included, given to it alone.
+    The first word of a run joined in the markup to what is before it (no white space
+    between: ``a<p>me.com``, ``<e>ftp:&#7``), and the last one joined to what follows, are
+    also copied as they are unless the library links something in that whole word: the
+    library decides where links start, reading its own words (Jinja2 links nothing in
+    ``a<p>me.com``, though ``<p>`` ends the word a browser shows; issue 32).  Each such word
+    is asked about once per call.
     """
     if not markup:
         return convert(text)
@@ -149,6 +165,7 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
     pos = 0
     runs = text_runs(text, ("a",))
     gap = _shown_between(text[: runs[0][0]]) if words_across_tags and runs else None
+    linked = _WordAnswers(text, links_word) if words_across_tags and links_word is not None and runs else None
     for i, (start, end) in enumerate(runs):
         out.append(text[pos:start])
         run = text[start:end]
@@ -159,6 +176,14 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
             after = None if next_gap is None else next_gap + (text[runs[i + 1][0]] if i + 1 < len(runs) else "")
             head = _first_word_end(run) if before and not before[-1].isspace() else 0
             tail = _last_word_start(run) if after and not after[0].isspace() else len(run)
+            if linked is not None:
+                # The library's own words: joined in the markup, tags included.
+                joined_before = start > 0 and not (text[start - 1].isspace() or text[start].isspace())
+                if head == 0 and joined_before and not linked.at(start):
+                    head = _first_word_end(run)
+                joined_after = end < len(text) and not (text[end].isspace() or text[end - 1].isspace())
+                if tail == len(run) and joined_after and not linked.at(end - 1):
+                    tail = _last_word_start(run)
             gap = next_gap
             if head >= tail:
                 out.append(run)
@@ -169,6 +194,40 @@ def in_text(text: str, markup: bool, convert: Callable[[str], str], words_across
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+_WHITE = re.compile(r"\s+")
+
+
+class _WordAnswers:
+    """Whether the library links anything in the white-space-delimited word of ``text`` around a
+    position (``links_word``), asked once per word and per distinct word (``<p>Visit`` recurs): the
+    word's bounds found by bisecting the white space runs, found once (linear time on a text of
+    many tags and few spaces)."""
+
+    def __init__(self, text: str, links_word: Callable[[str], bool]) -> None:
+        self._text = text
+        self._links_word = links_word
+        self._spaces: list[int] | None = None  # the starts and ends of the white space runs, in order
+        self._answers: dict[int, bool] = {}  # word start -> answer
+        self._by_word: dict[str, bool] = {}  # word -> answer
+
+    def at(self, position: int) -> bool:
+        """The answer for the word holding ``text[position]`` (not white space)."""
+        if self._spaces is None:
+            self._spaces = [bound for m in _WHITE.finditer(self._text) for bound in m.span()]
+        spaces = self._spaces
+        i = bisect.bisect_right(spaces, position)  # even: position is in a word, after the i // 2 runs
+        lo = spaces[i - 1] if i else 0
+        answer = self._answers.get(lo)
+        if answer is None:
+            hi = spaces[i] if i < len(spaces) else len(self._text)
+            word = self._text[lo:hi]
+            answer = self._by_word.get(word)
+            if answer is None:
+                answer = self._by_word[word] = self._links_word(word)
+            self._answers[lo] = answer
+        return answer
 
 
 #: Elements whose start tag, in a body, opens a box or a line break of its own (HTML Standard §15.3):
@@ -384,15 +443,18 @@ def _render_link(
         if m and set(_ATTR_NAME.findall(m.group(1))) <= names():
             return own
     email = link.kind == "email"
+    # The scheme as the refinement and the library read it: in the link as written, not with its
+    # references read (``ms-msdt:&#x2f/.org/`` is a bare ``.org`` domain to Django, href
+    # ``http://ms-msdt://.org/``; read, it would start with a scheme the library never linked).
     if email:
         local, _, domain = text.rpartition("@")
         href = mailto_href(local, domain)
-    elif _SCHEME_START.match(text) or text[:7].lower() == "mailto:":
+    elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
         href = text  # a scheme the library links (refine.acceptance)
     elif (
         render_escaped is not None
         and link.href == link.text  # the library's span kept whole: no host found (``_common.refine``)
-        and _HOSTLESS.match(text)
+        and _HOSTLESS.match(link.text)
         and _library_keeps_scheme(text, render_escaped)
     ):
         href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)

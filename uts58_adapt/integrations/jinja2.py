@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from ..backends._html_spans import LibraryLink
 from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup, jinja2_render_word
 from ..refine.risk_profile import RejectRisky, reject_risky_value
-from ._urlize import in_text, urlize_refined
+from ._urlize import _remember, in_text, urlize_refined
 
 __all__ = ["install"]
 
@@ -85,8 +85,10 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
 
     A value that is ``Markup`` (``{{ x|safe|urlize }}``) is linkified only in what an
     HTML5 parser reads as text: never inside a tag, an attribute value, a comment, an
-    ``a`` or a raw text element such as ``script``, and, as Jinja2 links no word that
-    holds a tag, never in a word a browser shows joined across a tag (``x<b>http://a.com``).
+    ``a`` or a raw text element such as ``script``; never in a word a browser shows joined
+    across a tag (``x<b>http://a.com``), nor in a word joined to a tag in the markup (no
+    white space between: ``a<p>me.com``) where Jinja2, reading that whole word, links nothing:
+    Jinja2 decides where links start (issue 32, ``_urlize.in_text``).
     """
     reject_risky = reject_risky_value(reject_risky)
     original = env.filters["urlize"]
@@ -171,8 +173,29 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
                 render_word=render_word,
             )
 
-        # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2).
-        rv = in_text(text, is_markup, convert, words_across_tags=True)
+        def links_word(word: str) -> bool:
+            """Whether Jinja2 links something in the markup ``word`` (tags included) given alone."""
+            if render is None:
+                return render_one(word) != word  # another filter: asked as it is installed
+            # Jinja2's own: its options change no link, and a word without ".", "@", ":" or an extra
+            # scheme matches none of its patterns (_http_re, _email_re, "mailto:", the schemes).
+            if not (
+                "." in word
+                or "@" in word
+                or ":" in word
+                or any(not isinstance(s, str) or s in word for s in extra_schemes)
+            ):
+                return False
+            key = probe_key if len(word) <= 256 else None  # (kept across calls: short words recur)
+            return bool(
+                _remember(
+                    key, "markup word", word, lambda: str(urlize(Markup(word), extra_schemes=extra_schemes)) != word
+                )
+            )
+
+        # Markup (``|safe``) is linkified only where a browser sees text (issue 21.2), and in a word
+        # joined to a tag only when Jinja2 links something in the whole word (issue 32).
+        rv = in_text(text, is_markup, convert, words_across_tags=True, links_word=links_word)
         return Markup(rv) if eval_ctx.autoescape else rv
 
     urlize.uts58 = True  # type: ignore[attr-defined]
