@@ -405,6 +405,7 @@ def compare_pages(
     shown: Callable[[str], str] | None = None,
     plain_text: bool = False,
     library_hrefs: Callable[[str], set[str]] | None = None,
+    ended: Callable[[], str] | None = None,
 ) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of the upgrade's output against the library's on ``text``.
 
@@ -428,6 +429,12 @@ def compare_pages(
     ``library_hrefs(text)``: the hrefs the library writes for ``text`` alone.
     ``plain_text``: the input is text (escaped by the integration): showing it as it is is
     right even where the library's output does not (Django drops a "]" after a link).
+    ``ended()``: the library's output on ``text`` with each of its links ended where the upgrade
+    ends it, or not made where the upgrade makes none there (:class:`EndedLinkify`), asked only
+    where the text shown differs otherwise: the text it shows is the library's own rendering of
+    the text once UTS #58 ends the link (Markdown the library swallowed into its link, read by
+    the renderer's own syntax; a host the upgrade rejects, then a link the library makes after
+    it), so it is no finding; its anchors are then the library's for the checks by offset.
     """
     findings: list[tuple[str, str]] = []
     up, lib = Page(upgraded_html), Page(library_html)
@@ -519,6 +526,7 @@ def compare_pages(
         show(up.text).translate(IDEOGRAPHIC_DOTS), show(normalized.text).translate(IDEOGRAPHIC_DOTS)
     )
     up_text = _separators_restored(up, author.text if author is not None else lib.text)
+    as_ended: Page | None = None  # the library's rendering with its links ended as the upgrade ends them
     if (
         not _same_text(
             show(up_text),
@@ -530,13 +538,18 @@ def compare_pages(
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
     ):
-        findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
-        return findings  # the offsets below compare the same text only
-    if up.text != lib.text and (author is None or up.text != author.text) and not dotted:
+        as_ended = Page(ended()) if ended is not None else None
+        if as_ended is None or as_ended.text != up.text:
+            findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
+            return findings  # the offsets below compare the same text only
+    if as_ended is None and up.text != lib.text and (author is None or up.text != author.text) and not dotted:
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
     # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
     # hidden scheme the upgrade shows where the library's link hid it, magiclink's hide_protocol).
-    lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
+    if as_ended is not None:
+        lib_anchors = as_ended.anchors
+    else:
+        lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
     spans = [(s, e) for s, e, _, _ in lib_anchors]
     if author is not None and up.text == author.text:
         spans += [(s, e) for s, e, _, _ in author.anchors]
@@ -834,10 +847,13 @@ class Config:
     invented: bool = True  # whether the library makes links (not linkify_html's input as it is)
     shown: Callable[[str], str] | None = None  # applied to the visible text of both outputs
     plain_text: bool = False  # the input is text the integration escapes
+    #: The library with its links ended where the upgrade ends them (``compare_pages``'s ``ended``).
+    ended: Callable[[], Render] | None = None
     built: tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None] | None = field(
         default=None, repr=False
     )
     probes: dict[str, bool] = field(default_factory=dict, repr=False)
+    renders: dict[str, Render] = field(default_factory=dict, repr=False)
 
     def build(self) -> tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None]:
         if self.built is None:
@@ -848,6 +864,14 @@ class Config:
                 vocabulary = Page((self.vocabulary_render or alone)(self.vocabulary))
             self.built = (upgraded, alone, vocabulary, self.author() if self.author else None)
         return self.built
+
+    def ended_render(self) -> Render | None:
+        """The renderer of ``ended``, built on first use (None without one)."""
+        if self.ended is None:
+            return None
+        if "ended" not in self.renders:
+            self.renders["ended"] = self.ended()
+        return self.renders["ended"]
 
 
 def _bleach(parse_email: bool = False, tlds: list[str] | None = None) -> Callable[[], tuple[Render, Render]]:
@@ -1085,6 +1109,82 @@ def _markdown_it(html: bool, fuzzy_link: bool = True) -> Callable[[], tuple[Rend
     return make
 
 
+#: The characters that start Markdown syntax in markdown-it's CommonMark inline rules (inline HTML
+#: and autolinks, emphasis and strikethrough, links and images, code spans, escapes, references)
+#: and a line break: a link the upgrade takes past the library's end over none of them shows the
+#: same characters the library would show there, through the library's own link rendering.
+_MARKDOWN_SYNTAX = frozenset("<*_~[]!`\\&\n\r")
+
+
+class EndedLinkify:
+    """linkify-it as markdown-it asks it, each of its links ended where the upgrade ends it.
+
+    ``library`` is linkify-it alone (configured as in the upgrade), ``upgraded`` the wrapped
+    instance.  Each link the library finds (``match``, ``match_at_start``) is, by what the upgrade
+    answers on the same text: not made where the upgrade makes no link over it; ended earlier
+    where the upgrade's link starts at the same place and ends earlier; ended later where the
+    upgrade's ends later over characters that start no Markdown syntax (``_MARKDOWN_SYNTAX``)
+    and the library's next link; kept as it is otherwise (a link the upgrade starts elsewhere).
+    Each link is normalized by the library (its ``url`` and ``text``): markdown-it with this
+    linkifier renders the text as the library would with the links UTS #58 ends earlier, and
+    never makes a link the library does not start, nor shows a link as the upgrade writes it.
+    ``pretest`` and ``test`` are the library's.
+    """
+
+    def __init__(self, library: Any, upgraded: Any) -> None:
+        self.library, self.upgraded = library, upgraded
+
+    def pretest(self, text: str) -> bool:
+        return bool(self.library.pretest(text))
+
+    def test(self, text: str) -> bool:
+        return bool(self.library.test(text))
+
+    def match_at_start(self, text: str) -> Any:
+        found = self.library.match_at_start(text)
+        if found is None:
+            return None
+        theirs = self.upgraded.match_at_start(text)
+        return self._ended(text, found, [theirs] if theirs is not None else [], len(text))
+
+    def match(self, text: str) -> list[Any] | None:
+        found = self.library.match(text) or []
+        theirs = self.upgraded.match(text) or []
+        out = []
+        for i, m in enumerate(found):
+            following = found[i + 1].index if i + 1 < len(found) else len(text)
+            ended = self._ended(text, m, theirs, following)
+            if ended is not None:
+                out.append(ended)
+        return out or None
+
+    def _ended(self, text: str, m: Any, theirs: list[Any], following: int) -> Any:
+        """The library's link ``m`` ended as the upgrade ends it (``theirs``: its links), or None."""
+        if not any(t.index < m.last_index and m.index < t.last_index for t in theirs):
+            return None  # the upgrade makes no link over it
+        end = next((int(t.last_index) for t in theirs if t.index == m.index), int(m.last_index))
+        if end == m.last_index:
+            return m
+        if end > m.last_index and (end > following or _MARKDOWN_SYNTAX.intersection(text[m.last_index : end])):
+            return m  # (the upgrade's longer link is compared with the library's as it is)
+        return self.library._create_match(text, m.schema, m.index, end)
+
+
+def _markdown_it_ended(html: bool, fuzzy_link: bool = True) -> Callable[[], Render]:
+    """markdown-it with linkify-it's links ended where the upgrade ends them (:class:`EndedLinkify`)."""
+
+    def make() -> Render:
+        from linkify_it import LinkifyIt
+        from markdown_it import MarkdownIt
+
+        options = {} if fuzzy_link else {"fuzzy_link": False}
+        ended = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+        ended.linkify = EndedLinkify(LinkifyIt().set(options), uts58_adapt.wrap(LinkifyIt().set(options)))
+        return ended.render
+
+    return make
+
+
 def _markdown_it_author(html: bool) -> Callable[[], Render]:
     def make() -> Render:
         from markdown_it import MarkdownIt
@@ -1177,7 +1277,11 @@ CONFIGS: dict[str, Config] = {
     ),
     "docutils": Config(_docutils, library="docutils", plain_text=True),
     "markdown-it": Config(
-        _markdown_it(False), author=_markdown_it_author(False), library="markdown_it", vocabulary=_MARKDOWN_VOCABULARY
+        _markdown_it(False),
+        author=_markdown_it_author(False),
+        library="markdown_it",
+        vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(False),
     ),
     "markdown-it html": Config(
         _markdown_it(True),
@@ -1185,12 +1289,14 @@ CONFIGS: dict[str, Config] = {
         markup_input=True,
         library="markdown_it",
         vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(True),
     ),
     "markdown-it fuzzy_link off": Config(
         _markdown_it(False, fuzzy_link=False),
         author=_markdown_it_author(False),
         library="markdown_it",
         vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(False, fuzzy_link=False),
     ),
     "marko": Config(_marko, author=_marko_author, markup_input=True, library="marko", vocabulary=_MARKDOWN_VOCABULARY),
     "cmarkgfm": Config(_cmarkgfm(), author=_cmarkgfm_author(), library="cmarkgfm", vocabulary=_MARKDOWN_VOCABULARY),
@@ -1324,9 +1430,16 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             config.shown,
             config.plain_text,
             library_hrefs,
+            _ended_output(config, text),
         )
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
+
+
+def _ended_output(config: Config, text: str) -> Callable[[], str] | None:
+    """``compare_pages``'s ``ended`` for ``text``: the configuration's ``ended`` renderer on it, if any."""
+    render = config.ended_render()
+    return None if render is None else lambda: render(text)
 
 
 def check_integration(name: str, text: str, checks: Iterable[str] = ISSUE_21_CHECKS) -> None:
