@@ -265,7 +265,21 @@ _HREF_UNSAFE = {
 _RAW_HREF = re.compile(r"""\bhref=(?:"([^"]*)"|'([^']*)')""")
 #: What may come just before a link that starts inside a token (issue 32 item 5).
 _TOKEN = re.compile(r"[\w\-/.@%+~]")
+#: An email's local part before its "@" (its characters are Link_Email, ``_local_part``), as far as a
+#: character reference's "&" or white space.
 _LOCAL_PART = re.compile(r"[^\s@<>&]+(?=@)")
+
+
+def _local_part(run: str) -> str:
+    """The end of ``run`` (the text before an "@") that UTS #58 §5.2 reads as a local part: its
+    Link_Email characters (``\u202eftp://x#@…`` has the local part ``//x#``: ":" and U+202E are
+    no Link_Email characters)."""
+    from uts58_adapt.properties import is_link_email
+
+    start = len(run)
+    while start and is_link_email(run[start - 1]):
+        start -= 1
+    return run[start:]
 
 
 def library_form(text: str) -> str:
@@ -275,7 +289,9 @@ def library_form(text: str) -> str:
     the domain)."""
 
     def ascii_local(m: re.Match[str]) -> str:
-        return "".join(c if c < "\x80" else "a" for c in m.group(0))
+        local = _local_part(m.group(0))
+        kept = m.group(0)[: len(m.group(0)) - len(local)]
+        return kept + "".join(c if c < "\x80" else "a" for c in local)
 
     return _LOCAL_PART.sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
 
@@ -559,7 +575,12 @@ def compare_pages(
         spans += [(s, e) for s, e, _, _ in normalized.anchors]
     if not invented:
         return findings
-    for s, _, href, anchor_text in up.anchors:
+    # The author's own anchors where the upgrade shows the author's text: a Markdown link the library
+    # swallowed into its link, left to the author once the upgrade's link ends before it.
+    authors = {(s, e, h, t) for s, e, h, t in author.anchors} if author is not None and up.text == author.text else set()
+    for s, e, href, anchor_text in up.anchors:
+        if (s, e, href, anchor_text) in authors:
+            continue
         inside = [
             (ls, le)
             for ls, le, lib_href, shown in lib_anchors
@@ -1111,63 +1132,66 @@ def _markdown_it(html: bool, fuzzy_link: bool = True) -> Callable[[], tuple[Rend
 
 #: The characters that start Markdown syntax in markdown-it's CommonMark inline rules (inline HTML
 #: and autolinks, emphasis and strikethrough, links and images, code spans, escapes, references)
-#: and a line break: a link the upgrade takes past the library's end over none of them shows the
-#: same characters the library would show there, through the library's own link rendering.
+#: and a line break: a link of the inline rule (in the Markdown source) that the upgrade takes past
+#: the library's end over none of them shows the characters the library would show there.
 _MARKDOWN_SYNTAX = frozenset("<*_~[]!`\\&\n\r")
 
 
 class EndedLinkify:
     """linkify-it as markdown-it asks it, each of its links ended where the upgrade ends it.
 
-    ``library`` is linkify-it alone (configured as in the upgrade), ``upgraded`` the wrapped
-    instance.  Each link the library finds (``match``, ``match_at_start``) is, by what the upgrade
-    answers on the same text: not made where the upgrade makes no link over it; ended earlier
-    where the upgrade's link starts at the same place and ends earlier; ended later where the
-    upgrade's ends later over characters that start no Markdown syntax (``_MARKDOWN_SYNTAX``)
-    and the library's next link; kept as it is otherwise (a link the upgrade starts elsewhere).
-    Each link is normalized by the library (its ``url`` and ``text``): markdown-it with this
-    linkifier renders the text as the library would with the links UTS #58 ends earlier, and
-    never makes a link the library does not start, nor shows a link as the upgrade writes it.
-    ``pretest`` and ``test`` are the library's.
+    ``library`` is linkify-it alone (configured as in the upgrade), asked about the text's
+    :func:`library_form` (the library decides the host in its ``.`` form), ``upgraded`` the wrapped
+    instance, asked about the text.  Each link the library finds (``match``, ``match_at_start``)
+    is, by what the upgrade answers on the same text: not made where the upgrade makes no link
+    over it; ended earlier where the upgrade's link starts at the same place and ends earlier;
+    ended later where the upgrade's ends later, before the library's next link, and (for
+    ``match_at_start``, which reads Markdown source, not a text token) over no character that
+    starts Markdown syntax (``_MARKDOWN_SYNTAX``); kept as it is otherwise (a link the upgrade
+    starts elsewhere).  Each link is the library's match on the text, normalized by the library
+    (its ``url`` and ``text``): markdown-it with this linkifier renders the text as the library
+    would with its links ended as UTS #58 ends them, and never makes a link the library does not
+    start, nor shows a link as the upgrade writes it.  ``pretest`` and ``test`` are the library's.
     """
 
     def __init__(self, library: Any, upgraded: Any) -> None:
         self.library, self.upgraded = library, upgraded
 
     def pretest(self, text: str) -> bool:
-        return bool(self.library.pretest(text))
+        return bool(self.library.pretest(library_form(text)))
 
     def test(self, text: str) -> bool:
-        return bool(self.library.test(text))
+        return bool(self.library.test(library_form(text)))
 
     def match_at_start(self, text: str) -> Any:
-        found = self.library.match_at_start(text)
+        found = self.library.match_at_start(library_form(text))
         if found is None:
             return None
         theirs = self.upgraded.match_at_start(text)
-        return self._ended(text, found, [theirs] if theirs is not None else [], len(text))
+        return self._ended(text, found, [theirs] if theirs is not None else [], len(text), source=True)
 
     def match(self, text: str) -> list[Any] | None:
-        found = self.library.match(text) or []
+        found = self.library.match(library_form(text)) or []
         theirs = self.upgraded.match(text) or []
         out = []
         for i, m in enumerate(found):
             following = found[i + 1].index if i + 1 < len(found) else len(text)
-            ended = self._ended(text, m, theirs, following)
+            ended = self._ended(text, m, theirs, following, source=False)
             if ended is not None:
                 out.append(ended)
         return out or None
 
-    def _ended(self, text: str, m: Any, theirs: list[Any], following: int) -> Any:
+    def _ended(self, text: str, m: Any, theirs: list[Any], following: int, source: bool) -> Any:
         """The library's link ``m`` ended as the upgrade ends it (``theirs``: its links), or None."""
-        if not any(t.index < m.last_index and m.index < t.last_index for t in theirs):
+        start, end = int(m.index), int(m.last_index)
+        if not any(t.index < end and start < t.last_index for t in theirs):
             return None  # the upgrade makes no link over it
-        end = next((int(t.last_index) for t in theirs if t.index == m.index), int(m.last_index))
-        if end == m.last_index:
-            return m
-        if end > m.last_index and (end > following or _MARKDOWN_SYNTAX.intersection(text[m.last_index : end])):
-            return m  # (the upgrade's longer link is compared with the library's as it is)
-        return self.library._create_match(text, m.schema, m.index, end)
+        upgraded_end = next((int(t.last_index) for t in theirs if t.index == start), end)
+        if upgraded_end > end and (
+            upgraded_end > following or (source and _MARKDOWN_SYNTAX.intersection(text[end:upgraded_end]))
+        ):
+            upgraded_end = end  # (the upgrade's longer link is compared with the library's as it is)
+        return self.library._create_match(text, m.schema, start, upgraded_end)
 
 
 def _markdown_it_ended(html: bool, fuzzy_link: bool = True) -> Callable[[], Render]:

@@ -798,15 +798,18 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             self._upgraded_match(text, link, same_length)
             for link in self._risk_filter(
                 refine_text,
-                _not_cut_forward(
-                    refine_links(
-                        refine_text,
-                        raw,
-                        strict_hosts=self._strict_hosts,
-                        scheme_ok=scheme_check(self._accepts_scheme),
-                        accepts_email=EmailInWord(self._accepts_email_in),
-                        accepts_host=never_host,  # (the instance was given the text in its "." form)
-                    )
+                self._schemes_started_as_library(
+                    refine_text,
+                    _not_cut_forward(
+                        refine_links(
+                            refine_text,
+                            raw,
+                            strict_hosts=self._strict_hosts,
+                            scheme_ok=scheme_check(self._accepts_scheme),
+                            accepts_email=EmailInWord(self._accepts_email_in),
+                            accepts_host=never_host,  # (the instance was given the text in its "." form)
+                        )
+                    ),
                 ),
             )
         ]
@@ -856,8 +859,35 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         found = self._wrapped.match(candidate_text(word)) or []
         return any(m.schema == _MAILTO and start <= m.index < end for m in found)
 
-    def _accepts_scheme(self, scheme: str, probe: str) -> bool:
-        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).
+    def _schemes_started_as_library(self, text: str, links: list[Link]) -> list[Link]:
+        """``links`` without the URLs whose scheme, taken in before linkify-it's span, starts where
+        linkify-it starts no link with that scheme (after a letter or a digit: ``1http://l·l.om``,
+        where linkify-it links ``l.om`` after the middle dot, and never ``http://`` after ``1``).
+
+        The refined host starts earlier (``l·l.om``, §1.4) and the ``scheme://`` before it is taken
+        in where the library links that scheme (``scheme_check``); where the scheme follows a
+        character after which the library starts no link of it, nothing is linked there, as where
+        the scheme itself is one the library does not link (``xhttp://l·l.om``).
+        """
+        if not any(link.original is not None and 0 < link.start < link.original[0] for link in links):
+            return links
+        out = []
+        for link in links:
+            m = None
+            if link.kind == "url" and link.original is not None and 0 < link.start < link.original[0]:
+                m = _SCHEME.match(link.text)
+            if m is None or self._starts_scheme_after(text[link.start - 1], m.group(1).lower()):
+                out.append(link)
+        return out
+
+    def _starts_scheme_after(self, before: str, scheme: str) -> bool:
+        """Whether the wrapped instance links ``scheme//example.com/`` right after the character ``before``
+        (kept with ``_accepts_scheme``'s answers, under a key no probe of its has)."""
+        return self._accepts_scheme(scheme, f"{scheme}//example.com/", before)
+
+    def _accepts_scheme(self, scheme: str, probe: str, before: str = "") -> bool:
+        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``),
+        right after the character ``before`` when one is given (:meth:`_starts_scheme_after`).
 
         The answers are kept per wrapped instance while its configuration is unchanged
         (``_state``): markdown-it asks at every ``://`` of a document, mostly the same hosts.
@@ -867,11 +897,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         if entry is None or not _same_state(entry[0], state) or len(entry[1]) >= _MAX_ANSWERS:
             entry = (state, {})
             _SCHEME_ANSWERS[self._wrapped] = entry
-        answer = entry[1].get(probe)
+        key = f"{before}\x00{probe}" if before else probe
+        answer = entry[1].get(key)
         if answer is None:
-            found = self._wrapped.match(probe) or []
-            answer = bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
-            entry[1][probe] = answer
+            found = self._wrapped.match(before + probe) or []
+            answer = any(m.index == len(before) and str(m.schema).lower() == scheme for m in found[:2])
+            entry[1][key] = answer
         return answer
 
 
