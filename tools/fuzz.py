@@ -577,7 +577,9 @@ def compare_pages(
         return findings
     # The author's own anchors where the upgrade shows the author's text: a Markdown link the library
     # swallowed into its link, left to the author once the upgrade's link ends before it.
-    authors = {(s, e, h, t) for s, e, h, t in author.anchors} if author is not None and up.text == author.text else set()
+    authors = (
+        {(s, e, h, t) for s, e, h, t in author.anchors} if author is not None and up.text == author.text else set()
+    )
     for s, e, href, anchor_text in up.anchors:
         if (s, e, href, anchor_text) in authors:
             continue
