@@ -485,3 +485,16 @@ def test_a_scheme_is_taken_in_only_where_the_library_starts_it(text: str) -> Non
         md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
         md.linkify = wrap(md.linkify)
         assert "<a " not in md.render(text)
+
+
+@pytest.mark.parametrize("text", ["hTtP://\u200fl·l.om", "ftp://\u202al·l.co", "see http://\u2066l·l.com/x ok"])
+def test_a_host_moved_back_never_starts_inside_the_librarys_other_link(text: str) -> None:
+    """Fuzz (seed 6): linkify-it links ``hTtP://\\u200fl`` (a host starting with a Bidi_Control
+    character, rejected) and ``l.om`` after the middle dot; the refined host ``l·l.om`` would start
+    inside the first: nothing is linked there (a refined link never starts inside the library's)."""
+    found = LinkifyIt().match(text)
+    assert found and len(found) == 2 and found[0].last_index > text.index("l·l")
+    assert wrap(LinkifyIt()).match(text) is None
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    assert "xn--ll-0ea" not in md.render(text)

@@ -798,8 +798,9 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             self._upgraded_match(text, link, same_length)
             for link in self._risk_filter(
                 refine_text,
-                self._schemes_started_as_library(
+                self._started_as_library(
                     refine_text,
+                    raw,
                     _not_cut_forward(
                         refine_links(
                             refine_text,
@@ -859,25 +860,31 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         found = self._wrapped.match(candidate_text(word)) or []
         return any(m.schema == _MAILTO and start <= m.index < end for m in found)
 
-    def _schemes_started_as_library(self, text: str, links: list[Link]) -> list[Link]:
-        """``links`` without the URLs whose scheme, taken in before linkify-it's span, starts where
-        linkify-it starts no link with that scheme (after a letter or a digit: ``1http://l·l.om``,
-        where linkify-it links ``l.om`` after the middle dot, and never ``http://`` after ``1``).
+    def _started_as_library(self, text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
+        """``links`` without the URLs whose start, moved back before linkify-it's span, is one linkify-it
+        never starts: inside another of its spans, or a scheme where it starts no link of it.
 
-        The refined host starts earlier (``l·l.om``, §1.4) and the ``scheme://`` before it is taken
-        in where the library links that scheme (``scheme_check``); where the scheme follows a
-        character after which the library starts no link of it, nothing is linked there, as where
-        the scheme itself is one the library does not link (``xhttp://l·l.om``).
+        The refined host starts earlier than linkify-it's (``l·l.om``, where linkify-it links ``l.om``
+        after the middle dot, §1.4); a refined link never starts inside linkify-it's own link
+        (``hTtP://\u200fl·l.om``: ``l·l.om`` inside the library's ``hTtP://\u200fl``, which is rejected).
+        The ``scheme://`` before the host is taken in where the library links that scheme
+        (``scheme_check``), and only where it starts a link of it after the character before
+        (``1http://l·l.om``: never after a letter or a digit).  Such a link is not made, as where
+        the scheme is one the library does not link (``xhttp://l·l.om``).
         """
-        if not any(link.original is not None and 0 < link.start < link.original[0] for link in links):
+        if not any(link.original is not None and link.start < link.original[0] for link in links):
             return links
+        starts = [r.start for r in raw]
         out = []
         for link in links:
-            m = None
-            if link.kind == "url" and link.original is not None and 0 < link.start < link.original[0]:
-                m = _SCHEME.match(link.text)
-            if m is None or self._starts_scheme_after(text[link.start - 1], m.group(1).lower()):
-                out.append(link)
+            if link.kind == "url" and link.original is not None and link.start < link.original[0]:
+                i = bisect.bisect_left(starts, link.start)  # the spans starting before the link
+                if i and raw[i - 1].end > link.start:
+                    continue  # inside the library's span before it
+                m = _SCHEME.match(link.text) if link.start else None
+                if m is not None and not self._starts_scheme_after(text[link.start - 1], m.group(1).lower()):
+                    continue
+            out.append(link)
         return out
 
     def _starts_scheme_after(self, before: str, scheme: str) -> bool:
