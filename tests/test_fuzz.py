@@ -604,3 +604,40 @@ def test_only_the_authors_own_anchor_may_start_inside_the_librarys_link() -> Non
     assert "starts inside the library's link" not in _checks(upgraded, library, author_html=author)
     moved = '<p><a href="http://o/">http://o/</a><a href="http://evil">/</a></p>'
     assert "starts inside the library's link" in _checks(moved, library, author_html=author)
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        # seed 6: the email the library links alone, right where the library's own link ends (markdown-it's
+        # core rule reads the rest as a text of its own); the library alone does not link "&@c.org.>"
+        ("markdown-it", "ftp://a&@c.org.>"),
+        # seed 6: the library nests its own links in the author's unclosed anchor; it links "w@b.om" alone
+        ("markdown-it html", '<a f=""><object>]w@b.om'),
+        # seed 7: the email the library links once the link before it ends where the upgrade ends it
+        ("markdown-it fuzzy_link off", "http://l\u00b7/&@d.co"),
+    ],
+)
+def test_a_link_the_library_makes_after_its_own_is_not_invented(config: str, text: str) -> None:
+    _skip_unless_available(config)
+    assert FUZZ.findings_of(config, text) == []
+
+
+def test_links_after_the_librarys_or_nested_still_need_the_library() -> None:
+    """A link at the end of the library's, or nested in the author's anchor, is the library's only
+    where the library links its text alone; a link the ended rendering does not make is invented."""
+    library = '<p><a href="ftp://a">ftp://a</a>&amp;@c.org.&gt;</p>'
+    upgraded = '<p><a href="ftp://a">ftp://a</a><a href="mailto:%26@c.org">&amp;@c.org</a>.&gt;</p>'
+    ended = lambda: library  # noqa: E731
+    assert not _checks(upgraded, library, links_alone=lambda t: True, ended=ended)
+    assert "invented link" in _checks(upgraded, library, links_alone=lambda t: False, ended=ended)
+    assert "invented link" in _checks(upgraded, library, links_alone=lambda t: True)  # (not markdown-it's)
+    library = '<p><a f=""><object>]w@b.om</object></a></p>'
+    upgraded = '<p><a f=""><object>]<a href="mailto:w@b.om">w@b.om</a></object></a></p>'
+    assert "nested anchor" not in _checks(upgraded, library, links_alone=lambda t: True, ended=lambda: library)
+    assert "nested anchor" in _checks(upgraded, library, links_alone=lambda t: False, ended=lambda: library)
+    # the ended rendering links the email after the link the upgrade ends earlier
+    library = '<p><a href="http://l">http://l</a>\u00b7/&amp;@d.co</p>'
+    upgraded = '<p><a href="http://xn--l-gda/">http://l\u00b7/</a><a href="mailto:%26@d.co">&amp;@d.co</a></p>'
+    assert not _checks(upgraded, library, links_alone=lambda t: False, ended=lambda: upgraded)
+    assert "invented link" in _checks(upgraded, library, links_alone=lambda t: False, ended=lambda: library)

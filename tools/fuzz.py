@@ -348,14 +348,18 @@ class Page:
         raw: list[str] = []  # the text of the text nodes as they are
         length = raw_length = 0
         stack: list[tuple[Any, bool]] = [(child, False) for child in reversed(_merged_text(fragment))]
-        open_anchors: list[tuple[int, str | None, int]] = []  # (start, href, raw start) of the anchors being walked
+        #: (start, href, raw start, nested) of the anchors being walked
+        open_anchors: list[tuple[int, str | None, int, bool]] = []
+        self.nested_anchors: list[tuple[int, int, str | None, str]] = []  # those inside another
         # An iterative walk (deeply nested markup must not hit the recursion limit); an anchor
         # closes when the walk leaves its subtree, marked by a ``None`` node.
         while stack:
             node, hidden = stack.pop()
             if node is None:
-                start, href, raw_start = open_anchors.pop()
+                start, href, raw_start, inner = open_anchors.pop()
                 self.anchors.append((start, length, href, "".join(raw)[raw_start:raw_length]))
+                if inner:
+                    self.nested_anchors.append(self.anchors[-1])
                 continue
             if node.nodeType in (node.TEXT_NODE, node.CDATA_SECTION_NODE):
                 if not hidden:
@@ -376,7 +380,7 @@ class Page:
                     self.hrefs.append(href)
                 if open_anchors:
                     self.nested += 1
-                open_anchors.append((length, href, raw_length))
+                open_anchors.append((length, href, raw_length, bool(open_anchors)))
                 stack.append((None, hidden))
             else:
                 self.elements[(name, names)] += 1
@@ -481,7 +485,12 @@ def compare_pages(
         # The library nests its own link in an author's unclosed anchor (markdown-it with ``html``):
         # on the ``.`` form it nests the link the upgrade makes of a domain written with ``。``.
         nested = max(nested, Page(normalized_library_html).nested)
-    if up.nested > nested:
+    up_nested = up.nested
+    if up_nested > nested and links_alone is not None and ended is not None:
+        # markdown-it nests its own link in an author's unclosed anchor too: a link it makes alone,
+        # starting at a token boundary, is the library's (as for "invented link" below).
+        up_nested -= sum(_alone_at_boundary(a, up.text, links_alone) for a in up.nested_anchors)
+    if up_nested > nested:
         findings.append(("nested anchor", "a in a"))
     # The promise (docs/hostile-input.md, UTS #58 §8) is about every link the upgrade shows, the
     # library's own included; only the author's anchors (in the input, or Markdown links) keep what they have.
@@ -600,12 +609,33 @@ def compare_pages(
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             findings.append(("starts inside the library's link", ""))
             break
+    # Where the library's link ends, markdown-it's core rule reads the rest as a text of its own
+    # (the configurations with an ``ended`` rendering: markdown-it's).
+    ends = {le for _, le, lib_href, _ in lib_anchors if lib_href is not None}
     for s, e, href, anchor_text in up.anchors:
         if href is not None and s < e and not _overlaps(s, e, spans):
-            if (s == 0 or not _TOKEN.match(up.text[s - 1])) and links_alone is not None and links_alone(anchor_text):
+            if links_alone is not None and (
+                (ended is not None and s in ends and links_alone(anchor_text))
+                or _alone_at_boundary((s, e, href, anchor_text), up.text, links_alone)
+            ):
                 continue
+            if ended is not None:
+                # the library's own link once its link before ends where the upgrade ends it
+                as_ended = as_ended or Page(ended())
+                if as_ended.text == up.text and _overlaps(s, e, [(a, b) for a, b, h, _ in as_ended.anchors if h]):
+                    continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
+
+
+def _alone_at_boundary(
+    anchor: tuple[int, int, str | None, str], shown: str, links_alone: Callable[[str], bool]
+) -> bool:
+    """Whether ``anchor`` (offsets in the text ``shown``) starts at a token boundary and the library
+    links its text alone: a link the library did not make where the upgrade cut it out of a word
+    the library read whole, as UTS #58 ends it."""
+    s, _, href, anchor_text = anchor
+    return href is not None and (s == 0 or not _TOKEN.match(shown[s - 1])) and links_alone(anchor_text)
 
 
 def _library_form_of(text: str, form: str) -> bool:
