@@ -584,6 +584,16 @@ def compare_pages(
         spans += [(s, e) for s, e, _, _ in normalized.anchors]
     if not invented:
         return findings
+    ended_page: list[Page] = [as_ended] if as_ended is not None else []
+
+    def ended_anchors() -> list[tuple[int, int, str | None, str]]:
+        """The anchors of the ``ended`` rendering, where it shows the upgrade's text (none otherwise)."""
+        if ended is None:
+            return []
+        if not ended_page:
+            ended_page.append(Page(ended()))
+        return ended_page[0].anchors if ended_page[0].text == up.text else []
+
     # The author's own anchors where the upgrade shows the author's text: a Markdown link the library
     # swallowed into its link, left to the author once the upgrade's link ends before it.
     authors = (
@@ -607,6 +617,9 @@ def compare_pages(
             and any(ls == s and h is not None for ls, _, h, _ in normalized.anchors)
         )
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
+            # So does the library's link once its link before ends where the upgrade ends it.
+            if any(ls == s and h is not None for ls, _, h, _ in ended_anchors()):
+                continue
             findings.append(("starts inside the library's link", ""))
             break
     # Where the library's link ends, markdown-it's core rule reads the rest as a text of its own
@@ -619,11 +632,9 @@ def compare_pages(
                 or _alone_at_boundary((s, e, href, anchor_text), up.text, links_alone)
             ):
                 continue
-            if ended is not None:
-                # the library's own link once its link before ends where the upgrade ends it
-                as_ended = as_ended or Page(ended())
-                if as_ended.text == up.text and _overlaps(s, e, [(a, b) for a, b, h, _ in as_ended.anchors if h]):
-                    continue
+            # the library's own link once its link before ends where the upgrade ends it
+            if _overlaps(s, e, [(a, b) for a, b, h, _ in ended_anchors() if h is not None]):
+                continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
 
@@ -1218,12 +1229,23 @@ class EndedLinkify:
         start, end = int(m.index), int(m.last_index)
         if not any(t.index < end and start < t.last_index for t in theirs):
             return None  # the upgrade makes no link over it
-        upgraded_end = next((int(t.last_index) for t in theirs if t.index == start), end)
+        same = next((t for t in theirs if t.index == start), None)
+        if same is None:
+            return self.library._create_match(text, m.schema, start, end)
+        upgraded_end, schema = int(same.last_index), m.schema
         if upgraded_end > end and (
             upgraded_end > following or (source and _MARKDOWN_SYNTAX.intersection(text[end:upgraded_end]))
         ):
             upgraded_end = end  # (the upgrade's longer link is compared with the library's as it is)
-        return self.library._create_match(text, m.schema, start, upgraded_end)
+        elif same.schema != m.schema:
+            # the library's span read as UTS #58 reads it ("x.com:@b.om": no local part, the URL x.com)
+            schema = same.schema
+        try:
+            return self.library._create_match(text, schema, start, upgraded_end)
+        except KeyError:  # (a schema the library's compiled table names otherwise: "" for a fuzzy link)
+            match = type(m)(text, schema, start, upgraded_end)
+            self.library.normalize(match)
+            return match
 
 
 def _markdown_it_ended(html: bool, fuzzy_link: bool = True) -> Callable[[], Render]:

@@ -624,6 +624,9 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         while library_end > raw.index and text[library_end - 1] == "*":
             library_end -= 1
         end = _markdown_stop(text, library_end, end)
+        if end < raw.last_index:
+            # (the stop is in the "*" run markdown-it leaves out: the library's link as markdown-it makes it)
+            raw = self._make_match(backend_text, str(raw.schema), int(raw.index), end)
         for m in self._refined_matches(text[:end], [raw], backend_text[:end], same_length=True):
             if m.index == raw.index:
                 # The inline rule shows the url (``normalizeLinkText(url)``, percent-escapes decoded),
