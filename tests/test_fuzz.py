@@ -581,6 +581,10 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # in a text token "[" is text: the link the library makes on the "." form, ended later by
         # UTS #58, shows "%AE" as the library's links show it
         ("markdown-it fuzzy_link off", "//e\uff61o/[%AE"),
+        # seed 9: "&" is a Link_Email character: the library's form of "σ&@e.co" is "a&@e.co"
+        ("markdown-it fuzzy_link off", "\u03c3&@e.co"),
+        # seed 9: on the "." form ".l.io#e.co" the library links "e.co", as the upgrade does
+        ("wrap(LinkifyIt())", "\uff0el.io#e.co"),
     ],
 )
 def test_a_comparison_artifact_of_the_fresh_campaign_is_not_flagged(config: str, text: str) -> None:
@@ -593,6 +597,17 @@ def test_the_librarys_form_writes_only_a_local_part() -> None:
     assert FUZZ.library_form("\u202eftp://x#@z\uff61m/") == "\u202eftp://x#@z.m/"
     assert FUZZ.library_form("see \u03c3\u03c9@example\u3002com") == "see aa@example.com"
     assert FUZZ.library_form("\u00e9ftp://\u00e9@x.com") == "\u00e9ftp://a@x.com"
+    assert FUZZ.library_form("\u03c3&@e.co &amp;\u03c3@x.com") == "a&@e.co &amp;a@x.com"
+
+
+def test_a_span_inside_the_librarys_needs_the_librarys_dot_form_start() -> None:
+    """A span starting inside the library's link is the library's where the library starts one there on
+    the text's "." form, and only there."""
+    text = "\uff0el.io#e.co"
+    library, dotted = [(1, 10, "http://l.io#e.co")], [(6, 10, "http://e.co")]
+    assert FUZZ.compare_spans(text, [(6, 10, "http://e.co")], library, dotted, {"http"}) == []
+    inside = FUZZ.compare_spans(text, [(7, 10, "http://.co")], library, dotted, {"http"})
+    assert ("starts inside the library's link", "") in inside
 
 
 def test_only_the_authors_own_anchor_may_start_inside_the_librarys_link() -> None:

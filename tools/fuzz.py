@@ -265,9 +265,8 @@ _HREF_UNSAFE = {
 _RAW_HREF = re.compile(r"""\bhref=(?:"([^"]*)"|'([^']*)')""")
 #: What may come just before a link that starts inside a token (issue 32 item 5).
 _TOKEN = re.compile(r"[\w\-/.@%+~]")
-#: An email's local part before its "@" (its characters are Link_Email, ``_local_part``), as far as a
-#: character reference's "&" or white space.
-_LOCAL_PART = re.compile(r"[^\s@<>&]+(?=@)")
+#: The run before an "@" in which an email's local part is (its Link_Email characters, ``_local_part``).
+_LOCAL_PART = re.compile(r"[^\s@<>]+(?=@)")
 
 
 def _local_part(run: str) -> str:
@@ -875,8 +874,11 @@ def compare_spans(
             boundary = start == 0 or not _TOKEN.match(text[start - 1])
             if not (boundary and links_alone is not None and links_alone(text[start:end])):
                 findings.append(("invented link", _link_kind(href, text[start:end])))
-        elif scheme != "mailto" and any(
-            s < start < e and "@" not in text[s:e] and not set(text[s:start]) <= BIDI_CONTROLS for s, e in own
+        elif (
+            scheme != "mailto"
+            and any(s < start < e and "@" not in text[s:e] and not set(text[s:start]) <= BIDI_CONTROLS for s, e in own)
+            # (the library's link on the text's "." form starts there: "．l.io#e.co", "e.co" on ".l.io#e.co")
+            and not any(s == start for s, _, _ in normalized)
         ):
             findings.append(("starts inside the library's link", ""))
     return sorted(set(findings))
