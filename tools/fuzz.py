@@ -218,7 +218,9 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 #   where the library's hrefs (also those it writes with the ideographic full stops written
 #   ``.``) hold none;
 # - "visible text": the text a browser shows (every text node) differs from the library's
-#   (for Markdown: from the library's and from the renderer's without a linkifier);
+#   (for Markdown: from the library's and from the renderer's without a linkifier; for
+#   markdown-it: from its rendering with linkify-it's links ended where the upgrade ends
+#   them, ``EndedLinkify``: Markdown the library swallowed, read once UTS #58 ends the link);
 # - "invented link": an anchor whose text overlaps no anchor of the library, nor one the
 #   library makes when the ideographic full stops (。．｡) are written ``.`` (the library
 #   decides what is a host: it is asked with the ``.`` form);
