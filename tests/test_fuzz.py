@@ -656,36 +656,3 @@ def test_links_after_the_librarys_or_nested_still_need_the_library() -> None:
     upgraded = '<p><a href="http://xn--l-gda/">http://l\u00b7/</a><a href="mailto:%26@d.co">&amp;@d.co</a></p>'
     assert not _checks(upgraded, library, links_alone=lambda t: False, ended=lambda: upgraded)
     assert "invented link" in _checks(upgraded, library, links_alone=lambda t: False, ended=lambda: library)
-
-
-class _Declining(_Longer):
-    """A defective "upgrade" of linkify-it: markdown-it's inline rule is always declined (the bug
-    of seed 1, ``http://c#**//e.b**``), its core rule gets the library's links."""
-
-    def match_at_start(self, text: str) -> Any:
-        return None
-
-    def match(self, text: str) -> Any:
-        return self.library.match(text)
-
-
-def test_a_decline_uts58_does_not_explain_is_still_flagged() -> None:
-    """Where the upgrade declines the inline rule but links from the same start in ``match``, the
-    ended rendering keeps the library's link: markdown-it reading ``**//e.b**`` as strong emphasis
-    once the link is declined is then a "visible text" finding."""
-    pytest.importorskip("markdown_it")
-    from linkify_it import LinkifyIt
-    from markdown_it import MarkdownIt
-
-    def render(linkify: Any) -> str:
-        md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-        md.linkify = linkify
-        return str(md.render(text))
-
-    text = "http://c#**//e.b**"
-    library, upgraded = render(LinkifyIt()), render(_Declining())
-    assert "<strong>" in upgraded and "<strong>" not in library
-    ended = render(FUZZ.EndedLinkify(LinkifyIt(), _Declining()))
-    assert ended == library
-    found = FUZZ.compare_pages(text, upgraded, library, FUZZ.Page(""), author_html=library, ended=lambda: ended)
-    assert "visible text" in {check for check, _ in found}

@@ -1190,8 +1190,8 @@ class EndedLinkify:
     ``library`` is linkify-it alone (configured as in the upgrade), asked about the text's
     :func:`library_form` (the library decides the host in its ``.`` form), ``upgraded`` the wrapped
     instance, asked about the text.  Each link the library finds (``match``, ``match_at_start``)
-    is, by what the upgrade answers on the same text (for ``match_at_start``, where it declines,
-    its ``match`` from the same start): not made where the upgrade makes no link over it; ended earlier where the upgrade's link starts at the same place and ends earlier;
+    is, by what the upgrade answers on the same text: not made where the upgrade makes no link
+    over it; ended earlier where the upgrade's link starts at the same place and ends earlier;
     ended later where the upgrade's ends later, before the library's next link, and (for
     ``match_at_start``, which reads Markdown source, not a text token) over no character that
     starts Markdown syntax (``_MARKDOWN_SYNTAX``); kept as it is otherwise (a link the upgrade
@@ -1215,12 +1215,6 @@ class EndedLinkify:
         if found is None:
             return None
         theirs = self.upgraded.match_at_start(text)
-        if theirs is None:
-            # Declined here, the link may still be made there by the core rule (the upgrade's
-            # ``match``: a link whose text must show otherwise than its url); only a link the
-            # upgrade makes nowhere from this start is not made (a decline UTS #58 does not
-            # explain, after which markdown-it reads the text otherwise, stays a finding).
-            theirs = next((m for m in self.upgraded.match(text) or [] if m.index == 0), None)
         return self._ended(text, found, [theirs] if theirs is not None else [], len(text), source=True)
 
     def match(self, text: str) -> list[Any] | None:
