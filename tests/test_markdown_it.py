@@ -213,3 +213,20 @@ def test_inline_link_with_a_bidi_control_the_core_rule_relinks(md):
     assert md.render("see http://c#//e.\u202d") == (
         '<p>see <a href="http://c#//e.%E2%80%AD">http://c#//e.%25E2%2580%25AD</a></p>\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("http://c#**//e.b**", '<p><a href="http://c#**//e.b">http://c#**//e.b</a>**</p>\n'),
+        ("*http://x.com/a*", '<p><em><a href="http://x.com/a">http://x.com/a</a></em></p>\n'),
+    ],
+)
+def test_the_inline_rule_links_what_markdown_it_keeps_of_a_trailing_star_run(md, plain, text, html):
+    """Fuzz (seed 1): markdown-it links linkify-it's match without its trailing ``*`` run; the
+    inline rule's link was declined there (the library's span, past the cut text, was refined to
+    nothing), and markdown-it then read ``**//e.b**`` as strong emphasis with two links in it."""
+    assert plain.render(text) == html
+    assert md.render(text) == html
+    found = md.linkify.match_at_start(text[text.index("http") :])
+    assert found is not None and found.url == html.split('"')[1]

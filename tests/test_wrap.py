@@ -462,3 +462,39 @@ def test_a_link_whose_library_host_starts_with_an_invalid_character_is_rejected(
     assert wrap(LinkifyIt()).match(text) is None
     assert wrap(LinkifyIt()).match("a~x.co") is None
     assert [m.text for m in wrap(LinkifyIt()).match("(x.co) a·b.com") or []] == ["x.co", "b.com"]
+
+
+@pytest.mark.parametrize("text", ["1http://l·l.om", "see 1http://l·l.com/x ok", "_http://l·l.com"])
+def test_a_scheme_is_taken_in_only_where_the_library_starts_it(text: str) -> None:
+    """Fuzz (seed 5): linkify-it links ``l.om`` after the middle dot of ``1http://l·l.om``, and never
+    a scheme right after a letter, digit or ``_``; the refined host ``l·l.om`` starts earlier, and the
+    ``http://`` before it is not taken in after the ``1``: nothing is linked there, as in
+    ``xhttp://l·l.om`` (a scheme the library does not link).  After a space or ``(`` it is."""
+    found = LinkifyIt().match(text)
+    assert found and not found[0].text.startswith("http")
+    assert wrap(LinkifyIt()).match(text) is None
+    assert wrap(LinkifyIt()).match("xhttp://l·l.om") is None
+    assert [m.text for m in wrap(LinkifyIt()).match(text[text.index("http") :]) or []] == [
+        text[text.index("http") :].split(" ")[0]
+    ]
+    assert [m.text for m in wrap(LinkifyIt()).match("(http://l·l.om) x http://l·l.cat") or []] == [
+        "http://l·l.om",
+        "http://l·l.cat",
+    ]
+    if "1" in text:  # (markdown-it reads "_" as emphasis, then starts a link at "http")
+        md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+        md.linkify = wrap(md.linkify)
+        assert "<a " not in md.render(text)
+
+
+@pytest.mark.parametrize("text", ["hTtP://\u200fl·l.om", "ftp://\u202al·l.co", "see http://\u2066l·l.com/x ok"])
+def test_a_host_moved_back_never_starts_inside_the_librarys_other_link(text: str) -> None:
+    """Fuzz (seed 6): linkify-it links ``hTtP://\\u200fl`` (a host starting with a Bidi_Control
+    character, rejected) and ``l.om`` after the middle dot; the refined host ``l·l.om`` would start
+    inside the first: nothing is linked there (a refined link never starts inside the library's)."""
+    found = LinkifyIt().match(text)
+    assert found and len(found) == 2 and found[0].last_index > text.index("l·l")
+    assert wrap(LinkifyIt()).match(text) is None
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    assert "xn--ll-0ea" not in md.render(text)

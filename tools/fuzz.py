@@ -218,7 +218,9 @@ def html_hostile_text(draw: st.DrawFn) -> str:
 #   where the library's hrefs (also those it writes with the ideographic full stops written
 #   ``.``) hold none;
 # - "visible text": the text a browser shows (every text node) differs from the library's
-#   (for Markdown: from the library's and from the renderer's without a linkifier);
+#   (for Markdown: from the library's and from the renderer's without a linkifier; for
+#   markdown-it: from its rendering with linkify-it's links ended where the upgrade ends
+#   them, ``EndedLinkify``: Markdown the library swallowed, read once UTS #58 ends the link);
 # - "invented link": an anchor whose text overlaps no anchor of the library, nor one the
 #   library makes when the ideographic full stops (。．｡) are written ``.`` (the library
 #   decides what is a host: it is asked with the ``.`` form);
@@ -265,7 +267,20 @@ _HREF_UNSAFE = {
 _RAW_HREF = re.compile(r"""\bhref=(?:"([^"]*)"|'([^']*)')""")
 #: What may come just before a link that starts inside a token (issue 32 item 5).
 _TOKEN = re.compile(r"[\w\-/.@%+~]")
-_LOCAL_PART = re.compile(r"[^\s@<>&]+(?=@)")
+#: The run before an "@" in which an email's local part is (its Link_Email characters, ``_local_part``).
+_LOCAL_PART = re.compile(r"[^\s@<>]+(?=@)")
+
+
+def _local_part(run: str) -> str:
+    """The end of ``run`` (the text before an "@") that UTS #58 §5.2 reads as a local part: its
+    Link_Email characters (``\u202eftp://x#@…`` has the local part ``//x#``: ":" and U+202E are
+    no Link_Email characters)."""
+    from uts58_adapt.properties import is_link_email
+
+    start = len(run)
+    while start and is_link_email(run[start - 1]):
+        start -= 1
+    return run[start:]
 
 
 def library_form(text: str) -> str:
@@ -275,7 +290,9 @@ def library_form(text: str) -> str:
     the domain)."""
 
     def ascii_local(m: re.Match[str]) -> str:
-        return "".join(c if c < "\x80" else "a" for c in m.group(0))
+        local = _local_part(m.group(0))
+        kept = m.group(0)[: len(m.group(0)) - len(local)]
+        return kept + "".join(c if c < "\x80" else "a" for c in local)
 
     return _LOCAL_PART.sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
 
@@ -332,14 +349,18 @@ class Page:
         raw: list[str] = []  # the text of the text nodes as they are
         length = raw_length = 0
         stack: list[tuple[Any, bool]] = [(child, False) for child in reversed(_merged_text(fragment))]
-        open_anchors: list[tuple[int, str | None, int]] = []  # (start, href, raw start) of the anchors being walked
+        #: (start, href, raw start, nested) of the anchors being walked
+        open_anchors: list[tuple[int, str | None, int, bool]] = []
+        self.nested_anchors: list[tuple[int, int, str | None, str]] = []  # those inside another
         # An iterative walk (deeply nested markup must not hit the recursion limit); an anchor
         # closes when the walk leaves its subtree, marked by a ``None`` node.
         while stack:
             node, hidden = stack.pop()
             if node is None:
-                start, href, raw_start = open_anchors.pop()
+                start, href, raw_start, inner = open_anchors.pop()
                 self.anchors.append((start, length, href, "".join(raw)[raw_start:raw_length]))
+                if inner:
+                    self.nested_anchors.append(self.anchors[-1])
                 continue
             if node.nodeType in (node.TEXT_NODE, node.CDATA_SECTION_NODE):
                 if not hidden:
@@ -360,7 +381,7 @@ class Page:
                     self.hrefs.append(href)
                 if open_anchors:
                     self.nested += 1
-                open_anchors.append((length, href, raw_length))
+                open_anchors.append((length, href, raw_length, bool(open_anchors)))
                 stack.append((None, hidden))
             else:
                 self.elements[(name, names)] += 1
@@ -405,6 +426,7 @@ def compare_pages(
     shown: Callable[[str], str] | None = None,
     plain_text: bool = False,
     library_hrefs: Callable[[str], set[str]] | None = None,
+    ended: Callable[[], str] | None = None,
 ) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of the upgrade's output against the library's on ``text``.
 
@@ -428,6 +450,12 @@ def compare_pages(
     ``library_hrefs(text)``: the hrefs the library writes for ``text`` alone.
     ``plain_text``: the input is text (escaped by the integration): showing it as it is is
     right even where the library's output does not (Django drops a "]" after a link).
+    ``ended()``: the library's output on ``text`` with each of its links ended where the upgrade
+    ends it, or not made where the upgrade makes none there (:class:`EndedLinkify`), asked only
+    where the text shown differs otherwise: the text it shows is the library's own rendering of
+    the text once UTS #58 ends the link (Markdown the library swallowed into its link, read by
+    the renderer's own syntax; a host the upgrade rejects, then a link the library makes after
+    it), so it is no finding; its anchors are then the library's for the checks by offset.
     """
     findings: list[tuple[str, str]] = []
     up, lib = Page(upgraded_html), Page(library_html)
@@ -458,7 +486,12 @@ def compare_pages(
         # The library nests its own link in an author's unclosed anchor (markdown-it with ``html``):
         # on the ``.`` form it nests the link the upgrade makes of a domain written with ``。``.
         nested = max(nested, Page(normalized_library_html).nested)
-    if up.nested > nested:
+    up_nested = up.nested
+    if up_nested > nested and links_alone is not None and ended is not None:
+        # markdown-it nests its own link in an author's unclosed anchor too: a link it makes alone,
+        # starting at a token boundary, is the library's (as for "invented link" below).
+        up_nested -= sum(_alone_at_boundary(a, up.text, links_alone) for a in up.nested_anchors)
+    if up_nested > nested:
         findings.append(("nested anchor", "a in a"))
     # The promise (docs/hostile-input.md, UTS #58 §8) is about every link the upgrade shows, the
     # library's own included; only the author's anchors (in the input, or Markdown links) keep what they have.
@@ -519,6 +552,7 @@ def compare_pages(
         show(up.text).translate(IDEOGRAPHIC_DOTS), show(normalized.text).translate(IDEOGRAPHIC_DOTS)
     )
     up_text = _separators_restored(up, author.text if author is not None else lib.text)
+    as_ended: Page | None = None  # the library's rendering with its links ended as the upgrade ends them
     if (
         not _same_text(
             show(up_text),
@@ -530,13 +564,18 @@ def compare_pages(
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
     ):
-        findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
-        return findings  # the offsets below compare the same text only
-    if up.text != lib.text and (author is None or up.text != author.text) and not dotted:
+        as_ended = Page(ended()) if ended is not None else None
+        if as_ended is None or as_ended.text != up.text:
+            findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
+            return findings  # the offsets below compare the same text only
+    if as_ended is None and up.text != lib.text and (author is None or up.text != author.text) and not dotted:
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
     # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
     # hidden scheme the upgrade shows where the library's link hid it, magiclink's hide_protocol).
-    lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
+    if as_ended is not None:
+        lib_anchors = as_ended.anchors
+    else:
+        lib_anchors = lib.anchors if up.text == lib.text else _moved(lib.anchors, lib.text, up.text)
     spans = [(s, e) for s, e, _, _ in lib_anchors]
     if author is not None and up.text == author.text:
         spans += [(s, e) for s, e, _, _ in author.anchors]
@@ -546,7 +585,24 @@ def compare_pages(
         spans += [(s, e) for s, e, _, _ in normalized.anchors]
     if not invented:
         return findings
-    for s, _, href, anchor_text in up.anchors:
+    ended_page: list[Page] = [as_ended] if as_ended is not None else []
+
+    def ended_anchors() -> list[tuple[int, int, str | None, str]]:
+        """The anchors of the ``ended`` rendering, where it shows the upgrade's text (none otherwise)."""
+        if ended is None:
+            return []
+        if not ended_page:
+            ended_page.append(Page(ended()))
+        return ended_page[0].anchors if ended_page[0].text == up.text else []
+
+    # The author's own anchors where the upgrade shows the author's text: a Markdown link the library
+    # swallowed into its link, left to the author once the upgrade's link ends before it.
+    authors = (
+        {(s, e, h, t) for s, e, h, t in author.anchors} if author is not None and up.text == author.text else set()
+    )
+    for s, e, href, anchor_text in up.anchors:
+        if (s, e, href, anchor_text) in authors:
+            continue
         inside = [
             (ls, le)
             for ls, le, lib_href, shown in lib_anchors
@@ -562,14 +618,36 @@ def compare_pages(
             and any(ls == s and h is not None for ls, _, h, _ in normalized.anchors)
         )
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
+            # So does the library's link once its link before ends where the upgrade ends it.
+            if any(ls == s and h is not None for ls, _, h, _ in ended_anchors()):
+                continue
             findings.append(("starts inside the library's link", ""))
             break
+    # Where the library's link ends, markdown-it's core rule reads the rest as a text of its own
+    # (the configurations with an ``ended`` rendering: markdown-it's).
+    ends = {le for _, le, lib_href, _ in lib_anchors if lib_href is not None}
     for s, e, href, anchor_text in up.anchors:
         if href is not None and s < e and not _overlaps(s, e, spans):
-            if (s == 0 or not _TOKEN.match(up.text[s - 1])) and links_alone is not None and links_alone(anchor_text):
+            if links_alone is not None and (
+                (ended is not None and s in ends and links_alone(anchor_text))
+                or _alone_at_boundary((s, e, href, anchor_text), up.text, links_alone)
+            ):
+                continue
+            # the library's own link once its link before ends where the upgrade ends it
+            if _overlaps(s, e, [(a, b) for a, b, h, _ in ended_anchors() if h is not None]):
                 continue
             findings.append(("invented link", _link_kind(href, anchor_text)))
     return sorted(set(findings), key=findings.index)
+
+
+def _alone_at_boundary(
+    anchor: tuple[int, int, str | None, str], shown: str, links_alone: Callable[[str], bool]
+) -> bool:
+    """Whether ``anchor`` (offsets in the text ``shown``) starts at a token boundary and the library
+    links its text alone: a link the library did not make where the upgrade cut it out of a word
+    the library read whole, as UTS #58 ends it."""
+    s, _, href, anchor_text = anchor
+    return href is not None and (s == 0 or not _TOKEN.match(shown[s - 1])) and links_alone(anchor_text)
 
 
 def _library_form_of(text: str, form: str) -> bool:
@@ -798,8 +876,11 @@ def compare_spans(
             boundary = start == 0 or not _TOKEN.match(text[start - 1])
             if not (boundary and links_alone is not None and links_alone(text[start:end])):
                 findings.append(("invented link", _link_kind(href, text[start:end])))
-        elif scheme != "mailto" and any(
-            s < start < e and "@" not in text[s:e] and not set(text[s:start]) <= BIDI_CONTROLS for s, e in own
+        elif (
+            scheme != "mailto"
+            and any(s < start < e and "@" not in text[s:e] and not set(text[s:start]) <= BIDI_CONTROLS for s, e in own)
+            # (the library's link on the text's "." form starts there: "．l.io#e.co", "e.co" on ".l.io#e.co")
+            and not any(s == start for s, _, _ in normalized)
         ):
             findings.append(("starts inside the library's link", ""))
     return sorted(set(findings))
@@ -834,10 +915,13 @@ class Config:
     invented: bool = True  # whether the library makes links (not linkify_html's input as it is)
     shown: Callable[[str], str] | None = None  # applied to the visible text of both outputs
     plain_text: bool = False  # the input is text the integration escapes
+    #: The library with its links ended where the upgrade ends them (``compare_pages``'s ``ended``).
+    ended: Callable[[], Render] | None = None
     built: tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None] | None = field(
         default=None, repr=False
     )
     probes: dict[str, bool] = field(default_factory=dict, repr=False)
+    renders: dict[str, Render] = field(default_factory=dict, repr=False)
 
     def build(self) -> tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None]:
         if self.built is None:
@@ -848,6 +932,14 @@ class Config:
                 vocabulary = Page((self.vocabulary_render or alone)(self.vocabulary))
             self.built = (upgraded, alone, vocabulary, self.author() if self.author else None)
         return self.built
+
+    def ended_render(self) -> Render | None:
+        """The renderer of ``ended``, built on first use (None without one)."""
+        if self.ended is None:
+            return None
+        if "ended" not in self.renders:
+            self.renders["ended"] = self.ended()
+        return self.renders["ended"]
 
 
 def _bleach(parse_email: bool = False, tlds: list[str] | None = None) -> Callable[[], tuple[Render, Render]]:
@@ -1085,6 +1177,96 @@ def _markdown_it(html: bool, fuzzy_link: bool = True) -> Callable[[], tuple[Rend
     return make
 
 
+#: The characters that start Markdown syntax in markdown-it's CommonMark inline rules (inline HTML
+#: and autolinks, emphasis and strikethrough, links and images, code spans, escapes, references)
+#: and a line break: a link of the inline rule (in the Markdown source) that the upgrade takes past
+#: the library's end over none of them shows the characters the library would show there.
+_MARKDOWN_SYNTAX = frozenset("<*_~[]!`\\&\n\r")
+
+
+class EndedLinkify:
+    """linkify-it as markdown-it asks it, each of its links ended where the upgrade ends it.
+
+    ``library`` is linkify-it alone (configured as in the upgrade), asked about the text's
+    :func:`library_form` (the library decides the host in its ``.`` form), ``upgraded`` the wrapped
+    instance, asked about the text.  Each link the library finds (``match``, ``match_at_start``)
+    is, by what the upgrade answers on the same text: not made where the upgrade makes no link
+    over it; ended earlier where the upgrade's link starts at the same place and ends earlier;
+    ended later where the upgrade's ends later, before the library's next link, and (for
+    ``match_at_start``, which reads Markdown source, not a text token) over no character that
+    starts Markdown syntax (``_MARKDOWN_SYNTAX``); kept as it is otherwise (a link the upgrade
+    starts elsewhere).  Each link is the library's match on the text, normalized by the library
+    (its ``url`` and ``text``): markdown-it with this linkifier renders the text as the library
+    would with its links ended as UTS #58 ends them, and never makes a link the library does not
+    start, nor shows a link as the upgrade writes it.  ``pretest`` and ``test`` are the library's.
+    """
+
+    def __init__(self, library: Any, upgraded: Any) -> None:
+        self.library, self.upgraded = library, upgraded
+
+    def pretest(self, text: str) -> bool:
+        return bool(self.library.pretest(library_form(text)))
+
+    def test(self, text: str) -> bool:
+        return bool(self.library.test(library_form(text)))
+
+    def match_at_start(self, text: str) -> Any:
+        found = self.library.match_at_start(library_form(text))
+        if found is None:
+            return None
+        theirs = self.upgraded.match_at_start(text)
+        return self._ended(text, found, [theirs] if theirs is not None else [], len(text), source=True)
+
+    def match(self, text: str) -> list[Any] | None:
+        found = self.library.match(library_form(text)) or []
+        theirs = self.upgraded.match(text) or []
+        out = []
+        for i, m in enumerate(found):
+            following = found[i + 1].index if i + 1 < len(found) else len(text)
+            ended = self._ended(text, m, theirs, following, source=False)
+            if ended is not None:
+                out.append(ended)
+        return out or None
+
+    def _ended(self, text: str, m: Any, theirs: list[Any], following: int, source: bool) -> Any:
+        """The library's link ``m`` ended as the upgrade ends it (``theirs``: its links), or None."""
+        start, end = int(m.index), int(m.last_index)
+        if not any(t.index < end and start < t.last_index for t in theirs):
+            return None  # the upgrade makes no link over it
+        same = next((t for t in theirs if t.index == start), None)
+        if same is None:
+            return self.library._create_match(text, m.schema, start, end)
+        upgraded_end, schema = int(same.last_index), m.schema
+        if upgraded_end > end and (
+            upgraded_end > following or (source and _MARKDOWN_SYNTAX.intersection(text[end:upgraded_end]))
+        ):
+            upgraded_end = end  # (the upgrade's longer link is compared with the library's as it is)
+        elif same.schema != m.schema:
+            # the library's span read as UTS #58 reads it ("x.com:@b.om": no local part, the URL x.com)
+            schema = same.schema
+        try:
+            return self.library._create_match(text, schema, start, upgraded_end)
+        except KeyError:  # (a schema the library's compiled table names otherwise: "" for a fuzzy link)
+            match = type(m)(text, schema, start, upgraded_end)
+            self.library.normalize(match)
+            return match
+
+
+def _markdown_it_ended(html: bool, fuzzy_link: bool = True) -> Callable[[], Render]:
+    """markdown-it with linkify-it's links ended where the upgrade ends them (:class:`EndedLinkify`)."""
+
+    def make() -> Render:
+        from linkify_it import LinkifyIt
+        from markdown_it import MarkdownIt
+
+        options = {} if fuzzy_link else {"fuzzy_link": False}
+        ended = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+        ended.linkify = EndedLinkify(LinkifyIt().set(options), uts58_adapt.wrap(LinkifyIt().set(options)))
+        return ended.render
+
+    return make
+
+
 def _markdown_it_author(html: bool) -> Callable[[], Render]:
     def make() -> Render:
         from markdown_it import MarkdownIt
@@ -1177,7 +1359,11 @@ CONFIGS: dict[str, Config] = {
     ),
     "docutils": Config(_docutils, library="docutils", plain_text=True),
     "markdown-it": Config(
-        _markdown_it(False), author=_markdown_it_author(False), library="markdown_it", vocabulary=_MARKDOWN_VOCABULARY
+        _markdown_it(False),
+        author=_markdown_it_author(False),
+        library="markdown_it",
+        vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(False),
     ),
     "markdown-it html": Config(
         _markdown_it(True),
@@ -1185,12 +1371,14 @@ CONFIGS: dict[str, Config] = {
         markup_input=True,
         library="markdown_it",
         vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(True),
     ),
     "markdown-it fuzzy_link off": Config(
         _markdown_it(False, fuzzy_link=False),
         author=_markdown_it_author(False),
         library="markdown_it",
         vocabulary=_MARKDOWN_VOCABULARY,
+        ended=_markdown_it_ended(False, fuzzy_link=False),
     ),
     "marko": Config(_marko, author=_marko_author, markup_input=True, library="marko", vocabulary=_MARKDOWN_VOCABULARY),
     "cmarkgfm": Config(_cmarkgfm(), author=_cmarkgfm_author(), library="cmarkgfm", vocabulary=_MARKDOWN_VOCABULARY),
@@ -1324,9 +1512,16 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             config.shown,
             config.plain_text,
             library_hrefs,
+            _ended_output(config, text),
         )
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
+
+
+def _ended_output(config: Config, text: str) -> Callable[[], str] | None:
+    """``compare_pages``'s ``ended`` for ``text``: the configuration's ``ended`` renderer on it, if any."""
+    render = config.ended_render()
+    return None if render is None else lambda: render(text)
 
 
 def check_integration(name: str, text: str, checks: Iterable[str] = ISSUE_21_CHECKS) -> None:

@@ -624,6 +624,9 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         while library_end > raw.index and text[library_end - 1] == "*":
             library_end -= 1
         end = _markdown_stop(text, library_end, end)
+        if end < raw.last_index:
+            # (the stop is in the "*" run markdown-it leaves out: the library's link as markdown-it makes it)
+            raw = self._make_match(backend_text, str(raw.schema), int(raw.index), end)
         for m in self._refined_matches(text[:end], [raw], backend_text[:end], same_length=True):
             if m.index == raw.index:
                 # The inline rule shows the url (``normalizeLinkText(url)``, percent-escapes decoded),
@@ -798,15 +801,19 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             self._upgraded_match(text, link, same_length)
             for link in self._risk_filter(
                 refine_text,
-                _not_cut_forward(
-                    refine_links(
-                        refine_text,
-                        raw,
-                        strict_hosts=self._strict_hosts,
-                        scheme_ok=scheme_check(self._accepts_scheme),
-                        accepts_email=EmailInWord(self._accepts_email_in),
-                        accepts_host=never_host,  # (the instance was given the text in its "." form)
-                    )
+                self._started_as_library(
+                    refine_text,
+                    raw,
+                    _not_cut_forward(
+                        refine_links(
+                            refine_text,
+                            raw,
+                            strict_hosts=self._strict_hosts,
+                            scheme_ok=scheme_check(self._accepts_scheme),
+                            accepts_email=EmailInWord(self._accepts_email_in),
+                            accepts_host=never_host,  # (the instance was given the text in its "." form)
+                        )
+                    ),
                 ),
             )
         ]
@@ -856,8 +863,41 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         found = self._wrapped.match(candidate_text(word)) or []
         return any(m.schema == _MAILTO and start <= m.index < end for m in found)
 
-    def _accepts_scheme(self, scheme: str, probe: str) -> bool:
-        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``).
+    def _started_as_library(self, text: str, raw: Sequence[RawLink], links: list[Link]) -> list[Link]:
+        """``links`` without the URLs whose start, moved back before linkify-it's span, is one linkify-it
+        never starts: inside another of its spans, or a scheme where it starts no link of it.
+
+        The refined host starts earlier than linkify-it's (``l·l.om``, where linkify-it links ``l.om``
+        after the middle dot, §1.4); a refined link never starts inside linkify-it's own link
+        (``hTtP://\u200fl·l.om``: ``l·l.om`` inside the library's ``hTtP://\u200fl``, which is rejected).
+        The ``scheme://`` before the host is taken in where the library links that scheme
+        (``scheme_check``), and only where it starts a link of it after the character before
+        (``1http://l·l.om``: never after a letter or a digit).  Such a link is not made, as where
+        the scheme is one the library does not link (``xhttp://l·l.om``).
+        """
+        if not any(link.original is not None and link.start < link.original[0] for link in links):
+            return links
+        starts = [r.start for r in raw]
+        out = []
+        for link in links:
+            if link.kind == "url" and link.original is not None and link.start < link.original[0]:
+                i = bisect.bisect_left(starts, link.start)  # the spans starting before the link
+                if i and raw[i - 1].end > link.start:
+                    continue  # inside the library's span before it
+                m = _SCHEME.match(link.text) if link.start else None
+                if m is not None and not self._starts_scheme_after(text[link.start - 1], m.group(1).lower()):
+                    continue
+            out.append(link)
+        return out
+
+    def _starts_scheme_after(self, before: str, scheme: str) -> bool:
+        """Whether the wrapped instance links ``scheme//example.com/`` right after the character ``before``
+        (kept with ``_accepts_scheme``'s answers, under a key no probe of its has)."""
+        return self._accepts_scheme(scheme, f"{scheme}//example.com/", before)
+
+    def _accepts_scheme(self, scheme: str, probe: str, before: str = "") -> bool:
+        """Whether the wrapped instance links ``probe`` with the schema ``scheme`` (``refine.acceptance``),
+        right after the character ``before`` when one is given (:meth:`_starts_scheme_after`).
 
         The answers are kept per wrapped instance while its configuration is unchanged
         (``_state``): markdown-it asks at every ``://`` of a document, mostly the same hosts.
@@ -867,11 +907,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         if entry is None or not _same_state(entry[0], state) or len(entry[1]) >= _MAX_ANSWERS:
             entry = (state, {})
             _SCHEME_ANSWERS[self._wrapped] = entry
-        answer = entry[1].get(probe)
+        key = f"{before}\x00{probe}" if before else probe
+        answer = entry[1].get(key)
         if answer is None:
-            found = self._wrapped.match(probe) or []
-            answer = bool(found) and found[0].index == 0 and str(found[0].schema).lower() == scheme
-            entry[1][probe] = answer
+            found = self._wrapped.match(before + probe) or []
+            answer = any(m.index == len(before) and str(m.schema).lower() == scheme for m in found[:2])
+            entry[1][key] = answer
         return answer
 
 
