@@ -53,7 +53,7 @@ from .backends._windows import ANY_SPACE, ASCII_SPACE, LINKIFY_IT_CUT, WINDOW, a
 from .backends.base import RawLink
 from .backends.linkify_it import GAP as LINKIFY_IT_GAP
 from .backends.linkify_it import anchored_matches, instance_anchor
-from .backends.urlextract import instance_gen_urls, instance_state
+from .backends.urlextract import instance_gen_urls, instance_state, not_on_empty_label
 from .html import BIDI_CONTROLS, _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
@@ -932,27 +932,6 @@ def _not_cut_forward(links: list[Link]) -> list[Link]:
     ]
 
 
-def _not_on_empty_label(text: str, links: list[Link]) -> list[Link]:
-    """``links`` without the URLs refined to start just after a label separator inside urlextract's span.
-
-    urlextract decides where a link starts: its span ``.e.io`` (on ``~.e.io``; ``*.e.io`` once
-    the ``*`` it takes is moved over) has a host whose first label is empty, which UTS #46
-    rejects: the span is rejected, not cut to ``e.io`` (issue 32; linkify-it's ``~x.co`` in
-    :func:`_not_cut_forward`, Django's ``｡e.org`` in ``integrations._urlize``).  A start moved
-    over characters urlextract takes but no host holds (``*eo.wikipedia.org``) stays.
-    """
-    return [
-        link
-        for link in links
-        if not (
-            link.kind == "url"
-            and link.original is not None
-            and link.original[0] < link.start < link.original[1]
-            and text[link.start - 1] in SEPARATORS
-        )
-    ]
-
-
 #: urlextract's default stop characters (``URLExtract.__init__``); only the ones a user
 #: adds with ``set_stop_chars_left``/``set_stop_chars_right`` are applied on top of UTS #58.
 #: urlextract's ``(url, (start, end))`` results.
@@ -1153,7 +1132,7 @@ class URLExtractWrapper(_Wrapper, URLExtract):
             accepts_email=accepts_email,
             accepts_host=never_host,  # (the instance was given the text in its "." form)
         )
-        for link in self._risk_filter(refine_text, _not_on_empty_label(refine_text, links)):
+        for link in self._risk_filter(refine_text, not_on_empty_label(refine_text, links)):
             if not self._host_allowed(link):
                 continue
             found = text[link.start : link.end]
