@@ -853,6 +853,15 @@ def _located(text: str, start: int, end: int, url: str) -> tuple[int, int]:
     return (found, found + len(url)) if found >= 0 else (max(0, start), max(0, end))
 
 
+def _moved_over_non_host(prefix: str) -> bool:
+    """Whether the library's span starts with ``prefix``, characters no host holds (urlextract's
+    ``**`` of Markdown emphasis in ``**www.x.com``), that the refinement moves the start over
+    (docs/decisions.md); not a label separator: ``~.e.io`` is rejected, not cut to ``e.io``."""
+    from uts58_adapt.refine.hosts import SEPARATORS, is_host_char
+
+    return not any(is_host_char(ch) or ch in SEPARATORS for ch in prefix)
+
+
 def compare_spans(
     text: str,
     upgraded: Sequence[Span],
@@ -878,7 +887,13 @@ def compare_spans(
                 findings.append(("invented link", _link_kind(href, text[start:end])))
         elif (
             scheme != "mailto"
-            and any(s < start < e and "@" not in text[s:e] and not set(text[s:start]) <= BIDI_CONTROLS for s, e in own)
+            and any(
+                s < start < e
+                and "@" not in text[s:e]
+                and not set(text[s:start]) <= BIDI_CONTROLS
+                and not _moved_over_non_host(text[s:start])
+                for s, e in own
+            )
             # (the library's link on the text's "." form starts there: "．l.io#e.co", "e.co" on ".l.io#e.co")
             and not any(s == start for s, _, _ in normalized)
         ):
@@ -1478,7 +1493,7 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         return any(anchor_text == probe for _, _, _, anchor_text in page.anchors)
 
     def library_hrefs(shown: str) -> set[str]:
-        return {href for _, _, href, _ in Page(alone(html.escape(shown, quote=False))).anchors if href is not None}
+        return {href for _, _, href, _ in Page(alone(_written(shown, config))).anchors if href is not None}
 
     def links_scheme(scheme: str) -> bool:  # "" is a scheme-relative link, //example.com/
         if scheme not in config.probes:
