@@ -92,3 +92,18 @@ def test_underscore_emphasis_before_an_email_stays_emphasis() -> None:
         assert "<em>" in out, (text, out)
         anchors = _anchors(out)
         assert len(anchors) == 1 and anchors[0][1] in (address, address.lstrip("#&")), (text, out)
+
+
+def test_the_rest_of_magiclinks_span_stays_inert_inside_emphasis() -> None:
+    # Fuzz campaign seed 9: inside emphasis, Python-Markdown joins the text after the link to the
+    # rest of magiclink's span (the anchor's tail) and parses the two again: a mention inside
+    # magiclink's own link came alive as a GitHub link (class, title), and so did "**b**".
+    options = {"social_url_shortener": True, "repo_url_shorthand": True}
+    alone = markdown.markdown(
+        "*ftp://a&#;@c.*", extensions=["pymdownx.magiclink"], extension_configs={"pymdownx.magiclink": options}
+    )
+    assert alone == '<p><em><a href="ftp://a&amp;#;@c">ftp://a&amp;#;@c</a>.</em></p>'
+    assert md("*ftp://a&#;@c.*", **options) == '<p><em><a href="ftp://a">ftp://a</a>&amp;#;@c.</em></p>'
+    assert md("_see http://example.com/a)**b** ok_") == (
+        '<p><em>see <a href="http://example.com/a">http://example.com/a</a>)**b** ok</em></p>'
+    )

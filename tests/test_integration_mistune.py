@@ -68,3 +68,17 @@ def test_url_inside_an_inline_html_link_leaves_the_closing_tag() -> None:
     # ``</a>`` after the URL stays markup (regression found by tools/upstream_compat.py).
     text = 'visit <a href="/foo">https://lepture.com/</a>'
     assert md(text, escape=False) == '<p>visit <a href="/foo">https://lepture.com/</a></p>\n'
+
+
+def test_no_link_starts_where_mistunes_pattern_would_not_match() -> None:
+    # Fuzz campaign seed 8 ("starts inside the library's link"): mistune links the whole
+    # "http://e!http://x".  The refined link ends at "!"; the rest stays text, since mistune's
+    # pattern needs two characters after "//" and would not link "http://x" there either.
+    plain = mistune.create_markdown(plugins=["url"])
+    assert plain("see !http://x ok") == "<p>see !http://x ok</p>\n"
+    assert md("see http://e!http://x ok") == '<p>see <a href="http://e">http://e</a>!http://x ok</p>\n'
+    # Where mistune's pattern would match, the next link in the rest is made, as before.
+    assert plain("see )http://xy ok") == '<p>see )<a href="http://xy">http://xy</a> ok</p>\n'
+    assert md("see http://e)http://xy ok") == (
+        '<p>see <a href="http://e">http://e</a>)<a href="http://xy">http://xy</a> ok</p>\n'
+    )

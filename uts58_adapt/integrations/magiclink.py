@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from markdown import Markdown
-from markdown.util import AtomicString
+from markdown.util import ETX, STX, AtomicString
 from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMailPattern, MagiclinkPattern
 
 from ..backends.magiclink import link_matches
@@ -168,8 +168,15 @@ def _inert(text: str) -> AtomicString:
     Python-Markdown writes the ``&`` of a character reference out as it is (``&amp;`` stays one
     ``&``), any other as ``&amp;``.  At the end of the link's text ``&#38`` is no reference; as the
     text before the ``;`` that follows the span it would become one: its ``&`` is written ``&amp;``.
+
+    Each character other than a letter or digit is written as Python-Markdown writes a backslash
+    escape (``STX`` code ``ETX``, restored as it serializes): no inline pattern reads it.  An
+    ``AtomicString`` alone is not enough: inside emphasis, Python-Markdown joins the text after the
+    anchor to its tail and parses the two again (``*ftp://a&#;@c.*`` made a mention of ``@c``).
     """
-    return AtomicString(_AMP.sub("&amp;", text) if "&" in text else text)
+    if "&" in text:
+        text = _AMP.sub("&amp;", text)
+    return AtomicString("".join(c if c.isalnum() else f"{STX}{ord(c)}{ETX}" for c in text))
 
 
 def _decoded_as_written(reference: str) -> str:

@@ -43,6 +43,9 @@ __all__ = ["url", "url_plugin"]
 _URL_START = re.compile(r"https?://")
 #: Where the run of mistune's pattern body (``[^\s<]+``) ends: a refined link never goes past it.
 _BODY_END = re.compile(r"[\s<]")
+#: The last character of mistune's pattern (``URL_LINK_PATTERN``): a match needs one, after at least
+#: one character of the body, past ``https?://``.
+_LAST = re.compile(r"[^<.,:;\"')\]\s]")
 
 
 def parse_url_link(
@@ -112,11 +115,24 @@ def parse_url_link(
             pos = link_end
         if pos >= end:
             return pos
-        nxt = _URL_START.search(src, pos, end)
-        if nxt is None:
+        nxt = _next_start(src, pos, end)
+        if nxt == -1:
             _inert_text(inline, src[pos:end], state)
             return end
-        start = nxt.start()
+        start = nxt
+
+
+def _next_start(src: str, pos: int, end: int) -> int:
+    """Where mistune's pattern would next match in ``src[pos:end]`` (the rest of its own match),
+    or -1: at an ``http(s)://`` with a body character and a last character after it before
+    ``end``.  mistune links no ``http://x``; nor does the rest of a refined link (fuzz campaign)."""
+    while True:
+        nxt = _URL_START.search(src, pos, end)
+        if nxt is None:
+            return -1
+        if _LAST.search(src, nxt.end() + 1, end):
+            return nxt.start()
+        pos = nxt.end()
 
 
 def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
