@@ -158,6 +158,9 @@ def in_text(
     library decides where links start, reading its own words (Jinja2 links nothing in
     ``a<p>me.com``, though ``<p>`` ends the word a browser shows; issue 32).  Each such word
     is asked about once per call.
+
+    The parts of the runs given to ``convert`` go to it in one call, joined by a white-space
+    character none of them holds (:func:`_convert_all`; issue 36).
     """
     if not markup:
         return convert(text)
