@@ -17,11 +17,6 @@ import pytest
 jinja2 = pytest.importorskip("jinja2")
 pytest.importorskip("django")
 
-from django.conf import settings  # noqa: E402
-
-if not settings.configured:
-    settings.configure()
-
 from django.utils.safestring import mark_safe  # noqa: E402
 
 import uts58_adapt.integrations.jinja2 as jinja2_integration  # noqa: E402
