@@ -64,6 +64,8 @@ UNITS = [
     "(",
     "&amp;",
     "<b>",
+    "<p>x.com</p>",
+    "<li>see www.a.com ok</li>\n",
     "**a.co**",
 ]
 UNIT_SHAPES = repeated(*UNITS)
@@ -184,6 +186,27 @@ def _jinja2() -> tuple[Call, Call]:
     return (lambda t: upgraded.render(v=t)), (lambda t: alone.render(v=t))
 
 
+def _django_safe() -> tuple[Call, Call]:
+    from django.utils.html import urlize as django_urlize
+    from django.utils.safestring import mark_safe
+
+    from uts58_adapt.integrations.django import urlize
+
+    return (lambda t: urlize(mark_safe(t))), (lambda t: django_urlize(mark_safe(t)))
+
+
+def _jinja2_safe() -> tuple[Call, Call]:
+    from jinja2 import Environment
+
+    from uts58_adapt.integrations.jinja2 import install
+
+    alone = Environment(autoescape=True).from_string("{{ v|safe|urlize }}")
+    env = Environment(autoescape=True)
+    install(env)
+    upgraded = env.from_string("{{ v|safe|urlize }}")
+    return (lambda t: upgraded.render(v=t)), (lambda t: alone.render(v=t))
+
+
 def _mistune() -> tuple[Call, Call]:
     import mistune
 
@@ -218,6 +241,8 @@ ENTRY_POINTS: dict[str, Callable[[], tuple[Call, Call]]] = {
     "bleach": _bleach,
     "django": _django,
     "jinja2": _jinja2,
+    "django safe": _django_safe,
+    "jinja2 safe": _jinja2_safe,
     "mistune": _mistune,
     "magiclink": _magiclink,
     "marko": _marko,
@@ -225,7 +250,7 @@ ENTRY_POINTS: dict[str, Callable[[], tuple[Call, Call]]] = {
 #: Slow shapes found by the screen and not fixed yet: (entry point, shape) -> why.  Such a
 #: shape is reported as an expected failure (xfail), never hidden; the others still fail.
 KNOWN: dict[tuple[str, str], str] = {}
-_MODULES = INTEGRATION_MODULES
+_MODULES = {**INTEGRATION_MODULES, "django safe": "django", "jinja2 safe": "jinja2"}
 
 
 def _best(fn: Call, text: str, repeats: int = REPEATS) -> float:
@@ -240,7 +265,7 @@ def _best(fn: Call, text: str, repeats: int = REPEATS) -> float:
 def screen(name: str, only: list[str] | None = None, repeats: int = REPEATS) -> dict[str, list[list[float]]]:
     """``{shape: [[wrapped, library] seconds, per size]}`` for one entry point (run in the subprocess):
     every shape, or the shapes ``only``, each text timed ``repeats`` times."""
-    if name in ("django",):
+    if name in ("django", "django safe"):
         from django.conf import settings
 
         if not settings.configured:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..refine.acceptance import ascii_host
 from ._html_spans import LibraryLink, anchor_markup, first_character_pattern, windowed_markup, without_surrogates
 from .base import RawLink
 
@@ -26,6 +27,7 @@ __all__ = [
     "JINJA2_SEPARATORS",
     "Jinja2Backend",
     "jinja2_anchor",
+    "jinja2_links_url",
     "jinja2_markup",
     "jinja2_render_word",
     "jinja2_spans",
@@ -218,6 +220,30 @@ def jinja2_render_word(word: str, attrs: str, trim_url_limit: int | None, markup
     if ":" in middle:
         return None  # an extra scheme may link it
     return middle
+
+
+_ESCAPED = re.compile("[&<>\"']")
+
+
+def jinja2_links_url(scheme: str, host: str) -> bool:
+    """True when ``jinja2.utils.urlize`` (as :func:`jinja2_anchor` finds it) links the probe
+    ``scheme//host/`` whole, with that scheme in its href; False: not known (then Jinja2 is asked).
+
+    A word starting ``http://`` or ``https://`` (lowercase: Jinja2 puts ``https://`` before
+    any other) that Jinja2 neither escapes nor trims is linked as it is when its ``_http_re``
+    matches it.  ``host``: the host as the refinement found it (its ``xn--`` form is asked).
+    """
+    from jinja2 import utils
+
+    if scheme != "http:" and scheme != "https:":
+        return False
+    try:
+        probe = f"{scheme}//{ascii_host(host)}/"
+    except (UnicodeError, ValueError):
+        return False
+    return (
+        _ANY_SPACE.search(probe) is None and _ESCAPED.search(probe) is None and utils._http_re.match(probe) is not None
+    )
 
 
 class Jinja2Backend:

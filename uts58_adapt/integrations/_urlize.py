@@ -158,18 +158,21 @@ def in_text(
     library decides where links start, reading its own words (Jinja2 links nothing in
     ``a<p>me.com``, though ``<p>`` ends the word a browser shows; issue 32).  Each such word
     is asked about once per call.
+
+    The parts of the runs given to ``convert`` go to it in one call, joined by a white-space
+    character none of them holds (:func:`_convert_all`; issue 36).
     """
     if not markup:
         return convert(text)
-    out: list[str] = []
-    pos = 0
     runs = text_runs(text, ("a",))
     gap = _shown_between(text[: runs[0][0]]) if words_across_tags and runs else None
     linked = _WordAnswers(text, links_word) if words_across_tags and links_word is not None and runs else None
+    # Each run's part given to ``convert``: (run start, head, tail), run[head:tail]; the rest copied as it is.
+    parts: list[tuple[int, int, int]] = []
     for i, (start, end) in enumerate(runs):
-        out.append(text[pos:start])
-        run = text[start:end]
+        head, tail = 0, end - start
         if words_across_tags:
+            run = text[start:end]
             next_gap = _shown_between(text[end : runs[i + 1][0] if i + 1 < len(runs) else len(text)])
             # The visible text joined to the run's first and last words (None: a tag there ends a word).
             before = None if gap is None else (text[runs[i - 1][1] - 1] if i else "") + gap
@@ -185,15 +188,45 @@ def in_text(
                 if tail == len(run) and joined_after and not linked.at(end - 1):
                     tail = _last_word_start(run)
             gap = next_gap
-            if head >= tail:
-                out.append(run)
-            else:
-                out.append(run[:head] + convert(run[head:tail]) + run[tail:])
-        else:
-            out.append(convert(run))
-        pos = end
+        if head < tail:
+            parts.append((start, start + head, start + tail))
+    converted = _convert_all(text, [text[lo:hi] for _, lo, hi in parts], convert)
+    out: list[str] = []
+    pos = 0
+    for (_, lo, hi), piece in zip(parts, converted, strict=True):
+        out.append(text[pos:lo])
+        out.append(piece)
+        pos = hi
     out.append(text[pos:])
     return "".join(out)
+
+
+#: Characters that join the parts of one text for one call of ``convert`` (:func:`_convert_all`): white
+#: space to Unicode (White_Space), to ``re``'s ``\s`` and to ``str.isspace`` (which split the libraries'
+#: words), and Link_Term=Hard (UTS #58 §3.5.1: no link crosses one).
+_JOINERS = ("\u2029", "\u2028", "\x85")
+
+
+def _convert_all(text: str, pieces: list[str], convert: Callable[[str], str]) -> list[str]:
+    """``[convert(piece) for piece in pieces]``, from one call where ``text`` (which holds the pieces)
+    lacks one of :data:`_JOINERS`: ``convert`` of the pieces joined by it, cut there.
+
+    The libraries (Django's and Jinja2's ``urlize``) split their input into words at white space
+    and link each word on its own, copying the white space; the refinement ends every link
+    before a Hard character and reads each email's word between white space: the pieces joined
+    by a white-space character found in none of them give each piece's output, the joiner
+    between (tests/test_integration_django.py, tests/test_integration_jinja2.py compare them).
+    One call instead of one per text run (issue 36: the calls, not the text, cost in markup of
+    short runs).
+    """
+    if len(pieces) > 1:
+        for joiner in _JOINERS:
+            if joiner not in text:
+                converted = convert(joiner.join(pieces)).split(joiner)
+                if len(converted) == len(pieces):
+                    return converted
+                break
+    return [convert(piece) for piece in pieces]
 
 
 _WHITE = re.compile(r"\s+")

@@ -23,7 +23,13 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from ..backends._html_spans import LibraryLink
-from ..backends.jinja2 import JINJA2_SEPARATORS, jinja2_anchor, jinja2_markup, jinja2_render_word
+from ..backends.jinja2 import (
+    JINJA2_SEPARATORS,
+    jinja2_anchor,
+    jinja2_links_url,
+    jinja2_markup,
+    jinja2_render_word,
+)
 from ..refine.risk_profile import RejectRisky, reject_risky_value
 from ._urlize import _remember, in_text, urlize_refined
 
@@ -171,6 +177,7 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
                 html_entities=is_markup,
                 markup=is_markup,
                 render_word=render_word,
+                links_url=jinja2_links_url if stock else None,
             )
 
         def links_word(word: str) -> bool:
@@ -186,6 +193,11 @@ def install(env: Environment, *, strict_hosts: bool = False, reject_risky: Rejec
                 or any(not isinstance(s, str) or s in word for s in extra_schemes)
             ):
                 return False
+            if not extra_schemes:
+                # Jinja2's answer made with its parts (its _http_re and _email_re): None where it may trim.
+                alone = jinja2_render_word(word, "", None, True)
+                if alone is not None:
+                    return alone != word
             key = probe_key if len(word) <= 256 else None  # (kept across calls: short words recur)
             return bool(
                 _remember(
