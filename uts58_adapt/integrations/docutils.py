@@ -34,7 +34,9 @@ with a risk stays text), as ``detect()`` applies them.
 
 from __future__ import annotations
 
+import functools
 import re
+from types import SimpleNamespace as Struct
 from typing import Any, TypeAlias
 
 import docutils.parsers.rst
@@ -126,6 +128,47 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         self.reject_risky = reject_risky_value(reject_risky)
         self.fast = _FAST and not self.strict_hosts and not self.reject_risky
 
+    def init_customizations(self, settings: Any) -> None:
+        """docutils' ``init_customizations`` (its inline patterns, built for each document), its
+        result kept for the next document with the same settings (the fast path).
+
+        What docutils' method reads of ``settings`` is recorded (``character_level_inline_markup``,
+        ``pep_references``, ``rfc_references`` in docutils 0.22); a document whose settings have
+        the same values for those gets the same attributes (the same compiled patterns, the
+        dispatch list bound to this inliner), as docutils would build them again.
+        """
+        if not self.fast:
+            super().init_customizations(settings)
+            return
+        names = _READ_SETTINGS.get(type(self))
+        if names is not None:
+            key: tuple[Any, ...] | None = _settings_key(type(self), names, settings)
+            kept = _CUSTOMIZATIONS.get(key) if key is not None else None
+            if kept is not None:
+                attributes, dispatch = kept
+                for name, value in attributes.items():
+                    setattr(self, name, value)
+                self.patterns = Struct(**vars(self.patterns))
+                self.implicit_dispatch = [(pattern, getattr(self, method)) for pattern, method in dispatch]
+                return
+        before = set(vars(self))
+        recorder = _Recorder(settings)
+        super().init_customizations(recorder)
+        names = _READ_SETTINGS.setdefault(type(self), tuple(dict.fromkeys(recorder.names)))
+        key = _settings_key(type(self), names, settings)
+        if key is None or tuple(dict.fromkeys(recorder.names)) != names:
+            return
+        dispatch = [(pattern, method.__name__) for pattern, method in self.implicit_dispatch]
+        if any(
+            getattr(self, name, None) != method for (_p, name), (_q, method) in zip(dispatch, self.implicit_dispatch)
+        ):
+            return  # not methods of this inliner: nothing kept
+        attributes = {
+            name: value for name, value in vars(self).items() if name not in before and name != "implicit_dispatch"
+        }
+        if len(_CUSTOMIZATIONS) < 64:
+            _CUSTOMIZATIONS[key] = (attributes, dispatch)
+
     def implicit_inline(self, text: str, lineno: int) -> list[nodes.Node]:
         """docutils' ``implicit_inline`` (the same recursion over ``implicit_dispatch``), each
         standalone URI or email refined, then §5.2's emails in the text between the links."""
@@ -148,13 +191,20 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         self._flush(pending, out, before)
         return out
 
-    def _implicit(self, text: str, lineno: int) -> list[_Piece]:
-        """docutils' ``implicit_inline`` with :meth:`_standalone` for its URI pattern."""
+    def _implicit(self, text: str, lineno: int, uri_free: bool = False) -> list[_Piece]:
+        """docutils' ``implicit_inline`` with :meth:`_standalone` for its URI pattern.
+
+        ``uri_free``: docutils' URI pattern is known to find nothing in ``text``, which is not
+        searched again (:func:`_uri_free_before`).  Under the fast path, a text without ":" or "@"
+        is not searched either: each match of the pattern holds a ``scheme:`` or an ``@``.
+        """
         if not text:
             return []
         uri = self.patterns.uri
         scanned = True
         for pattern, method in self.implicit_dispatch:
+            if pattern is uri and (uri_free or (self.fast and ":" not in text and "@" not in text)):
+                continue  # what docutils' search would give: no match
             match = pattern.search(text)
             if match:
                 if pattern is uri:
@@ -173,7 +223,11 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                         rest = _cut(self._implicit(text[after:], lineno), end - after)
                     else:
                         rest = self._implicit(text[end:], lineno)
-                    return self._implicit(text[:start], lineno) + pieces + rest
+                    return (
+                        self._implicit(text[:start], lineno, self.fast and _uri_free_before(text, start))
+                        + pieces
+                        + rest
+                    )
                 try:
                     made: list[nodes.Node] = method(match, lineno)
                     return (
@@ -292,7 +346,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         """
         found: list[tuple[int, int]] = []
         # where docutils starts and ends inline markup (its standalone URIs and emails among them)
-        starts, ends = re.compile(self.start_string_prefix), re.compile(self.end_string_suffix)
+        starts, ends = _compiled(self.start_string_prefix), _compiled(self.end_string_suffix)
         at = text.find("@")
         while at != -1:
             lo = max(0, at - _LOCAL_MAX, text.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
@@ -364,6 +418,57 @@ def _ascii_shape(domain: str) -> str:
         label if label.isascii() else "xn--" + "".join(c for c in label if c.isascii()) + "-a"
         for label in domain.split(".")
     )
+
+
+class _Recorder:
+    """``settings`` as docutils' ``init_customizations`` reads it, each name read recorded."""
+
+    def __init__(self, settings: Any) -> None:
+        self._settings = settings
+        self.names: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        self.names.append(name)
+        return getattr(self._settings, name)
+
+
+#: What docutils' ``init_customizations`` reads of the settings, per inliner class.
+_READ_SETTINGS: dict[type, tuple[str, ...]] = {}
+#: Its result per inliner class and values of those settings: (attributes, dispatch by method name).
+_CUSTOMIZATIONS: dict[tuple[Any, ...], tuple[dict[str, Any], list[tuple[re.Pattern[str], str]]]] = {}
+_UNSET = object()
+
+
+def _settings_key(cls: type, names: tuple[str, ...], settings: Any) -> tuple[Any, ...] | None:
+    """The key of ``_CUSTOMIZATIONS`` for ``settings``, or None when a value is not hashable."""
+    key = (cls, *(getattr(settings, name, _UNSET) for name in names))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``re.compile(pattern)``, kept here (docutils' start and end strings)."""
+    return re.compile(pattern)
+
+
+def _uri_free_before(text: str, end: int) -> bool:
+    """Whether docutils' URI pattern finds nothing in ``text[:end]``, where ``end`` is at most the
+    start of its first match in ``text`` (the fast path; docutils searches ``text[:end]`` again).
+
+    A match in ``text[:end]`` that does not reach its end would be one in ``text`` too (the
+    pattern reads no further than a match's end and the character after it), starting before
+    docutils' first one: there is none.  One that reaches the end ends with ``text[end - 1]``:
+    not when that character is white space or not ASCII (every character of a match is in one
+    of the pattern's ASCII classes, ``uric``, ``emailc``, the scheme's, none with white space).
+    """
+    if end == 0:
+        return True
+    last = text[end - 1]
+    return last.isspace() or not last.isascii()
 
 
 def _clean_offset(positions: list[int], offset: int) -> int:
