@@ -96,8 +96,11 @@ _Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
 
 #: A character a probe writes ``a`` (a local part as docutils is asked about it).
 _NOT_ASCII_CHAR = re.compile("[^\x00-\x7f]")
-#: The last word (no white space) of a text, possibly empty.
-_LAST_WORD = re.compile(r"\S*\Z")
+
+
+def _last_word(text: str) -> str:
+    """The last word (no white space, as ``\\s`` reads it: ``str.isspace``) of ``text``, possibly empty."""
+    return "" if not text or text[-1].isspace() else text.rsplit(None, 1)[-1]
 
 
 def _cut(pieces: list[_Piece], taken: int) -> list[_Piece]:
@@ -363,19 +366,16 @@ class Inliner(states.Inliner):  # type: ignore[misc]
             if space is not None:
                 hi = space.start()
             window = text[lo:hi]
-            # what docutils reads before the window, in the same word: the text before it here, or before ``text``
-            word = _LAST_WORD.search(before[-_LOCAL_MAX:] if lo == 0 else text[max(0, lo - _LOCAL_MAX) : lo])
-            lead = "" if word is None else word.group()
             links = refine_links(window, [], strict_hosts=self.strict_hosts, accepts_email=self._accepts_email)
             if self.reject_risky:
                 links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
             for link in links:
                 if link.kind == "email" and link.start <= at - lo < link.end:
-                    if (
-                        starts.match(text, lo + link.start)
-                        and ends.match(text, lo + link.end)
-                        and not self._url_over(lead + window, len(lead) + link.start, len(lead) + at - lo)
-                    ):
+                    if starts.match(text, lo + link.start) and ends.match(text, lo + link.end):
+                        # what docutils reads before the window, in the same word: the text before it here, or before ``text``
+                        lead = _last_word(before[-_LOCAL_MAX:] if lo == 0 else text[max(0, lo - _LOCAL_MAX) : lo])
+                        if self._url_over(lead + window, len(lead) + link.start, len(lead) + at - lo):
+                            break
                         found.append((lo + link.start, lo + link.end))
                     break
             at = text.find("@", at + 1)
@@ -384,6 +384,8 @@ class Inliner(states.Inliner):  # type: ignore[misc]
     def _url_over(self, window: str, start: int, at: int) -> bool:
         """Whether docutils reads a URL over the "@" at ``window[at]`` when the local part before it
         (from ``start``) is written in ASCII (``HTTP://σ@e.m`` as ``HTTP://a@e.m``: userinfo, no email)."""
+        if ":" not in window[:at]:
+            return False  # a URL docutils reads starts with its scheme and ":", before the "@"
         probe = window[:start] + _NOT_ASCII_CHAR.sub("a", window[start:at]) + window[at:]
         return any(m.start() <= at < m.end() and not m.group("email") for m in self.patterns.uri.finditer(probe))
 
