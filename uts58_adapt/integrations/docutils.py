@@ -150,8 +150,8 @@ class Inliner(states.Inliner):  # type: ignore[misc]
             if kept is not None:
                 attributes, dispatch = kept
                 for name, value in attributes.items():
-                    setattr(self, name, value)
-                self.patterns = Struct(**vars(self.patterns))
+                    # ``patterns`` (a namespace) copied: each document's inliner has its own
+                    setattr(self, name, Struct(**vars(value)) if isinstance(value, Struct) else value)
                 self.implicit_dispatch = [(pattern, getattr(self, method)) for pattern, method in dispatch]
                 return
         before = set(vars(self))

@@ -204,6 +204,7 @@ class _Candidates:
 
     def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...], reach: dict[str, int]) -> None:
         self._pattern = pattern
+        self.match = pattern.match  # (GFM's ``Url.__init__`` asks www_pattern about each link)
         self._needles = needles
         self._reach = reach  # needle -> how far before it a match may start (-1: to the white space before it)
 
@@ -264,8 +265,8 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
         # GFM's own patterns, searched from near each match (``_Candidates``): ``www.`` starts a
         # ``www_pattern`` match; a ``bare_pattern`` match starts with http, https or ftp just before
         # its "://", or is an email whose local part ([\w.+-], no white space) runs up to its "@".
-        www_pattern = _Candidates(elements.Url.www_pattern, ("www.",), {"www.": 0})
-        bare_pattern = _Candidates(elements.Url.bare_pattern, ("://", "@"), {"://": 5, "@": -1})
+        www_pattern = _Candidates(elements.Url.www_pattern, ("www.",), {"www.": 0})  # type: ignore[assignment]
+        bare_pattern = _Candidates(elements.Url.bare_pattern, ("://", "@"), {"://": 5, "@": -1})  # type: ignore[assignment]
 
         def __new__(cls, match: Any) -> Any:
             if not isinstance(match, _Span):
