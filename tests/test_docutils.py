@@ -316,6 +316,37 @@ def test_kept_customizations_follow_the_settings() -> None:
     assert len(outputs) == len(variants)
 
 
+def test_kept_state_machines_parse_as_new_ones() -> None:
+    """A Parser reuses docutils' state machine from one document to the next (the fast path):
+    documents of every kind in turn, one that stops with an error among them, give what a new
+    parser without the fast path gives."""
+    from docutils.utils import SystemMessage
+
+    documents = [
+        RST_CORPUS,
+        "Title\n=====\n\nSub\n---\n\n1. one http://例え.jp/a\n2. two\n\n   - nested a@b.com\n\nterm\n  def",
+        ".. role:: custom\n\n:custom:`x` and `default` http://x.com/ü\n\n.. default-role:: literal\n\n`y`",
+        "| line block\n| http://a.com/b」\n\n> quoted\n\n::\n\n  literal http://x.com\n\nAfter.",
+        "Bad\n===\n\n.. unknown-directive::\n\n* a\n\n  b\n* c\n\n:field: value\n\n-a  option",
+        "x" * 50 + "\n\nhttps://例え.jp/テスト」です",
+    ]
+    parser = Parser()
+    for text in documents * 2:
+        for settings in (SETTINGS, {**SETTINGS, "line_length_limit": 40}):
+            ours = publish_parts(text, writer_name="html5", parser=parser, settings_overrides=settings)["whole"]
+            fast = docutils_module._FAST
+            docutils_module._FAST = False
+            try:
+                theirs = publish_parts(text, writer_name="html5", parser=Parser(), settings_overrides=settings)["whole"]
+            finally:
+                docutils_module._FAST = fast
+            assert ours == theirs, text
+        with pytest.raises(SystemMessage):  # a run that stops: its machine is not kept
+            publish_parts(text + "\n\n.. nosuch-directive::", writer_name="html5", parser=parser,
+                          settings_overrides={**SETTINGS, "halt_level": 3, "report_level": 5})  # fmt: skip
+    assert docutils_module._SAME_PARSE and docutils_module._MACHINES  # the test can fail: the path is taken
+
+
 def test_the_uri_pattern_matches_only_ascii_characters() -> None:
     """``_uri_free_before``: no match of docutils' URI pattern holds white space or a character
     that is not ASCII (each character of the text around is tried inside a URL and an email)."""
