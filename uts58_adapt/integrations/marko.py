@@ -254,6 +254,10 @@ class UTS58AutolinkRun(InlineElement):
         return None
 
 
+#: ``Element.get_type`` of the ``Url`` classes, by (class, snake_case).
+_TYPE_NAMES: dict[tuple[type, bool], str] = {}
+
+
 def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> type[elements.Url]:
     """GFM's ``Url`` element (it replaces it: ``override``) with its matches refined to UTS #58."""
     risky = reject_risky_value(reject_risky)
@@ -293,6 +297,15 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
                 shown = _shown(match.group())
                 if shown != match.group():
                     self.children = [RawText(shown)]
+
+        @classmethod
+        def get_type(cls, snake_case: bool = False) -> str:
+            """marko's answer (it reads only the class), kept: its renderer asks it for each link."""
+            key = (cls, snake_case)
+            name = _TYPE_NAMES.get(key)
+            if name is None:
+                name = _TYPE_NAMES[key] = super().get_type(snake_case)
+            return name
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
