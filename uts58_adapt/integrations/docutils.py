@@ -510,8 +510,10 @@ class Parser(docutils.parsers.rst.Parser):  # type: ignore[misc]
         self.document.settings.setdefault("tab_width", 8)
         self.document.settings.setdefault("syntax_highlight", "long")
         key = (tuple(self.state_classes), self.initial_state, document.reporter.debug_flag)
-        kept = _MACHINES.get(key)
-        machine = kept.pop() if kept else None
+        try:
+            machine = _MACHINES[key].pop()  # (atomic: another thread's document never gets the same one)
+        except (KeyError, IndexError):
+            machine = None
         if machine is None:
             machine = states.RSTStateMachine(
                 state_classes=self.state_classes, initial_state=self.initial_state, debug=document.reporter.debug_flag
