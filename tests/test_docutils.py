@@ -345,6 +345,11 @@ def test_kept_state_machines_parse_as_new_ones() -> None:
             publish_parts(text + "\n\n.. nosuch-directive::", writer_name="html5", parser=parser,
                           settings_overrides={**SETTINGS, "halt_level": 3, "report_level": 5})  # fmt: skip
     assert docutils_module._SAME_PARSE and docutils_module._MACHINES  # the test can fail: the path is taken
+    # a kept machine keeps no document alive
+    publish_parts(documents[0], writer_name="html5", parser=parser, settings_overrides=SETTINGS)
+    kept = [machine for machines in docutils_module._MACHINES.values() for machine in machines]
+    assert kept and all(machine.memo is None and machine.node is None for machine in kept)
+    assert all(getattr(state, "document", None) is None for machine in kept for state in machine.states.values())
 
 
 def test_the_uri_pattern_matches_only_ascii_characters() -> None:

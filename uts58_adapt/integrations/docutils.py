@@ -530,11 +530,23 @@ class Parser(docutils.parsers.rst.Parser):  # type: ignore[misc]
         else:
             machine.run(inputlines, document, inliner=self.inliner)
             if len(_MACHINES.setdefault(key, [])) < 4:
+                _release(machine)
                 _MACHINES[key].append(machine)
         # restore the "default" default role after parsing a document
         if "" in roles._roles:
             del roles._roles[""]
         self.finish_parse()
+
+
+def _release(machine: Any) -> None:
+    """What a kept state machine's states hold of the document just parsed, dropped (their
+    ``runtime_init`` sets it again for the next one): a kept machine keeps no document alive.
+    (docutils itself keeps the nested machines of ``RSTState.nested_sm_cache``, a class
+    attribute, from one document to the next.)"""
+    for state in machine.states.values():
+        for name in ("memo", "document", "reporter", "inliner"):
+            if name in vars(state):
+                setattr(state, name, None)
 
 
 #: What docutils' Parser.parse (0.20 to 0.22) reads: :meth:`Parser.parse` does the same only
