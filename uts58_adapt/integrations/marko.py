@@ -190,6 +190,10 @@ def refined_matches(
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
 
 
+#: How far before an "@" white space is looked for (``_Candidates``).
+_LOOK_BACK = 256
+
+
 class _Candidates:
     """One of GFM's ``Url`` patterns whose ``finditer`` starts each search near the next match:
     its matches, those of ``pattern.finditer(text)``, found without scanning the text between them.
@@ -216,17 +220,24 @@ class _Candidates:
             yield from self._pattern.finditer(text, pos, *(() if endpos is None else (endpos,)))
             return
         search = self._pattern.search
+        # each needle's next occurrence, looked for again only once passed (linear time: a
+        # needle absent from the rest of the text is never looked for again)
+        found: dict[str, int | None] = dict.fromkeys(self._needles)
         while True:
             bound = -1
             for needle in self._needles:
-                at = text.find(needle, pos)
+                at = found[needle]
+                if at is None or 0 <= at < pos:
+                    at = found[needle] = text.find(needle, pos)
                 if at == -1:
                     continue
                 back = self._reach[needle]
                 if back >= 0:
                     lo = at - back
-                else:  # the match holds no white space from its start to the needle
-                    lo = max(text.rfind(" ", pos, at), text.rfind("\n", pos, at)) + 1
+                else:  # the match holds no white space from its start to the needle (looked for
+                    # over a bounded stretch: none there, and the search starts at pos)
+                    near = max(pos, at - _LOOK_BACK)
+                    lo = max(text.rfind(" ", near, at), text.rfind("\n", near, at)) + 1
                     if lo == 0:
                         lo = pos
                 lo = max(lo, pos)
