@@ -344,6 +344,8 @@ def test_gfm_patterns_searched_from_near_each_match_find_what_finditer_finds() -
     pieces = [*FAST_PIECES, "www.", "://", "wwww.a.b", "ftp", "https", "a_b@c.d", "x+y@z.io", "\t", "(", "*_~"]
     texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(3000)]
     texts += [*sample_lines(), *dense_paragraphs(20_000)]
+    # no white space within 256 characters before an "@" (the search then starts where finditer's would)
+    texts += ["x" * 300 + "@b.cd", "a b" + "x" * 300 + "@b.cd y@z.io", "http://a.bc/x。" * 40 + "a@b.cd", "a@" * 200]
     pairs = ((Url.www_pattern, elements.Url.www_pattern), (Url.bare_pattern, elements.Url.bare_pattern))
     for ours, theirs in pairs:
         assert ours is not theirs and ours.pattern == theirs.pattern
