@@ -257,7 +257,7 @@ FAST_PIECES = [
     "a..b@c.com", f"{'l' * 64}@b.com", f"{'l' * 65}@b.com", "a@b.c", "a@1.2.3.4", "a@b--c.com", "mailto:a@b.com",
     "bug@例え.jp", "a@xn--p1ai.рф", "σ@a.com", "例え.jp", "https://例え.jp/テスト", "ü", "」", "。", "\\", "\\_", "`",
     "*", "_", "(", ")", "<", ">", "[", "]", "{", "}", "'", '"', ",", ".", ":", ";", "!", "?", "/", "-", "@",
-    " ", "\n", "\u3000", "x",
+    " ", "\n", "\u3000", "x", "a:", "x:y", "PEP 8", "pep-0008", "RFC 2822", "RFC-1", "mailto:", "\x00",
 ]  # fmt: skip
 
 
@@ -285,6 +285,89 @@ def test_the_fast_path_is_the_plain_path_on_the_corpora() -> None:
     texts = [corpus, RST_CORPUS, *dense_paragraphs(20_000)]
     differ = [text for text in texts if upgraded(text) != _plain_path(text)]
     assert not differ, differ[:1]
+
+
+def test_kept_customizations_follow_the_settings() -> None:
+    """The inline patterns kept from one document to the next (``init_customizations``) are
+    those docutils builds for each document's settings: documents with other settings in turn."""
+    text = "PEP 8, RFC 2822 and x*y*z http://例え.jp/a* see https://example.com/a, a@b.com."
+    variants = [
+        {},
+        {"pep_references": True, "rfc_references": True},
+        {"character_level_inline_markup": True},
+        {"pep_references": True, "character_level_inline_markup": True},
+    ]
+    parser = Parser()
+    for overrides in variants * 2:
+        settings = {**SETTINGS, **overrides}
+        ours = publish_parts(text, writer_name="html5", parser=parser, settings_overrides=settings)["body"]
+        fast = docutils_module._FAST
+        docutils_module._FAST = False
+        try:
+            theirs = publish_parts(text, writer_name="html5", parser=Parser(), settings_overrides=settings)["body"]
+        finally:
+            docutils_module._FAST = fast
+        assert ours == theirs, overrides
+    # the test can fail: the settings change the output
+    outputs = {
+        publish_parts(text, writer_name="html5", parser=Parser(), settings_overrides={**SETTINGS, **o})["body"]
+        for o in variants
+    }
+    assert len(outputs) == len(variants)
+
+
+def test_kept_state_machines_parse_as_new_ones() -> None:
+    """A Parser reuses docutils' state machine from one document to the next (the fast path):
+    documents of every kind in turn, one that stops with an error among them, give what a new
+    parser without the fast path gives."""
+    from docutils.utils import SystemMessage
+
+    documents = [
+        RST_CORPUS,
+        "Title\n=====\n\nSub\n---\n\n1. one http://例え.jp/a\n2. two\n\n   - nested a@b.com\n\nterm\n  def",
+        ".. role:: custom\n\n:custom:`x` and `default` http://x.com/ü\n\n.. default-role:: literal\n\n`y`",
+        "| line block\n| http://a.com/b」\n\n> quoted\n\n::\n\n  literal http://x.com\n\nAfter.",
+        "Bad\n===\n\n.. unknown-directive::\n\n* a\n\n  b\n* c\n\n:field: value\n\n-a  option",
+        "x" * 50 + "\n\nhttps://例え.jp/テスト」です",
+    ]
+    parser = Parser()
+    for text in documents * 2:
+        for settings in (SETTINGS, {**SETTINGS, "line_length_limit": 40}):
+            ours = publish_parts(text, writer_name="html5", parser=parser, settings_overrides=settings)["whole"]
+            fast = docutils_module._FAST
+            docutils_module._FAST = False
+            try:
+                theirs = publish_parts(text, writer_name="html5", parser=Parser(), settings_overrides=settings)["whole"]
+            finally:
+                docutils_module._FAST = fast
+            assert ours == theirs, text
+        with pytest.raises(SystemMessage):  # a run that stops: its machine is not kept
+            publish_parts(text + "\n\n.. nosuch-directive::", writer_name="html5", parser=parser,
+                          settings_overrides={**SETTINGS, "halt_level": 3, "report_level": 5})  # fmt: skip
+    assert docutils_module._SAME_PARSE and docutils_module._MACHINES  # the test can fail: the path is taken
+    # a kept machine keeps no document alive
+    publish_parts(documents[0], writer_name="html5", parser=parser, settings_overrides=SETTINGS)
+    kept = [machine for machines in docutils_module._MACHINES.values() for machine in machines]
+    assert kept and all(machine.memo is None and machine.node is None for machine in kept)
+    assert all(getattr(state, "document", None) is None for machine in kept for state in machine.states.values())
+
+
+def test_the_uri_pattern_matches_only_ascii_characters() -> None:
+    """``_uri_free_before``: no match of docutils' URI pattern holds white space or a character
+    that is not ASCII (each character of the text around is tried inside a URL and an email)."""
+    from types import SimpleNamespace
+
+    inliner = docutils_module.Inliner()
+    inliner.init_customizations(
+        SimpleNamespace(character_level_inline_markup=False, pep_references=None, rfc_references=None)
+    )
+    uri = inliner.patterns.uri
+    for cp in [*range(0x20), *range(0x20, 0x3000, 7), 0x3000, 0x3002, 0xFF0E, 0x10000]:
+        c = chr(cp)
+        for text in (f"http://a{c}b", f"a{c}b@c.d", f"a@b{c}c", f"ab{c}:c"):
+            for m in uri.finditer(text):
+                assert c not in m.group("whole") or (c.isascii() and not c.isspace()), (c, text)
+    assert uri.search("http://a\x00b") is not None  # the test can fail: an ASCII character is taken
 
 
 def test_the_probe_shape_is_punycodes() -> None:

@@ -329,3 +329,27 @@ def test_the_fast_path_is_taken() -> None:
                        ("see http://例え.jp/x y", False), ("see http://a.com/x」y", False)):  # fmt: skip
         matches = list(Url.find(text, source=None))
         assert len(matches) == 1 and isinstance(matches[0], _Span) is not fast, text
+
+
+def test_gfm_patterns_searched_from_near_each_match_find_what_finditer_finds() -> None:
+    """``_Candidates.finditer`` (the search started near the next "www.", "://" or "@") gives
+    GFM's own ``finditer``, match for match, groups included."""
+    import random
+
+    from marko.ext.gfm import elements
+
+    from uts58_adapt.integrations.marko import Url
+
+    rng = random.Random(35)
+    pieces = [*FAST_PIECES, "www.", "://", "wwww.a.b", "ftp", "https", "a_b@c.d", "x+y@z.io", "\t", "(", "*_~"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 14))) for _ in range(3000)]
+    texts += [*sample_lines(), *dense_paragraphs(20_000)]
+    # no white space within 256 characters before an "@" (the search then starts where finditer's would)
+    texts += ["x" * 300 + "@b.cd", "a b" + "x" * 300 + "@b.cd y@z.io", "http://a.bc/x。" * 40 + "a@b.cd", "a@" * 200]
+    pairs = ((Url.www_pattern, elements.Url.www_pattern), (Url.bare_pattern, elements.Url.bare_pattern))
+    for ours, theirs in pairs:
+        assert ours is not theirs and ours.pattern == theirs.pattern
+        for text in texts:
+            got = [(m.span(), m.groups()) for m in ours.finditer(text)]
+            assert got == [(m.span(), m.groups()) for m in theirs.finditer(text)], text
+    assert [m.group() for m in Url.bare_pattern.finditer("x http://a.bc y@d.ef")] == ["http://a.bc", "y@d.ef"]

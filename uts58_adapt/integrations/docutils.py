@@ -34,12 +34,15 @@ with a risk stays text), as ``detect()`` applies them.
 
 from __future__ import annotations
 
+import functools
 import re
+from types import SimpleNamespace as Struct
 from typing import Any, TypeAlias
 
 import docutils.parsers.rst
+import docutils.statemachine
 from docutils import nodes
-from docutils.parsers.rst import states
+from docutils.parsers.rst import roles, states
 from docutils.utils import unescape
 
 from ..html import BIDI_CONTROLS
@@ -94,8 +97,11 @@ _Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
 
 #: A character a probe writes ``a`` (a local part as docutils is asked about it).
 _NOT_ASCII_CHAR = re.compile("[^\x00-\x7f]")
-#: The last word (no white space) of a text, possibly empty.
-_LAST_WORD = re.compile(r"\S*\Z")
+
+
+def _last_word(text: str) -> str:
+    """The last word (no white space, as ``\\s`` reads it: ``str.isspace``) of ``text``, possibly empty."""
+    return "" if not text or text[-1].isspace() else text.rsplit(None, 1)[-1]
 
 
 def _cut(pieces: list[_Piece], taken: int) -> list[_Piece]:
@@ -126,6 +132,47 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         self.reject_risky = reject_risky_value(reject_risky)
         self.fast = _FAST and not self.strict_hosts and not self.reject_risky
 
+    def init_customizations(self, settings: Any) -> None:
+        """docutils' ``init_customizations`` (its inline patterns, built for each document), its
+        result kept for the next document with the same settings (the fast path).
+
+        What docutils' method reads of ``settings`` is recorded (``character_level_inline_markup``,
+        ``pep_references``, ``rfc_references`` in docutils 0.22); a document whose settings have
+        the same values for those gets the same attributes (the same compiled patterns, the
+        dispatch list bound to this inliner), as docutils would build them again.
+        """
+        if not self.fast:
+            super().init_customizations(settings)
+            return
+        names = _READ_SETTINGS.get(type(self))
+        if names is not None:
+            key: tuple[Any, ...] | None = _settings_key(type(self), names, settings)
+            kept = _CUSTOMIZATIONS.get(key) if key is not None else None
+            if kept is not None:
+                attributes, dispatch = kept
+                for name, value in attributes.items():
+                    # ``patterns`` (a namespace) copied: each document's inliner has its own
+                    setattr(self, name, Struct(**vars(value)) if isinstance(value, Struct) else value)
+                self.implicit_dispatch = [(pattern, getattr(self, method)) for pattern, method in dispatch]
+                return
+        before = set(vars(self))
+        recorder = _Recorder(settings)
+        super().init_customizations(recorder)
+        names = _READ_SETTINGS.setdefault(type(self), tuple(dict.fromkeys(recorder.names)))
+        key = _settings_key(type(self), names, settings)
+        if key is None or tuple(dict.fromkeys(recorder.names)) != names:
+            return
+        dispatch = [(pattern, method.__name__) for pattern, method in self.implicit_dispatch]
+        if any(
+            getattr(self, name, None) != method for (_p, name), (_q, method) in zip(dispatch, self.implicit_dispatch)
+        ):
+            return  # not methods of this inliner: nothing kept
+        attributes = {
+            name: value for name, value in vars(self).items() if name not in before and name != "implicit_dispatch"
+        }
+        if len(_CUSTOMIZATIONS) < 64:
+            _CUSTOMIZATIONS[key] = (attributes, dispatch)
+
     def implicit_inline(self, text: str, lineno: int) -> list[nodes.Node]:
         """docutils' ``implicit_inline`` (the same recursion over ``implicit_dispatch``), each
         standalone URI or email refined, then §5.2's emails in the text between the links."""
@@ -148,13 +195,20 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         self._flush(pending, out, before)
         return out
 
-    def _implicit(self, text: str, lineno: int) -> list[_Piece]:
-        """docutils' ``implicit_inline`` with :meth:`_standalone` for its URI pattern."""
+    def _implicit(self, text: str, lineno: int, uri_free: bool = False) -> list[_Piece]:
+        """docutils' ``implicit_inline`` with :meth:`_standalone` for its URI pattern.
+
+        ``uri_free``: docutils' URI pattern is known to find nothing in ``text``, which is not
+        searched again (:func:`_uri_free_before`).  Under the fast path, a text without ":" or "@"
+        is not searched either: each match of the pattern holds a ``scheme:`` or an ``@``.
+        """
         if not text:
             return []
         uri = self.patterns.uri
         scanned = True
         for pattern, method in self.implicit_dispatch:
+            if pattern is uri and (uri_free or (self.fast and ":" not in text and "@" not in text)):
+                continue  # what docutils' search would give: no match
             match = pattern.search(text)
             if match:
                 if pattern is uri:
@@ -173,7 +227,11 @@ class Inliner(states.Inliner):  # type: ignore[misc]
                         rest = _cut(self._implicit(text[after:], lineno), end - after)
                     else:
                         rest = self._implicit(text[end:], lineno)
-                    return self._implicit(text[:start], lineno) + pieces + rest
+                    return (
+                        self._implicit(text[:start], lineno, self.fast and _uri_free_before(text, start))
+                        + pieces
+                        + rest
+                    )
                 try:
                     made: list[nodes.Node] = method(match, lineno)
                     return (
@@ -292,7 +350,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         """
         found: list[tuple[int, int]] = []
         # where docutils starts and ends inline markup (its standalone URIs and emails among them)
-        starts, ends = re.compile(self.start_string_prefix), re.compile(self.end_string_suffix)
+        starts, ends = _compiled(self.start_string_prefix), _compiled(self.end_string_suffix)
         at = text.find("@")
         while at != -1:
             lo = max(0, at - _LOCAL_MAX, text.rfind("@", max(0, at - _LOCAL_MAX), at) + 1)
@@ -309,19 +367,16 @@ class Inliner(states.Inliner):  # type: ignore[misc]
             if space is not None:
                 hi = space.start()
             window = text[lo:hi]
-            # what docutils reads before the window, in the same word: the text before it here, or before ``text``
-            word = _LAST_WORD.search(before[-_LOCAL_MAX:] if lo == 0 else text[max(0, lo - _LOCAL_MAX) : lo])
-            lead = "" if word is None else word.group()
             links = refine_links(window, [], strict_hosts=self.strict_hosts, accepts_email=self._accepts_email)
             if self.reject_risky:
                 links = risk_filter(window, links, strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
             for link in links:
                 if link.kind == "email" and link.start <= at - lo < link.end:
-                    if (
-                        starts.match(text, lo + link.start)
-                        and ends.match(text, lo + link.end)
-                        and not self._url_over(lead + window, len(lead) + link.start, len(lead) + at - lo)
-                    ):
+                    if starts.match(text, lo + link.start) and ends.match(text, lo + link.end):
+                        # what docutils reads before the window, in the same word: the text before it here, or before ``text``
+                        lead = _last_word(before[-_LOCAL_MAX:] if lo == 0 else text[max(0, lo - _LOCAL_MAX) : lo])
+                        if self._url_over(lead + window, len(lead) + link.start, len(lead) + at - lo):
+                            break
                         found.append((lo + link.start, lo + link.end))
                     break
             at = text.find("@", at + 1)
@@ -330,6 +385,8 @@ class Inliner(states.Inliner):  # type: ignore[misc]
     def _url_over(self, window: str, start: int, at: int) -> bool:
         """Whether docutils reads a URL over the "@" at ``window[at]`` when the local part before it
         (from ``start``) is written in ASCII (``HTTP://σ@e.m`` as ``HTTP://a@e.m``: userinfo, no email)."""
+        if ":" not in window[:at]:
+            return False  # a URL docutils reads starts with its scheme and ":", before the "@"
         probe = window[:start] + _NOT_ASCII_CHAR.sub("a", window[start:at]) + window[at:]
         return any(m.start() <= at < m.end() and not m.group("email") for m in self.patterns.uri.finditer(probe))
 
@@ -366,6 +423,57 @@ def _ascii_shape(domain: str) -> str:
     )
 
 
+class _Recorder:
+    """``settings`` as docutils' ``init_customizations`` reads it, each name read recorded."""
+
+    def __init__(self, settings: Any) -> None:
+        self._settings = settings
+        self.names: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        self.names.append(name)
+        return getattr(self._settings, name)
+
+
+#: What docutils' ``init_customizations`` reads of the settings, per inliner class.
+_READ_SETTINGS: dict[type, tuple[str, ...]] = {}
+#: Its result per inliner class and values of those settings: (attributes, dispatch by method name).
+_CUSTOMIZATIONS: dict[tuple[Any, ...], tuple[dict[str, Any], list[tuple[re.Pattern[str], str]]]] = {}
+_UNSET = object()
+
+
+def _settings_key(cls: type, names: tuple[str, ...], settings: Any) -> tuple[Any, ...] | None:
+    """The key of ``_CUSTOMIZATIONS`` for ``settings``, or None when a value is not hashable."""
+    key = (cls, *(getattr(settings, name, _UNSET) for name in names))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``re.compile(pattern)``, kept here (docutils' start and end strings)."""
+    return re.compile(pattern)
+
+
+def _uri_free_before(text: str, end: int) -> bool:
+    """Whether docutils' URI pattern finds nothing in ``text[:end]``, where ``end`` is at most the
+    start of its first match in ``text`` (the fast path; docutils searches ``text[:end]`` again).
+
+    A match in ``text[:end]`` that does not reach its end would be one in ``text`` too (the
+    pattern reads no further than a match's end and the character after it), starting before
+    docutils' first one: there is none.  One that reaches the end ends with ``text[end - 1]``:
+    not when that character is white space or not ASCII (every character of a match is in one
+    of the pattern's ASCII classes, ``uric``, ``emailc``, the scheme's, none with white space).
+    """
+    if end == 0:
+        return True
+    last = text[end - 1]
+    return last.isspace() or not last.isascii()
+
+
 def _clean_offset(positions: list[int], offset: int) -> int:
     """The offset in the text without ``\\x00`` of the raw ``offset`` (``positions``: each kept
     character's raw offset)."""
@@ -391,4 +499,86 @@ class Parser(docutils.parsers.rst.Parser):  # type: ignore[misc]
     def parse(self, inputstring: str, document: nodes.document) -> None:
         # docutils' init_customizations appends to the inliner's dispatch list: one inliner per document
         self.inliner = Inliner(strict_hosts=self.strict_hosts, reject_risky=self.reject_risky)
-        super().parse(inputstring, document)
+        if not self.inliner.fast or not _SAME_PARSE:
+            super().parse(inputstring, document)
+            return
+        # docutils' Parser.parse (the same code, _PARSE_NAMES), with a state machine kept from an
+        # earlier document: building one (its states and their transitions) costs docutils about
+        # 0.3 ms a document.  A machine is kept only after a run that ended normally (its run()
+        # then leaves no observer, node or memo), and used by one document at a time.
+        self.setup_parse(inputstring, document)
+        self.document.settings.setdefault("tab_width", 8)
+        self.document.settings.setdefault("syntax_highlight", "long")
+        key = (tuple(self.state_classes), self.initial_state, document.reporter.debug_flag)
+        try:
+            machine = _MACHINES[key].pop()  # (atomic: another thread's document never gets the same one)
+        except (KeyError, IndexError):
+            machine = None
+        if machine is None:
+            machine = states.RSTStateMachine(
+                state_classes=self.state_classes, initial_state=self.initial_state, debug=document.reporter.debug_flag
+            )
+        self.statemachine = machine
+        inputlines = docutils.statemachine.string2lines(
+            inputstring, tab_width=document.settings.tab_width, convert_whitespace=True
+        )
+        for i, line in enumerate(inputlines):
+            if len(line) > self.document.settings.line_length_limit:
+                error = self.document.reporter.error(f"Line {i + 1} exceeds the line-length-limit.")
+                self.document.append(error)
+                break
+        else:
+            machine.run(inputlines, document, inliner=self.inliner)
+            if len(_MACHINES.setdefault(key, [])) < 4:
+                _release(machine)
+                _MACHINES[key].append(machine)
+        # restore the "default" default role after parsing a document
+        if "" in roles._roles:
+            del roles._roles[""]
+        self.finish_parse()
+
+
+def _release(machine: Any) -> None:
+    """What a kept state machine's states hold of the document just parsed, dropped (their
+    ``runtime_init`` sets it again for the next one): a kept machine keeps no document alive.
+    (docutils itself keeps the nested machines of ``RSTState.nested_sm_cache``, a class
+    attribute, from one document to the next.)"""
+    for state in machine.states.values():
+        for name in ("memo", "document", "reporter", "inliner"):
+            if name in vars(state):
+                setattr(state, name, None)
+
+
+#: What docutils' Parser.parse (0.20 to 0.22) reads: :meth:`Parser.parse` does the same only
+#: where the installed docutils' method reads exactly these names (else it calls docutils').
+_PARSE_NAMES = frozenset(
+    [
+        "RSTStateMachine",
+        "_roles",
+        "append",
+        "debug_flag",
+        "document",
+        "docutils",
+        "enumerate",
+        "error",
+        "finish_parse",
+        "initial_state",
+        "inliner",
+        "len",
+        "line_length_limit",
+        "reporter",
+        "roles",
+        "run",
+        "setdefault",
+        "settings",
+        "setup_parse",
+        "state_classes",
+        "statemachine",
+        "states",
+        "string2lines",
+        "tab_width",
+    ]
+)
+_SAME_PARSE = frozenset(docutils.parsers.rst.Parser.parse.__code__.co_names) == _PARSE_NAMES
+#: State machines kept for the next document, by (state classes, initial state, debug).
+_MACHINES: dict[tuple[Any, ...], list[Any]] = {}

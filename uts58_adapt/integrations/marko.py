@@ -190,6 +190,68 @@ def refined_matches(
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
 
 
+#: How far before an "@" white space is looked for (``_Candidates``).
+_LOOK_BACK = 256
+
+
+class _Candidates:
+    """One of GFM's ``Url`` patterns whose ``finditer`` starts each search near the next match:
+    its matches, those of ``pattern.finditer(text)``, found without scanning the text between them.
+
+    Every match holds one of ``needles`` (``www.``; ``://`` or ``@``) at most ``reach`` characters
+    after its start, or (``run``) after a start with no white space between: the search for the
+    next match starts at the nearest such bound before the next needle (no match starts before
+    it, and a search from there finds what ``finditer`` finds; ``search(text, pos)`` reads the
+    text before ``pos`` for the pattern's look-behind, as ``finditer`` does).  Anything else is
+    the pattern's (``match``, ``pattern``...).
+    """
+
+    def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...], reach: dict[str, int]) -> None:
+        self._pattern = pattern
+        self.match = pattern.match  # (GFM's ``Url.__init__`` asks www_pattern about each link)
+        self._needles = needles
+        self._reach = reach  # needle -> how far before it a match may start (-1: to the white space before it)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pattern, name)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match[str]]:
+        if not _FAST or endpos is not None:
+            yield from self._pattern.finditer(text, pos, *(() if endpos is None else (endpos,)))
+            return
+        search = self._pattern.search
+        # each needle's next occurrence, looked for again only once passed (linear time: a
+        # needle absent from the rest of the text is never looked for again)
+        found: dict[str, int | None] = dict.fromkeys(self._needles)
+        while True:
+            bound = -1
+            for needle in self._needles:
+                at = found[needle]
+                if at is None or 0 <= at < pos:
+                    at = found[needle] = text.find(needle, pos)
+                if at == -1:
+                    continue
+                back = self._reach[needle]
+                if back >= 0:
+                    lo = at - back
+                else:  # the match holds no white space from its start to the needle (looked for
+                    # over a bounded stretch: none there, and the search starts at pos)
+                    near = max(pos, at - _LOOK_BACK)
+                    lo = max(text.rfind(" ", near, at), text.rfind("\n", near, at)) + 1
+                    if lo == 0:
+                        lo = pos
+                lo = max(lo, pos)
+                if bound == -1 or lo < bound:
+                    bound = lo
+            if bound == -1:
+                return
+            match = search(text, bound)
+            if match is None:
+                return
+            yield match
+            pos = match.end() if match.end() > match.start() else match.end() + 1
+
+
 class UTS58AutolinkRun(InlineElement):
     """marko's autolink span whose refined link is shorter, or none: the link (an ``Url``
     element) between plain text.  No renderer has a method for it: each renders its children."""
@@ -203,6 +265,10 @@ class UTS58AutolinkRun(InlineElement):
         return None
 
 
+#: ``Element.get_type`` of the ``Url`` classes, by (class, snake_case).
+_TYPE_NAMES: dict[tuple[type, bool], str] = {}
+
+
 def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False) -> type[elements.Url]:
     """GFM's ``Url`` element (it replaces it: ``override``) with its matches refined to UTS #58."""
     risky = reject_risky_value(reject_risky)
@@ -211,6 +277,11 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
         """GFM's extended autolinks, ending and validated by UTS #58 (module docstring)."""
 
         override = True
+        # GFM's own patterns, searched from near each match (``_Candidates``): ``www.`` starts a
+        # ``www_pattern`` match; a ``bare_pattern`` match starts with http, https or ftp just before
+        # its "://", or is an email whose local part ([\w.+-], no white space) runs up to its "@".
+        www_pattern = _Candidates(elements.Url.www_pattern, ("www.",), {"www.": 0})  # type: ignore[assignment]
+        bare_pattern = _Candidates(elements.Url.bare_pattern, ("://", "@"), {"://": 5, "@": -1})  # type: ignore[assignment]
 
         def __new__(cls, match: Any) -> Any:
             if not isinstance(match, _Span):
@@ -237,6 +308,15 @@ def url_element(*, strict_hosts: bool = False, reject_risky: RejectRisky = False
                 shown = _shown(match.group())
                 if shown != match.group():
                     self.children = [RawText(shown)]
+
+        @classmethod
+        def get_type(cls, snake_case: bool = False) -> str:
+            """marko's answer (it reads only the class), kept: its renderer asks it for each link."""
+            key = (cls, snake_case)
+            name = _TYPE_NAMES.get(key)
+            if name is None:
+                name = _TYPE_NAMES[key] = super().get_type(snake_case)
+            return name
 
         @classmethod
         def find(cls, text: str, *, source: Any) -> Iterator[Any]:
