@@ -413,3 +413,20 @@ def test_the_text_after_a_longer_link_is_read_as_docutils_reads_it() -> None:
     assert plain(text) == "<p>" + _a("mailto:a&#64;b", "mailto:a&#64;b") + ".c=&#64;d&amp;#x</p>\n"
     assert plain("=@d&#x").count("<a ") == 1  # the test can fail: alone, it is an email
     assert upgraded(text) == "<p>" + _a("mailto:a&#64;b.c", "mailto:a&#64;b.c") + "=&#64;d&amp;#x</p>\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see http://a/;#[ftp://o?\u200f ok",
+        "http://m/<hTtP://u#\u202b",
+        "http://w\u3002/http://e/\u202e",
+    ],
+)
+def test_a_bidi_control_escaped_in_the_link_adds_no_text_after_it(text: str) -> None:
+    """The reference's rawsource is the link as written: measured by its escaped text, the source
+    was 8 characters longer per Bidi_Control character, and docutils' text after the link repeated
+    ``E2%80%8F`` (fuzz campaign 3, seed 7, docutils: visible text, characters added)."""
+    out = upgraded(text)
+    assert not re.search(r"</a>[^<]*E2%80", out), out
+    assert out.count("%E2%80%") == 2 * out.count("<a ")  # in the href and the text, once each

@@ -315,10 +315,11 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         """The reference node docutils' ``standalone_uri`` makes for the link ``text``."""
         addscheme = MAILTO if is_email and text[: len(MAILTO)].lower() != MAILTO else ""
         href = addscheme + unescape(text)
+        source = text  # the rawsource: the text as written (its length is the link's, for _cut)
         if not text.isascii() and not BIDI_CONTROLS.isdisjoint(text):
             # Bidi_Control characters shown percent-escaped (UTS #58 §8), in the text and the href
             text, href = escape_bidi(text), escape_bidi(href)
-        return nodes.reference(unescape(text, True), text, refuri=href)
+        return nodes.reference(unescape(source, True), text, refuri=href)
 
     # -- §5.2 emails docutils' pattern did not see -------------------------------------------
 
