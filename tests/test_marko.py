@@ -121,6 +121,15 @@ def test_reference_at_the_end_stays_whole() -> None:
     assert upgraded("http://a.com/x&amp; y") == '<p><a href="http://a.com/x&amp;">http://a.com/x&amp;</a> y</p>\n'
 
 
+@pytest.mark.parametrize("text", ["http://t.e/&lta;", "see http://t.e/&ampx; ok", "see http://t.e/&copy2 ok"])
+def test_a_reference_marko_decodes_after_its_link_ends_the_link(text: str) -> None:
+    """marko decodes ``&lt`` in ``&lta;`` (``html.unescape``: a named reference without ``;``) in the
+    text after its link, which ends before it: the refined link ends there too, and the text
+    shows marko's ``<a;`` (fuzz campaign 3, seed 7, marko: visible text)."""
+    assert upgraded(text) == alone(text)
+    assert "<a " in alone(text)
+
+
 def test_userinfo_is_not_linked() -> None:
     """§3.2 (userinfo is deprecated): marko's own pattern takes no ``@`` in a host either."""
     assert upgraded("http://user@a.com") == alone("http://user@a.com") == "<p>http://user@a.com</p>\n"

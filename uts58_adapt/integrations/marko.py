@@ -32,6 +32,7 @@ import functools
 import html
 import re
 from collections.abc import Iterator
+from html.entities import html5 as _ENTITIES
 from typing import Any
 
 from marko.ext.gfm import elements
@@ -170,6 +171,8 @@ def refined_matches(
         span_end = min(end, start + WINDOW)
         window_end = raw.end() if text[end : end + 1] not in _DELIMITERS else end
         window_end = min(window_end, span_end + WINDOW)
+        if text.find("&", end, window_end) != -1:
+            window_end = _before_decoded(text, end, window_end)
         shape = unchanged(text, start, end) if fast and span_end == end else None
         if (
             shape is not None
@@ -188,6 +191,30 @@ def refined_matches(
             link_end, link_text = link_end + 1, link_text + ";"  # "…&amp" then ";": one "&" shown
         token_end = max(end, link_end)
         yield _Span(start, token_end, text[start:token_end], kind, (link_start, link_end, link_text))
+
+
+#: A character reference as ``html.unescape`` finds one (named ones without ``;`` too: ``&lt`` in ``&lta;``).
+_REFERENCE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
+
+
+def _before_decoded(text: str, end: int, window_end: int) -> int:
+    """Where a link past marko's match (``end``) must stop, at most ``window_end``: before the first
+    ``&`` that marko's text after its link decodes (``html.unescape``) other than as a whole reference
+    the link may take (``&amp;``: one ``&``, :func:`completes_reference`), or to ``<`` or white space,
+    which marko's links never hold.  marko alone shows ``http://t.e/&lta;`` as a link and ``<a;``: the
+    refined link ends where marko's reading of the text ends it (fuzz campaign 3, issue 32)."""
+    pos = text.find("&", end, window_end)
+    while pos != -1:
+        m = _REFERENCE.match(text, pos)
+        if m is not None:
+            written = m.group()
+            decoded = html.unescape(written)
+            if decoded != written:
+                whole = written.endswith(";") and (written[1] == "#" or written[1:] in _ENTITIES)
+                if not whole or decoded == "<" or decoded.isspace():
+                    return pos
+        pos = text.find("&", pos + 1, window_end)
+    return window_end
 
 
 #: How far before an "@" white space is looked for (``_Candidates``).
