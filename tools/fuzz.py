@@ -1557,22 +1557,10 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         return [("raises", type(exc).__name__)]
 
     def links_alone(shown: str) -> bool:
-        probe = library_form(shown)
-        if config.kind == "spans":
-            return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
-        page = Page(alone(_written(probe, config)))
-        if any(anchor_text == probe for _, _, _, anchor_text in page.anchors):
-            return True
-        # an email whose domain is not ASCII, where the integration asks the library with its "xn--" form
-        ascii_probe = _ascii_email(probe) if config.ascii_email_domain else None
-        if ascii_probe is None:
-            return False
-        return any(t == ascii_probe for _, _, _, t in Page(alone(_written(ascii_probe, config))).anchors)
+        return _links_alone(config, shown)
 
     def library_starts(rest: str, prefix: str) -> bool:
-        probe = library_form(rest)
-        page = Page(alone(_written(probe, config)))
-        return any(s == 0 and h is not None and t.startswith(library_form(prefix)) for s, _, h, t in page.anchors)
+        return _library_starts(config, rest, prefix)
 
     def library_hrefs(shown: str) -> set[str]:
         return {href for _, _, href, _ in Page(alone(_written(shown, config))).anchors if href is not None}
@@ -1614,6 +1602,29 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         )
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
+
+
+def _links_alone(config: Config, shown: str) -> bool:
+    """Whether the library of ``config`` links ``shown`` alone, whole (asked with :func:`library_form`;
+    an email with a non-ASCII domain also with the domain's ``xn--`` form, where the integration asks so)."""
+    _, alone, _, _ = config.build()
+    probe = library_form(shown)
+    if config.kind == "spans":
+        return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
+    if any(anchor_text == probe for _, _, _, anchor_text in Page(alone(_written(probe, config))).anchors):
+        return True
+    ascii_probe = _ascii_email(probe) if config.ascii_email_domain else None
+    if ascii_probe is None:
+        return False
+    return any(t == ascii_probe for _, _, _, t in Page(alone(_written(ascii_probe, config))).anchors)
+
+
+def _library_starts(config: Config, rest: str, prefix: str) -> bool:
+    """Whether the library of ``config``, given ``rest`` alone, starts a link at its start whose text
+    begins with ``prefix`` (``compare_pages``'s ``library_starts``)."""
+    _, alone, _, _ = config.build()
+    page = Page(alone(_written(library_form(rest), config)))
+    return any(s == 0 and h is not None and t.startswith(library_form(prefix)) for s, _, h, t in page.anchors)
 
 
 def _ascii_email(probe: str) -> str | None:
