@@ -718,6 +718,12 @@ def test_links_after_the_librarys_or_nested_still_need_the_library() -> None:
         ("mistune escape=False", "_http://_&#xd; ["),
         # C8: the output is the library's byte for byte; the anchor is Markdown link syntax
         ("mistune escape=False", "[![http://[]\u202e]()"),
+        # seed 12: "&q;" is no reference (CommonMark): mistune is asked with it as written
+        ("mistune", "http://w*http://\u3048/&q;*"),
+        # seed 12: the library's form of "&#x\u03c2@e.m" is "&#xz@e.m" ("&#xa" is a line feed)
+        ("magiclink", "&#x\u03c2@e.m"),
+        # seed 12: an "@" written as a reference ends a local part too
+        ("cmarkgfm unsafe", "/\u00b7&#x40;l.c"),
     ],
 )
 def test_a_comparison_artifact_of_the_seeds_7_to_11_campaign_is_not_flagged(config: str, text: str) -> None:
@@ -810,3 +816,15 @@ def test_the_librarys_own_relative_anchor_keeps_its_bidi_control() -> None:
         planted = f'<p><a href="{href}">x.com/\u202e</a></p>\n'  # (the library's own, not relative)
         assert "bidi control in link text" in _checks(planted, planted), href
     assert "bidi control in link text" in _checks('<p><a href="">![http://\u202e</a></p>\n', library)
+
+
+def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> None:
+    """Seed 12: only a numeric reference or an HTML5 entity name is escaped in Markdown source; the
+    library's form writes no local part that completes a reference, and finds the "@" of "&#x40;"
+    where references are decoded."""
+    config = FUZZ.CONFIGS["mistune"]
+    assert FUZZ._written("a &amp; &q; &#1; &#x4f; &x", config) == "a &amp;amp; &q; &amp;#1; &amp;#x4f; &x"
+    assert FUZZ.library_form("&#x\u03c2@e.m x\u03c2@e.m &#\u03c2@e.m") == "&#xz@e.m xa@e.m &#a@e.m"
+    assert FUZZ.library_form("/\u00b7&#x40;l.c", references=True) == "/a&#x40;l.c"
+    assert FUZZ.library_form("/\u00b7&#64;l.c /\u00b7&#x41;l.c", references=True) == "/a&#64;l.c /\u00b7&#x41;l.c"
+    assert FUZZ.library_form("/\u00b7&#x40;l.c") == "/\u00b7&#x40;l.c"

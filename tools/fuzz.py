@@ -269,6 +269,11 @@ _RAW_HREF = re.compile(r"""\bhref=(?:"([^"]*)"|'([^']*)')""")
 _TOKEN = re.compile(r"[\w\-/.@%+~]")
 #: The run before an "@" in which an email's local part is (its Link_Email characters, ``_local_part``).
 _LOCAL_PART = re.compile(r"[^\s@<>]+(?=@)")
+#: The same where character references are decoded: the "@" may be written "&#x40;" or "&#64;".
+_LOCAL_PART_REFERENCES = re.compile(r"[^\s@<>]+?(?=@|&#[xX]0*40;|&#0*64;)")
+#: A hexadecimal character reference left open before a local part's character: written "a", the
+#: character would complete it ("&#xς" is asked as "&#xz", not as "&#xa", a line feed).
+_OPEN_HEX_REFERENCE = re.compile(r"&#[xX][0-9A-Fa-f]*$")
 
 
 def _local_part(run: str) -> str:
@@ -297,12 +302,14 @@ def library_form(text: str, references: bool = False) -> str:
 
     def ascii_local(m: re.Match[str]) -> str:
         local = _local_part(m.group(0))
-        kept = m.group(0)[: len(m.group(0)) - len(local)]
-        return kept + "".join(c if c < "\x80" else "a" for c in local)
+        written = m.group(0)[: len(m.group(0)) - len(local)]
+        for c in local:
+            written += c if c < "\x80" else "z" if _OPEN_HEX_REFERENCE.search(written) else "a"
+        return written
 
     if references:
         text = _DOT_REFERENCE.sub(lambda m: "&#" + "0" * (len(m.group()) - 5) + "46;", text)
-    return _LOCAL_PART.sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
+    return (_LOCAL_PART_REFERENCES if references else _LOCAL_PART).sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
 
 
 #: Every check of ``compare_pages`` and ``compare_spans``.
@@ -1517,7 +1524,16 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 #: What starts a character reference in Markdown source (CommonMark §2.5), after its "&".
-_MARKDOWN_REFERENCE = re.compile(r"&(?=[A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};)()")
+_MARKDOWN_REFERENCE = re.compile(r"&(?=([A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};))")
+
+
+def _markdown_ampersand(m: re.Match[str]) -> str:
+    """A reference's "&" written so that it shows as text: "&amp;" before a numeric reference or an
+    HTML5 entity name; as it is before any other name ("&q;" is text in CommonMark, and in a link
+    mistune shows "&amp;q;" as written)."""
+    import html.entities
+
+    return "&amp;" if m.group(1)[0] == "#" or m.group(1) in html.entities.html5 else "&"
 
 
 def _written(shown: str, config: Config) -> str:
@@ -1530,7 +1546,7 @@ def _written(shown: str, config: Config) -> str:
         # Markdown source, with HTML or not: "&" is text unless it starts a character reference, and
         # one written "&amp;" is an entity token, before which markdown-it links nothing at the start
         # of a text (markdown-it with ``html`` links "&@c.org" written so, not "&amp;@c.org").
-        written = _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
+        written = _MARKDOWN_REFERENCE.sub(_markdown_ampersand, shown).replace("<", "&lt;").replace(">", "&gt;")
         if not config.markup_input:
             return written
     else:
