@@ -720,6 +720,8 @@ def test_links_after_the_librarys_or_nested_still_need_the_library() -> None:
         ("mistune escape=False", "[![http://[]\u202e]()"),
         # seed 12: "&q;" is no reference (CommonMark): mistune is asked with it as written
         ("mistune", "http://w*http://\u3048/&q;*"),
+        # seed 12: in its link mistune shows "&quot;" as written: the rest is asked so too
+        ("mistune", "http://w*http://\u3048/&quot;*"),
         # seed 12: the library's form of "&#x\u03c2@e.m" is "&#xz@e.m" ("&#xa" is a line feed)
         ("magiclink", "&#x\u03c2@e.m"),
         # seed 12: an "@" written as a reference ends a local part too

@@ -1637,10 +1637,19 @@ def _links_alone(config: Config, shown: str) -> bool:
 
 def _library_starts(config: Config, rest: str, prefix: str) -> bool:
     """Whether the library of ``config``, given ``rest`` alone, starts a link at its start whose text
-    begins with ``prefix`` (``compare_pages``'s ``library_starts``)."""
+    begins with ``prefix`` (``compare_pages``'s ``library_starts``).  In Markdown also with its
+    references as they are: ``rest`` is the text of the library's link, where mistune shows the
+    source as written ("&quot;" of "…/&quot;*", which ``_written`` would write "&amp;quot;")."""
     _, alone, _, _ = config.build()
-    page = Page(alone(_written(library_form(rest), config)))
-    return any(s == 0 and h is not None and t.startswith(library_form(prefix)) for s, _, h, t in page.anchors)
+    probe = library_form(rest)
+    sources = [_written(probe, config)]
+    if config.author is not None:
+        sources.append(probe.replace("<", "&lt;").replace(">", "&gt;"))
+    return any(
+        s == 0 and h is not None and t.startswith(library_form(prefix))
+        for source in dict.fromkeys(sources)
+        for s, _, h, t in Page(alone(source)).anchors
+    )
 
 
 def _ascii_email(probe: str) -> str | None:
