@@ -269,6 +269,11 @@ _RAW_HREF = re.compile(r"""\bhref=(?:"([^"]*)"|'([^']*)')""")
 _TOKEN = re.compile(r"[\w\-/.@%+~]")
 #: The run before an "@" in which an email's local part is (its Link_Email characters, ``_local_part``).
 _LOCAL_PART = re.compile(r"[^\s@<>]+(?=@)")
+#: The same where character references are decoded: the "@" may be written "&#x40;" or "&#64;".
+_LOCAL_PART_REFERENCES = re.compile(r"[^\s@<>]+?(?=@|&#[xX]0*40;|&#0*64;)")
+#: A hexadecimal character reference left open before a local part's character: written "a", the
+#: character would complete it ("&#xς" is asked as "&#xz", not as "&#xa", a line feed).
+_OPEN_HEX_REFERENCE = re.compile(r"&#[xX][0-9A-Fa-f]*$")
 
 
 def _local_part(run: str) -> str:
@@ -283,18 +288,28 @@ def _local_part(run: str) -> str:
     return run[start:]
 
 
-def library_form(text: str) -> str:
+#: An ideographic full stop written as a character reference (markup and Markdown decode it):
+#: ``library_form(text, references=True)`` writes it ``&#00046;``, a "." of the same length.
+_DOT_REFERENCE = re.compile(r"&#(?:[xX]0*(?:3002|[fF][fF]0[eE]|[fF][fF]61)|0*(?:12290|65294|65377));")
+
+
+def library_form(text: str, references: bool = False) -> str:
     """``text`` as the library is asked about it (same length): ideographic full stops written ``.``
     (the library decides the host in its ``.`` form, issue 32 item 4) and the non-ASCII characters
     of an email's local part written ``a`` (UTS #58 §3.6 refines local parts; the library decides
-    the domain)."""
+    the domain).  With ``references`` (an input in which character references are decoded: markup,
+    Markdown), an ideographic full stop written as one (``&#xff61;``) is written ``&#00046;``."""
 
     def ascii_local(m: re.Match[str]) -> str:
         local = _local_part(m.group(0))
-        kept = m.group(0)[: len(m.group(0)) - len(local)]
-        return kept + "".join(c if c < "\x80" else "a" for c in local)
+        written = m.group(0)[: len(m.group(0)) - len(local)]
+        for c in local:
+            written += c if c < "\x80" else "z" if _OPEN_HEX_REFERENCE.search(written) else "a"
+        return written
 
-    return _LOCAL_PART.sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
+    if references:
+        text = _DOT_REFERENCE.sub(lambda m: "&#" + "0" * (len(m.group()) - 5) + "46;", text)
+    return (_LOCAL_PART_REFERENCES if references else _LOCAL_PART).sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
 
 
 #: Every check of ``compare_pages`` and ``compare_spans``.
@@ -333,9 +348,12 @@ class Page:
     the character itself.  ``anchors`` are the ``(start, end, href, text)`` of the ``a``
     elements (offsets in ``text``, ``text`` as parsed; ``href`` None without one),
     ``hrefs`` their hrefs, ``nested`` the number of ``a`` elements inside another.
+    With ``literal``, ``text`` is the text nodes as they are (a Bidi_Control character shown
+    percent-encoded stays so): ``compare_pages`` reads both outputs so where an element's
+    boundary splits a ``%E2%80%AE`` on one side only (then not read as U+202E there).
     """
 
-    def __init__(self, html: str) -> None:
+    def __init__(self, html: str, literal: bool = False) -> None:
         import html5lib
 
         fragment = html5lib.parseFragment(html, treebuilder="dom")
@@ -364,7 +382,7 @@ class Page:
                 continue
             if node.nodeType in (node.TEXT_NODE, node.CDATA_SECTION_NODE):
                 if not hidden:
-                    parts.append(_BIDI_SHOWN.sub(_bidi_character, node.data))
+                    parts.append(node.data if literal else _BIDI_SHOWN.sub(_bidi_character, node.data))
                     length += len(parts[-1])
                 raw.append(node.data)
                 raw_length += len(node.data)
@@ -427,6 +445,7 @@ def compare_pages(
     plain_text: bool = False,
     library_hrefs: Callable[[str], set[str]] | None = None,
     ended: Callable[[], str] | None = None,
+    library_starts: Callable[[str, str], bool] | None = None,
 ) -> list[tuple[str, str]]:
     """The findings ``(check, detail)`` of the upgrade's output against the library's on ``text``.
 
@@ -456,6 +475,10 @@ def compare_pages(
     the text once UTS #58 ends the link (Markdown the library swallowed into its link, read by
     the renderer's own syntax; a host the upgrade rejects, then a link the library makes after
     it), so it is no finding; its anchors are then the library's for the checks by offset.
+    ``library_starts(rest, prefix)``: whether the library, given the text ``rest`` alone, starts a
+    link at its start whose text begins with ``prefix``: a link the upgrade starts inside the
+    library's link, where the upgrade ended the library's link before it, is the library's own
+    link of the rest (ended earlier) when the library starts one there.
     """
     findings: list[tuple[str, str]] = []
     up, lib = Page(upgraded_html), Page(library_html)
@@ -504,8 +527,17 @@ def compare_pages(
         # so the author's anchors after a "<plaintext>" are anchors.
         written.append(Page(_RAW_TEXT_START.sub("&lt;", text)))
     author_hrefs = {href for page in (*written, author) if page for _, _, href, _ in page.anchors}
+    # The library's own anchors with a relative href, as the library shows them: Markdown link syntax
+    # (no linkifier writes a relative href), the author's where the renderer without the linkifier reads
+    # the brackets otherwise (mistune's url plugin makes "[![http://[]\u202e]()" one link).
+    library_relative = {(h, t) for _, _, h, t in lib.anchors if h is not None and _relative(h)}
     for _, _, href, anchor_text in up.anchors:
-        if href is not None and BIDI_CONTROLS.intersection(anchor_text) and href not in author_hrefs:
+        if (
+            href is not None
+            and BIDI_CONTROLS.intersection(anchor_text)
+            and href not in author_hrefs
+            and (href, anchor_text) not in library_relative
+        ):
             findings.append(("bidi control in link text", "live"))
             break
     # Not the author's anchors (unless a URL is shown in one), nor where the library's link at the same place does the same
@@ -564,10 +596,20 @@ def compare_pages(
         and (as_written is None or show(up.text) != show(as_written))
         and not dotted
     ):
-        as_ended = Page(ended()) if ended is not None else None
-        if as_ended is None or as_ended.text != up.text:
-            findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
-            return findings  # the offsets below compare the same text only
+        literal = Page(upgraded_html, literal=True), Page(library_html, literal=True)
+        if show(literal[0].text) == show(literal[1].text):
+            # The same text nodes, but a "%E2%80%AE" split by an element's boundary on one side only (not
+            # read as U+202E there): compared as written, every page so (the offsets hold).
+            up, lib = literal
+            author, given, normalized = (
+                None if html_ is None else Page(html_, literal=True)
+                for html_ in (author_html, text if given is not None else None, normalized_library_html)
+            )
+        else:
+            as_ended = Page(ended()) if ended is not None else None
+            if as_ended is None or as_ended.text != up.text:
+                findings.append(("visible text", _text_change(show(up_text), show(lib.text))))
+                return findings  # the offsets below compare the same text only
     if as_ended is None and up.text != lib.text and (author is None or up.text != author.text) and not dotted:
         return findings  # the same text once shown (a hidden scheme, say), at other offsets
     # The library's anchors at their offsets in the upgrade's text (the same text once shown: a
@@ -608,7 +650,15 @@ def compare_pages(
             for ls, le, lib_href, shown in lib_anchors
             if ls < s < le and lib_href is not None and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
         ]
-        fresh = re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text) and links_alone and links_alone(anchor_text)
+        fresh = (
+            re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text)
+            and (
+                (links_alone is not None and links_alone(anchor_text))
+                # the library's link of the rest of its link starts there (the upgrade's ends earlier):
+                # mistune's url rule on "http://x&" after "http://e!" that UTS #58 ends at "http://e"
+                or (library_starts is not None and any(library_starts(up.text[s:le], anchor_text) for _, le in inside))
+            )
+        )
         # The library's link starts there too (the upgrade's may only end earlier, or be the library's own):
         # the library's "inside" is then an enclosing anchor of the author's, not a start moved in.
         # So does a link the library makes there on the text's "." form (its anchors at the same offsets).
@@ -626,7 +676,16 @@ def compare_pages(
     # Where the library's link ends, markdown-it's core rule reads the rest as a text of its own
     # (the configurations with an ``ended`` rendering: markdown-it's).
     ends = {le for _, le, lib_href, _ in lib_anchors if lib_href is not None}
+    # The author's anchors (href and text) as the renderer without a linkifier, or the input, has them,
+    # as often: the parser reconstructs the author's open anchor after a block ("<a href=''>…</p>\n").
+    up_pairs = Counter((h, t) for _, _, h, t in up.anchors)
+    authors_pairs = Counter[tuple[str | None, str]]()
+    for page in (author, given):
+        if page is not None:
+            authors_pairs |= Counter((h, t) for _, _, h, t in page.anchors)
     for s, e, href, anchor_text in up.anchors:
+        if up_pairs[href, anchor_text] <= authors_pairs[href, anchor_text]:
+            continue
         if href is not None and s < e and not _overlaps(s, e, spans):
             if links_alone is not None and (
                 (ended is not None and s in ends and links_alone(anchor_text))
@@ -738,6 +797,12 @@ def _points_elsewhere(href: str, shown: str) -> bool:
     return _host(href) != _host(shown)
 
 
+def _relative(href: str) -> bool:
+    """Whether ``href`` is a relative reference a browser resolves on the page (no scheme, no ``//``)."""
+    url = href.strip("".join(map(chr, range(0x21)))).replace("\t", "").replace("\n", "").replace("\r", "")
+    return not _scheme(url) and not re.match(r"[/\\]{2}", url)
+
+
 def _raw_brackets(markup: str) -> set[str]:
     """The ``<`` and ``>`` written raw in the quoted href values of ``markup``."""
     return {c for m in _RAW_HREF.finditer(markup) for c in (m.group(1) or m.group(2) or "") if c in "<>"}
@@ -752,7 +817,9 @@ def _swallowed_references(page: Page) -> str:
     for start, stop, _, _ in sorted(page.anchors, reverse=True):
         if stop <= end:  # the outermost of nested anchors only; a reference's ";" just after the link with it
             stop += text.startswith(";", stop) and stop + 1 < end
-            text = text[:start] + html.unescape(text[start:stop]) + text[stop:]
+            # (decoded as the renderer writes it, and an HTML parser reads a CR, or CR LF, as LF)
+            decoded = html.unescape(text[start:stop]).replace("\r\n", "\n").replace("\r", "\n")
+            text = text[:start] + decoded + text[stop:]
             end = start
     return text
 
@@ -931,6 +998,9 @@ class Config:
     shown: Callable[[str], str] | None = None  # applied to the visible text of both outputs
     plain_text: bool = False  # the input is text the integration escapes
     #: The library with its links ended where the upgrade ends them (``compare_pages``'s ``ended``).
+    #: Whether the integration asks the library about an email's non-ASCII domain in its ``xn--`` form
+    #: (UTS #58 §10.1; docs/decisions.md, cmark-gfm): ``links_alone`` asks so too.
+    ascii_email_domain: bool = False
     ended: Callable[[], Render] | None = None
     built: tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None] | None = field(
         default=None, repr=False
@@ -1396,13 +1466,20 @@ CONFIGS: dict[str, Config] = {
         ended=_markdown_it_ended(False, fuzzy_link=False),
     ),
     "marko": Config(_marko, author=_marko_author, markup_input=True, library="marko", vocabulary=_MARKDOWN_VOCABULARY),
-    "cmarkgfm": Config(_cmarkgfm(), author=_cmarkgfm_author(), library="cmarkgfm", vocabulary=_MARKDOWN_VOCABULARY),
+    "cmarkgfm": Config(
+        _cmarkgfm(),
+        author=_cmarkgfm_author(),
+        library="cmarkgfm",
+        vocabulary=_MARKDOWN_VOCABULARY,
+        ascii_email_domain=True,
+    ),
     "cmarkgfm unsafe": Config(
         _cmarkgfm(1 << 17),
         author=_cmarkgfm_author(1 << 17),
         markup_input=True,
         library="cmarkgfm",
         vocabulary=_MARKDOWN_VOCABULARY,
+        ascii_email_domain=True,
     ),
     "linkify_html": Config(
         _linkify_html, markup_input=True, library="html5lib", vocabulary_render=uts58_adapt.linkify, invented=False
@@ -1447,7 +1524,16 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 #: What starts a character reference in Markdown source (CommonMark §2.5), after its "&".
-_MARKDOWN_REFERENCE = re.compile(r"&(?=[A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};)()")
+_MARKDOWN_REFERENCE = re.compile(r"&(?=([A-Za-z][A-Za-z0-9]{0,31};|#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};))")
+
+
+def _markdown_ampersand(m: re.Match[str]) -> str:
+    """A reference's "&" written so that it shows as text: "&amp;" before a numeric reference or an
+    HTML5 entity name; as it is before any other name ("&q;" is text in CommonMark, and in a link
+    mistune shows "&amp;q;" as written)."""
+    import html.entities
+
+    return "&amp;" if m.group(1)[0] == "#" or m.group(1) in html.entities.html5 else "&"
 
 
 def _written(shown: str, config: Config) -> str:
@@ -1460,7 +1546,7 @@ def _written(shown: str, config: Config) -> str:
         # Markdown source, with HTML or not: "&" is text unless it starts a character reference, and
         # one written "&amp;" is an entity token, before which markdown-it links nothing at the start
         # of a text (markdown-it with ``html`` links "&@c.org" written so, not "&amp;@c.org").
-        written = _MARKDOWN_REFERENCE.sub(r"&amp;\1", shown).replace("<", "&lt;").replace(">", "&gt;")
+        written = _MARKDOWN_REFERENCE.sub(_markdown_ampersand, shown).replace("<", "&lt;").replace(">", "&gt;")
         if not config.markup_input:
             return written
     else:
@@ -1474,7 +1560,8 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
     upgraded, alone, vocabulary, author = config.build()
     try:
         library_out = alone(text)
-        normalized = library_form(text)
+        # (character references are decoded in markup and Markdown: "&#xff61;" is asked as a ".")
+        normalized = library_form(text, references=not config.plain_text and config.kind != "spans")
         normalized_out = alone(normalized) if normalized != text else None
     except Exception:
         return []  # the library alone fails: nothing to compare with
@@ -1486,11 +1573,10 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         return [("raises", type(exc).__name__)]
 
     def links_alone(shown: str) -> bool:
-        probe = library_form(shown)
-        if config.kind == "spans":
-            return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
-        page = Page(alone(_written(probe, config)))
-        return any(anchor_text == probe for _, _, _, anchor_text in page.anchors)
+        return _links_alone(config, shown)
+
+    def library_starts(rest: str, prefix: str) -> bool:
+        return _library_starts(config, rest, prefix)
 
     def library_hrefs(shown: str) -> set[str]:
         return {href for _, _, href, _ in Page(alone(_written(shown, config))).anchors if href is not None}
@@ -1528,9 +1614,55 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             config.plain_text,
             library_hrefs,
             _ended_output(config, text),
+            library_starts,
         )
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
+
+
+def _links_alone(config: Config, shown: str) -> bool:
+    """Whether the library of ``config`` links ``shown`` alone, whole (asked with :func:`library_form`;
+    an email with a non-ASCII domain also with the domain's ``xn--`` form, where the integration asks so)."""
+    _, alone, _, _ = config.build()
+    probe = library_form(shown)
+    if config.kind == "spans":
+        return any(s == 0 and e == len(probe) for s, e, _ in alone(probe))
+    if any(anchor_text == probe for _, _, _, anchor_text in Page(alone(_written(probe, config))).anchors):
+        return True
+    ascii_probe = _ascii_email(probe) if config.ascii_email_domain else None
+    if ascii_probe is None:
+        return False
+    return any(t == ascii_probe for _, _, _, t in Page(alone(_written(ascii_probe, config))).anchors)
+
+
+def _library_starts(config: Config, rest: str, prefix: str) -> bool:
+    """Whether the library of ``config``, given ``rest`` alone, starts a link at its start whose text
+    begins with ``prefix`` (``compare_pages``'s ``library_starts``).  In Markdown also with its
+    references as they are: ``rest`` is the text of the library's link, where mistune shows the
+    source as written ("&quot;" of "…/&quot;*", which ``_written`` would write "&amp;quot;")."""
+    _, alone, _, _ = config.build()
+    probe = library_form(rest)
+    sources = [_written(probe, config)]
+    if config.author is not None:
+        sources.append(probe.replace("<", "&lt;").replace(">", "&gt;"))
+    return any(
+        s == 0 and h is not None and t.startswith(library_form(prefix))
+        for source in dict.fromkeys(sources)
+        for s, _, h, t in Page(alone(source)).anchors
+    )
+
+
+def _ascii_email(probe: str) -> str | None:
+    """``probe``, an email whose domain is not ASCII, with the domain in its ``xn--`` form (None otherwise)."""
+    from uts58_adapt.refine.acceptance import ascii_host
+
+    m = re.fullmatch(r"([^@\s]+)@([^@\s]*[^\x00-\x7f][^@\s]*)", probe)
+    if m is None:
+        return None
+    try:
+        return m.group(1) + "@" + ascii_host(m.group(2))
+    except (UnicodeError, ValueError):
+        return None
 
 
 def _ended_output(config: Config, text: str) -> Callable[[], str] | None:
