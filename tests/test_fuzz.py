@@ -592,6 +592,11 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # seed 7: Jinja2's own href for the link's text alone, asked with the text as Jinja2's input
         # (plain text, escaped once by the filter)
         ("jinja2", "mailto:@@d.m HTTP://ev/&;"),
+        # seed 14: markdown-it's rendering of the "." form reads "__" after its link as emphasis
+        ("markdown-it fuzzy_link off", "__hTtP://l\uff61o/__ e_"),
+        # seed 14: the library's span on the "." form located in that form, not at a later copy
+        ("wrap(LinkifyIt())", "//\u4f8b\u3048\u3002jp/'#\n//\u4f8b\u3048.jp/"),
+        ("wrap(LinkifyIt()) fuzzy_link off", "//evil\uff61io/</>//evil.io/"),
     ],
 )
 def test_a_comparison_artifact_of_the_fresh_campaign_is_not_flagged(config: str, text: str) -> None:
@@ -605,6 +610,31 @@ def test_the_librarys_form_writes_only_a_local_part() -> None:
     assert FUZZ.library_form("see \u03c3\u03c9@example\u3002com") == "see aa@example.com"
     assert FUZZ.library_form("\u00e9ftp://\u00e9@x.com") == "\u00e9ftp://a@x.com"
     assert FUZZ.library_form("\u03c3&@e.co &amp;\u03c3@x.com") == "a&@e.co &amp;a@x.com"
+
+
+def test_a_dot_form_span_is_located_in_the_dot_form() -> None:
+    """The library's spans on the "." form are where they are in that form; an upgrade's span that
+    overlaps none of them, on either form, is still an invented link."""
+    text = "//\u4f8b\u3048\u3002jp/'#\n//\u4f8b\u3048.jp/"
+    library = [(11, 19, "//\u4f8b\u3048.jp/")]
+    dotted = [(0, 8, "//\u4f8b\u3048.jp/"), (11, 19, "//\u4f8b\u3048.jp/")]
+    upgraded = [(0, 10, "//\u4f8b\u3048\u3002jp/'#")]
+    assert FUZZ.compare_spans(text, upgraded, library, dotted, {""}) == []
+    invented = FUZZ.compare_spans(text, upgraded, library, library, {""})
+    assert ("invented link", "ideographic full stop") in invented
+
+
+def test_the_dot_forms_elements_are_the_librarys_only() -> None:
+    """An element the library makes on the text's "." form is the library's; one it makes on neither
+    form is still a new element."""
+    text = "__hTtP://l\uff61o/__ e_"
+    up = '<p>_<em><a href="hTtP://l%EF%BD%A1o/__">hTtP://l\uff61o/__</a> e</em></p>'
+    lib = '<p><strong><a href="hTtP://l">hTtP://l</a>\uff61o/</strong> e_</p>'
+    dotted = '<p>_<em><a href="hTtP://l.o/__">hTtP://l.o/__</a> e</em></p>'
+    found = FUZZ.compare_pages(text, up, lib, FUZZ.Page(""), normalized_library_html=dotted)
+    assert ("new element", "<em>") not in found
+    found = FUZZ.compare_pages(text, up, lib, FUZZ.Page(""), normalized_library_html=lib)
+    assert ("new element", "<em>") in found
 
 
 def test_a_start_moved_over_a_label_separator_is_still_inside() -> None:

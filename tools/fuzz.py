@@ -492,6 +492,11 @@ def compare_pages(
             attributes |= reference.anchor_attributes
             schemes |= reference.schemes
             nested = max(nested, reference.nested)
+    if normalized_library_html is not None:
+        # The library's rendering of the text's "." form is the library's (issue 32 item 4: it decides
+        # the host in that form), with the elements it reads around that link: markdown-it's <em> once
+        # its link takes the "__" of "__hTtP://l｡o/__ e_" (seed 14).
+        elements |= Page(normalized_library_html).elements
     if given is not None:
         # The input's own elements, in any number: the parser reconstructs unclosed formatting
         # elements (a "<b>" of the input) after every block the output has, so counts differ.
@@ -943,7 +948,9 @@ def compare_spans(
     findings: list[tuple[str, str]] = []
     library_schemes = schemes | {_scheme(href) for _, _, href in library}
     own = [_located(text, s, e, href) for s, e, href in library]
-    spans = own + [_located(text, s, e, href) for s, e, href in normalized]
+    # (located in the text they were found in: "//例え。jp/" is "//例え.jp/" there, not the later one)
+    dotted = library_form(text)
+    spans = own + [_located(dotted, s, e, href) for s, e, href in normalized]
     for start, end, href in upgraded:
         scheme = _scheme(href)
         if scheme not in library_schemes and not links_scheme(scheme):
