@@ -592,6 +592,8 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # seed 7: Jinja2's own href for the link's text alone, asked with the text as Jinja2's input
         # (plain text, escaped once by the filter)
         ("jinja2", "mailto:@@d.m HTTP://ev/&;"),
+        # seed 15: mistune's own link of the rest of its link, nested in the author's unclosed anchor
+        ("mistune escape=False", '<applet><a f=""><table></a>http://t(http://tx'),
         # seed 14: markdown-it's rendering of the "." form reads "__" after its link as emphasis
         ("markdown-it fuzzy_link off", "__hTtP://l\uff61o/__ e_"),
         # seed 14: the library's span on the "." form located in that form, not at a later copy
@@ -635,6 +637,19 @@ def test_the_dot_forms_elements_are_the_librarys_only() -> None:
     assert ("new element", "<em>") not in found
     found = FUZZ.compare_pages(text, up, lib, FUZZ.Page(""), normalized_library_html=lib)
     assert ("new element", "<em>") in found
+
+
+def test_a_nested_link_of_the_rest_needs_the_library_to_start_it() -> None:
+    """A second link nested in an author's unclosed anchor is the library's own where the library
+    starts a link on the rest of its link; otherwise it is still a nested anchor."""
+    text = '<applet><a f=""><table></a>http://t(http://tx'
+    library = '<p><applet><a f=""><table></a><a href="http://t(http://tx">http://t(http://tx</a></p>'
+    upgraded = '<p><applet><a f=""><table></a><a href="http://t">http://t</a>(<a href="http://tx">http://tx</a></p>'
+    options = {"markup_input": True}
+    starts = FUZZ.compare_pages(text, upgraded, library, FUZZ.Page(""), library_starts=lambda r, p: True, **options)
+    assert ("nested anchor", "a in a") not in starts
+    never = FUZZ.compare_pages(text, upgraded, library, FUZZ.Page(""), library_starts=lambda r, p: False, **options)
+    assert ("nested anchor", "a in a") in never
 
 
 def test_a_start_moved_over_a_label_separator_is_still_inside() -> None:
