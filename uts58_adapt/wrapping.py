@@ -765,8 +765,8 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         text, which is its source unless markdown-it decoded a percent-escape in it.
         """
         link = _after_inline_link(text)
-        if not link:
-            return 0
+        if not link or ANY_SPACE.search.match(text) is not None:
+            return 0  # (white space ends every link of linkify-it's: most text after a link)
         rest = text[:_WINDOW_REACH]
         raw = self._wrapped.match_at_start(candidate_text(link + rest))
         if raw is None or raw.index != 0:
