@@ -230,3 +230,27 @@ def test_the_inline_rule_links_what_markdown_it_keeps_of_a_trailing_star_run(md,
     assert md.render(text) == html
     found = md.linkify.match_at_start(text[text.index("http") :])
     assert found is not None and found.url == html.split('"')[1]
+
+
+@pytest.mark.parametrize("html", [False, True])
+@pytest.mark.parametrize(
+    ("text", "before", "after"),
+    [
+        ("http://w\u202bl·l.co", "", ""),
+        ("see http://w\u202bl·l.co ok", "see ", " ok"),
+        ("_http://w\u202bl·l.co", "_", ""),
+    ],
+)
+def test_no_moved_back_host_inside_the_inline_rules_link(html, text, before, after):
+    """Issue 32 (fuzz, seed 14): the inline rule's library link ``http://w\\u202bl`` is refined to end
+    at the Bidi_Control character; the core rule then read ``\\u202bl·l.co`` alone, where the refined
+    host ``l·l.co`` (moved back over ``l·``, §1.4) starts inside the library's link.  No link starts
+    inside it, as in ``wrap(LinkifyIt()).match`` on the whole text: only ``http://w`` is linked (after
+    ``_`` too, where linkify-it's ``match()`` links no scheme and only the inline rule links it)."""
+    plain = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    assert plain.render(text) == (
+        f'<p>{before}<a href="http://xn--wl-63t">http://w\u202bl</a>·<a href="http://l.co">l.co</a>{after}</p>\n'
+    )
+    md = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    assert md.render(text) == f'<p>{before}<a href="http://w">http://w</a>\u202bl·l.co{after}</p>\n'

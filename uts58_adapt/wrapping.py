@@ -402,6 +402,27 @@ def _after_text_special(text: str) -> bool:
         return False
 
 
+def _after_inline_link(text: str) -> str | None:
+    """The text of the link markdown-it-py's inline rule made right before ``text``, when its core
+    linkify rule is asking about ``text``, the text token after that link; else None.
+
+    The core rule scans a paragraph's tokens from the end: a ``linkify`` link before the token it
+    is at is the inline rule's (read from the rule's frame, as in :func:`_after_text_special`).
+    """
+    found = _rule_locals("markdown_it.rules_core.linkify")
+    if found is None:
+        return None
+    tokens, i = found.get("tokens"), found.get("i")
+    try:
+        if i >= 3 and tokens[i].content == text and tokens[i - 1].type == "link_close":  # type: ignore[index,operator]
+            close, shown = tokens[i - 1], tokens[i - 2]  # type: ignore[index,operator]
+            if close.markup == "linkify" and shown.type == "text" and isinstance(shown.content, str):
+                return shown.content
+    except (AttributeError, IndexError, TypeError):
+        pass
+    return None
+
+
 def _inline_before() -> str | None:
     """The Markdown source before the ``:`` that markdown-it-py's inline linkify rule is at (the
     last ``_INLINE_CONTEXT`` code points of ``state.src``, ending with the scheme), read from its
@@ -725,7 +746,35 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             dropped = self._first_library_end(text, backend_text, matches, out[0])
             if dropped > out[0].index and _after_text_special(text):
                 out = [m for m in out if m.index >= dropped]
+        if out:
+            inside = self._inline_overhang(text)
+            if inside > out[0].index:
+                out = [m for m in out if m.index >= inside]
         return out
+
+    def _inline_overhang(self, text: str) -> int:
+        """How far into ``text`` the library's match runs, where markdown-it-py's core rule asks about
+        ``text`` right after a link of its inline rule (:func:`_after_inline_link`); else 0.
+
+        The inline rule's refined link may end before the library's (at a Bidi_Control character,
+        ``http://w\u202bl``); the core rule then reads the rest as a text token of its own, where
+        the refined host moved back before the library's would start inside the library's link
+        (``l·l.co`` over the ``l`` of ``http://w\u202bl``, §1.4).  No link starts there, as in
+        ``match()`` on the whole text (:meth:`_started_as_library`).  The library is asked as the
+        inline rule asks it (``match_at_start``, the text in its ``.`` form), on the link's shown
+        text, which is its source unless markdown-it decoded a percent-escape in it.
+        """
+        link = _after_inline_link(text)
+        if not link or ANY_SPACE.search.match(text) is not None:
+            return 0  # (white space ends every link of linkify-it's: most text after a link)
+        rest = text[:_WINDOW_REACH]
+        raw = self._wrapped.match_at_start(candidate_text(link + rest))
+        if raw is None or raw.index != 0:
+            return 0
+        end = int(raw.last_index)
+        while end > len(link) and rest[end - len(link) - 1] == "*":  # (markdown-it's ``url.rstrip("*")``)
+            end -= 1
+        return max(0, end - len(link))
 
     def _first_library_end(self, text: str, backend_text: str, matches: Sequence[Match], first: Match) -> int:
         """Where the library's match ends that starts ``text`` and takes in ``first`` (a refined
