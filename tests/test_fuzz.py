@@ -592,6 +592,8 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # seed 7: Jinja2's own href for the link's text alone, asked with the text as Jinja2's input
         # (plain text, escaped once by the filter)
         ("jinja2", "mailto:@@d.m HTTP://ev/&;"),
+        # seed 16: the author's anchor around the text (cut short by the parser) is not the library's
+        ("markdown-it html", '<a href="">[l\u00b7l.co'),
         # seed 15: mistune's own link of the rest of its link, nested in the author's unclosed anchor
         ("mistune escape=False", '<applet><a f=""><table></a>http://t(http://tx'),
         # seed 14: markdown-it's rendering of the "." form reads "__" after its link as emphasis
@@ -650,6 +652,19 @@ def test_a_nested_link_of_the_rest_needs_the_library_to_start_it() -> None:
     assert ("nested anchor", "a in a") not in starts
     never = FUZZ.compare_pages(text, upgraded, library, FUZZ.Page(""), library_starts=lambda r, p: False, **options)
     assert ("nested anchor", "a in a") in never
+
+
+def test_inside_the_authors_anchor_a_start_inside_the_librarys_link_is_still_flagged() -> None:
+    """The author's anchor is no library link to start inside; the library's own link still is."""
+    text = '<a href="">[l\u00b7l.co'
+    author = '<p><a href="">[l\u00b7l.co</a></p>'
+    library = '<p><a href="">[l\u00b7<a href="http://l.co">l.co</a></p>'
+    moved = '<p><a href="">[<a href="http://xn--ll-0ea.co">l\u00b7l.co</a></p>'
+    inside = '<p><a href="">[l\u00b7l.<a href="http://co">co</a></p>'
+    options = {"markup_input": False, "author_html": author}
+    flag = ("starts inside the library's link", "")
+    assert flag not in FUZZ.compare_pages(text, moved, library, FUZZ.Page(""), **options)
+    assert flag in FUZZ.compare_pages(text, inside, library, FUZZ.Page(""), **options)
 
 
 def test_a_start_moved_over_a_label_separator_is_still_inside() -> None:

@@ -656,13 +656,20 @@ def compare_pages(
     authors = (
         {(s, e, h, t) for s, e, h, t in author.anchors} if author is not None and up.text == author.text else set()
     )
+    # (by start and href: the parser cuts the author's anchor short where a link starts inside it)
+    authored = {(s, h) for s, _, h, _ in author.anchors} if author is not None and lib.text == author.text else set()
     for s, e, href, anchor_text in up.anchors:
         if (s, e, href, anchor_text) in authors:
             continue
         inside = [
             (ls, le)
             for ls, le, lib_href, shown in lib_anchors
-            if ls < s < le and lib_href is not None and "@" not in shown and not set(up.text[ls:s]) <= BIDI_CONTROLS
+            if ls < s < le
+            and lib_href is not None
+            and "@" not in shown
+            and not set(up.text[ls:s]) <= BIDI_CONTROLS
+            # (not the author's own anchor around it: markdown-it with html on '<a href="">[l·l.co')
+            and (ls, lib_href) not in authored
         ]
         fresh = (
             re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text)
