@@ -592,6 +592,8 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # seed 7: Jinja2's own href for the link's text alone, asked with the text as Jinja2's input
         # (plain text, escaped once by the filter)
         ("jinja2", "mailto:@@d.m HTTP://ev/&;"),
+        # seed 17: the text as written, as a page shows it, has no NUL (Django drops a "]" after a link)
+        ("django nofollow", "\x00 hTtP://1)]"),
         # seed 16: the author's anchor around the text (cut short by the parser) is not the library's
         ("markdown-it html", '<a href="">[l\u00b7l.co'),
         # seed 15: mistune's own link of the rest of its link, nested in the author's unclosed anchor
@@ -665,6 +667,14 @@ def test_inside_the_authors_anchor_a_start_inside_the_librarys_link_is_still_fla
     flag = ("starts inside the library's link", "")
     assert flag not in FUZZ.compare_pages(text, moved, library, FUZZ.Page(""), **options)
     assert flag in FUZZ.compare_pages(text, inside, library, FUZZ.Page(""), **options)
+
+
+def test_plain_text_as_written_without_its_nul_still_has_to_match() -> None:
+    """The text as written is shown without its NUL; any other change of the text is still flagged."""
+    found = FUZZ.compare_pages("\x00 see a.co ok", "\x00 see a.c ok", "\x00 see a.co", FUZZ.Page(""), plain_text=True)
+    assert any(check == "visible text" for check, _ in found)
+    same = FUZZ.compare_pages("\x00 see a.co ok", "\x00 see a.co ok", "\x00 see a.co", FUZZ.Page(""), plain_text=True)
+    assert not any(check == "visible text" for check, _ in same)
 
 
 def test_a_start_moved_over_a_label_separator_is_still_inside() -> None:

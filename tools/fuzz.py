@@ -590,7 +590,9 @@ def compare_pages(
     as_written = given.text if given is not None and author is None else None
     if plain_text:
         # (an HTML parser reads a CR, or CR LF, as LF: html5lib shows the escaped text so)
-        as_written = _BIDI_SHOWN.sub(_bidi_character, text.replace("\r\n", "\n").replace("\r", "\n"))
+        # (and drops a NUL in text: the tree builder ignores it)
+        shown_text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+        as_written = _BIDI_SHOWN.sub(_bidi_character, shown_text)
     # What the library shows on the text with its ideographic full stops written "." (the full stops
     # compared as "."): the library's rendering of a link of the host's "." form (markdown-it shows
     # "&amp" of "…/&amp;" in its link, "?_" in it, and every label separator as "." in a host).
