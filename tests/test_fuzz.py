@@ -592,6 +592,8 @@ def test_the_ended_rendering_is_compared_exactly() -> None:
         # seed 7: Jinja2's own href for the link's text alone, asked with the text as Jinja2's input
         # (plain text, escaped once by the filter)
         ("jinja2", "mailto:@@d.m HTTP://ev/&;"),
+        # seed 17: "%E2%80%AE" written in the text, split by the link, and a U+202E the link shows escaped
+        ("linkify_html", "%E2%80%AE.io/\u202e"),
         # seed 17: the text as written, as a page shows it, has no NUL (Django drops a "]" after a link)
         ("django nofollow", "\x00 hTtP://1)]"),
         # seed 16: the author's anchor around the text (cut short by the parser) is not the library's
@@ -675,6 +677,18 @@ def test_plain_text_as_written_without_its_nul_still_has_to_match() -> None:
     assert any(check == "visible text" for check, _ in found)
     same = FUZZ.compare_pages("\x00 see a.co ok", "\x00 see a.co ok", "\x00 see a.co", FUZZ.Page(""), plain_text=True)
     assert not any(check == "visible text" for check, _ in same)
+
+
+def test_a_bidi_control_shown_escaped_is_the_only_change_allowed_as_written() -> None:
+    """Compared as written, the upgrade may show the library's Bidi_Control characters percent-encoded,
+    and nothing else may change."""
+    text = "%E2%80%AE.io/\u202e"
+    library = "%E2%80%AE.io/\u202e"
+    escaped = '%E2%80%<a href="https://ae.io/%E2%80%AE">AE.io/%E2%80%AE</a>'
+    changed = '%E2%80%<a href="https://ae.io/%E2%80%AE">AE.io/%E2%80%AEx</a>'
+    options = {"markup_input": True, "invented": False}
+    assert not any(c == "visible text" for c, _ in FUZZ.compare_pages(text, escaped, library, FUZZ.Page(""), **options))
+    assert any(c == "visible text" for c, _ in FUZZ.compare_pages(text, changed, library, FUZZ.Page(""), **options))
 
 
 def test_a_start_moved_over_a_label_separator_is_still_inside() -> None:

@@ -246,6 +246,11 @@ _BIDI_SHOWN = re.compile(
 )
 
 
+def _bidi_escaped(text: str) -> str:
+    """``text`` with each Bidi_Control character percent-encoded, as the upgrade shows one (UTS #58 §8)."""
+    return "".join("".join(f"%{b:02X}" for b in c.encode()) if c in BIDI_CONTROLS else c for c in text)
+
+
 def _bidi_character(m: re.Match[str]) -> str:
     shown = m.group(0)
     if shown.startswith("\u27e8"):
@@ -613,14 +618,17 @@ def compare_pages(
         and not dotted
     ):
         literal = Page(upgraded_html, literal=True), Page(library_html, literal=True)
-        if show(literal[0].text) == show(literal[1].text):
+        # The library's pages with their Bidi_Control characters percent-encoded, as the upgrade shows them.
+        escape = _bidi_escaped if show(literal[0].text) == show(_bidi_escaped(literal[1].text)) else None
+        if escape is not None or show(literal[0].text) == show(literal[1].text):
             # The same text nodes, but a "%E2%80%AE" split by an element's boundary on one side only (not
             # read as U+202E there): compared as written, every page so (the offsets hold).
-            up, lib = literal
-            author, given, normalized = (
-                None if html_ is None else Page(html_, literal=True)
-                for html_ in (author_html, text if given is not None else None, normalized_library_html)
+            up = literal[0]
+            lib, author, given, normalized = (
+                None if html_ is None else Page(escape(html_) if escape else html_, literal=True)
+                for html_ in (library_html, author_html, text if given is not None else None, normalized_library_html)
             )
+            assert lib is not None
         else:
             as_ended = Page(ended()) if ended is not None else None
             if as_ended is None or as_ended.text != up.text:
