@@ -262,6 +262,9 @@ _RAW_TEXT_ELEMENTS = frozenset(
     {"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext", "textarea", "title"}
 )
 _RAW_TEXT_START = re.compile("<(?=(?:" + "|".join(sorted(_RAW_TEXT_ELEMENTS)) + r")[\s/>])", re.IGNORECASE)
+#: The start of a tag other than an anchor's: a sanitizer that does not allow it (bleach's Cleaner) writes
+#: it as text, so an anchor inside it (``<select><a href=…>``, which a parser drops) is the author's anchor.
+_OTHER_TAG_START = re.compile(r"<(?!/?a[\s/>])(?=/?[A-Za-z])")
 #: What an href the upgrade writes may not hold where the library's hrefs do not (issue 32 items 11 and 12):
 #: in the parsed value, a control (a browser strips or removes some) or a Bidi_Control character;
 #: in the markup, a raw ``<`` or ``>``.
@@ -545,6 +548,8 @@ def compare_pages(
         # The input as a sanitizer reads it (bleach): a raw text element it does not allow is text,
         # so the author's anchors after a "<plaintext>" are anchors.
         written.append(Page(_RAW_TEXT_START.sub("&lt;", text)))
+    if _OTHER_TAG_START.search(text):
+        written.append(Page(_OTHER_TAG_START.sub("&lt;", text)))  # (seed 18: "<select><a href=http:>\u202e")
     author_hrefs = {href for page in (*written, author) if page for _, _, href, _ in page.anchors}
     # The library's own anchors with a relative href, as the library shows them: Markdown link syntax
     # (no linkifier writes a relative href), the author's where the renderer without the linkifier reads
