@@ -254,3 +254,18 @@ def test_no_moved_back_host_inside_the_inline_rules_link(html, text, before, aft
     md = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
     md.linkify = wrap(md.linkify)
     assert md.render(text) == f'<p>{before}<a href="http://w">http://w</a>\u202bl·l.co{after}</p>\n'
+
+
+@pytest.mark.parametrize("text", ["_//e.c/<_", "_//\uff45.\uff43/<_", "_//e.c/_"])
+def test_no_link_where_linkify_its_pretest_fails_on_the_inline_content(text: str) -> None:
+    """markdown-it-py links nothing in an inline token whose content fails linkify-it's ``pretest``
+    (a ``//`` schema after ``_``), though the text token inside the emphasis (``//e.c/<``) passes
+    ``test``; the wrapper's ``pretest`` was True there (fuzz seed 18, issue 32)."""
+    from linkify_it import LinkifyIt
+
+    assert not LinkifyIt().pretest(text)
+    alone = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    upgraded = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    upgraded.linkify = wrap(upgraded.linkify)
+    assert "<a " not in alone.render(text)
+    assert upgraded.render(text) == alone.render(text)
