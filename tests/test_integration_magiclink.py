@@ -107,3 +107,13 @@ def test_the_rest_of_magiclinks_span_stays_inert_inside_emphasis() -> None:
     assert md("_see http://example.com/a)**b** ok_") == (
         '<p><em>see <a href="http://example.com/a">http://example.com/a</a>)**b** ok</em></p>'
     )
+
+
+def test_an_underscore_magiclink_takes_into_its_email_is_no_emphasis_for_a_non_ascii_one() -> None:
+    """magiclink links ``_a@e.m`` from the ``_`` (no emphasis): with a non-ASCII local part the
+    upgrade links ``_ς@e.m`` the same way, not ``ς@e.m`` inside emphasis the ``_`` opens
+    (fuzz seed 19, issue 32)."""
+    alone = markdown.markdown("*a*_a@e.m/_", extensions=["pymdownx.magiclink"])
+    assert "<em>a</em><a " in alone and alone.endswith("</a>/_</p>")
+    assert _anchors(md("*a*_\u03c2@e.m/_")) == [("mailto:_\u03c2@e.m", "_\u03c2@e.m")]
+    assert md("*a*_\u03c2@e.m/_").endswith("</a>/_</p>")

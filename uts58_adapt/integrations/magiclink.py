@@ -64,6 +64,7 @@ _LOCAL_MAX = 256
 #: Where it does not match, the domain after that "@" is one label (see ``_one_label_domain``).
 _SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
 _ASCII_DIGITS = frozenset("0123456789")
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
 
 
 def _last_opener(data: str, start: int, at: int) -> int | None:
@@ -243,7 +244,9 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             # Nor a "_" that may open emphasis before it (at the local part's start or after a
             # character that is no letter or digit: "!_#y@z.m?_"), unless magiclink's own email
             # starts there.
-            own = _MAIL_RE.match(data, found[0])
+            # (asked with the local part's non-ASCII characters written "a", as magiclink reads the
+            # address it links: "_ς@e.m" is its "_a@e.m", from the "_"; fuzz seed 19)
+            own = _MAIL_RE.match(data[: found[0]] + _NOT_ASCII.sub("a", data[found[0] : at]) + data[at:], found[0])
             opener = _last_opener(data, found[0], at)
             if opener is not None and (own is None or own.end() <= at):
                 lo = opener
