@@ -512,12 +512,12 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         """Quick check that may give false positives, like the original.
 
         Refinement only moves the ends of the backend's links and adds emails, which
-        need an ``@``, so the backend's pretest or an ``@`` covers every refined link.
-        With anchors derived from the instance's configuration (``instance_anchor``), the
-        backend is only ever given the tokens holding one (``_windowed_matches``), so one
-        search of the anchor (and of ``。 ． ｡``, for the domains the refinement finds
-        itself) stands in for the backend's pretest: a cheaper check, still True wherever
-        ``match`` finds a link.
+        need an ``@``, so the backend's pretest (asked on the text's ``.`` form, for the
+        domains written with ``。 ． ｡``) or an ``@`` covers every refined link.  With
+        anchors derived from the instance's configuration (``instance_anchor``), a text
+        without one is answered False without asking the backend.  The backend's own answer
+        is kept where an anchor is found: markdown-it-py's core rule gates an inline token's
+        content with it, and links nothing where it is False.
         """
         backend_text = candidate_text(text)
         if "@" in text:
