@@ -572,12 +572,13 @@ def test_django_markup_scheme_hidden_by_a_reference_stays_the_librarys(text: str
 def test_django_no_ideographic_domain_inside_the_librarys_dot_form_link() -> None:
     """Django links ``p/.com/;ם.me`` whole (the host ``p``): in ``p/．com/;ם。me`` the domain
     ``ם。me`` is inside that link of the library's, not one it starts (fuzz seed 16, issue 32);
-    a domain the library's link starts at stays linked."""
-    pytest.importorskip("django")
+    a domain the library's link starts at stays linked. (Django 6 reads a host by its
+    ``DomainNameValidator``: it links nothing in ``p/.com/;ם.me``, and the upgrade neither.)"""
+    django = pytest.importorskip("django")
     from django.utils.html import urlize as django_urlize
 
     from uts58_adapt.integrations.django import urlize
 
-    assert "<a " in django_urlize("p/.com/;\u05dd.me)")
+    assert ("<a " in django_urlize("p/.com/;\u05dd.me)")) == (django.VERSION[0] < 6)
     assert "<a " not in urlize("p/\uff0ecom/;\u05dd\u3002me)\uff61")
     assert _anchors(urlize("(\u4f8b\u3048\u3002com)")) == [("http://\u4f8b\u3048\u3002com", "\u4f8b\u3048\u3002com")]
