@@ -82,3 +82,37 @@ def test_no_link_starts_where_mistunes_pattern_would_not_match() -> None:
     assert md("see http://e)http://xy ok") == (
         '<p>see <a href="http://e">http://e</a>)<a href="http://xy">http://xy</a> ok</p>\n'
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("*t**http://@*", "<p><em>t</em>*http://@*</p>\n"),
+        ("_e_http://;_", "<p><em>e</em>http://;_</p>\n"),
+        ("_http://e_<_http://b@", '<p><em><a href="http://e_">http://e_</a>&lt;</em>http://b@</p>\n'),
+    ],
+)
+def test_emphasis_next_to_a_rejected_link_is_mistunes(text: str, expected: str) -> None:
+    # Fuzz campaign seeds 18 and 19 (issue 32): mistune 3.4 resolves emphasis over its tokens,
+    # where its link token counts as one non-text character.  A link the upgrade rejects (an
+    # empty host) stays text that counts the same way: mistune's emphasis is kept, only the
+    # anchor goes.
+    if not hasattr(mistune.create_markdown().inline, "finalize_tokens"):
+        pytest.skip("mistune before 3.4 parses emphasis on the source")
+    library = mistune.create_markdown(plugins=["url"])(text)
+    assert re.sub(r'<a href="[^"]*(?:@\*|;_|b@)">([^<]*)</a>', r"\1", library) == expected
+    assert md(text) == expected
+    assert md(text, escape=False) == expected
+
+
+def test_rejected_link_leaves_only_mistunes_token_types() -> None:
+    ast = mistune.create_markdown(renderer="ast", plugins=[url])("*t**http://@* ok")
+    assert ast == [
+        {
+            "type": "paragraph",
+            "children": [
+                {"type": "emphasis", "children": [{"type": "text", "raw": "t"}]},
+                {"type": "text", "raw": "*http://@* ok"},
+            ],
+        }
+    ]

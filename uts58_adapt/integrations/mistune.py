@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from re import Match
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mistune.plugins.url import URL_LINK_PATTERN
 from mistune.util import escape_url, unescape
@@ -55,6 +55,7 @@ def parse_url_link(
     strict_hosts: bool = False,
     reject_risky: RejectRisky = False,
     decodes_references: bool = False,
+    inert_tokens: bool = False,
 ) -> int:
     """mistune's ``parse_url_link`` on the refined spans of the match ``m``.
 
@@ -67,6 +68,8 @@ def parse_url_link(
     mistune's pattern body does (``_BODY_END``): past mistune's match a link may take
     the trailing characters the pattern leaves out, never a ``<`` (issue 32).
     ``decodes_references``: the renderer decodes character references in text (``escape=False``).
+    ``inert_tokens``: the text left out is appended as ``_INERT`` tokens, which the plugin's
+    ``finalize_tokens`` makes text after mistune's emphasis (mistune 3.4 and later).
     """
     if state.in_link or state.depth >= inline.max_nested_level:
         # No link is made here (inside a link, or too deep): the text is mistune's own match, so
@@ -96,7 +99,7 @@ def parse_url_link(
         window_end = min(space_at, span_end + WINDOW)
         link = refined_span(src, start, span_end, "url", window_end, strict_hosts, reject_risky)
         if link is None:
-            _inert_text(inline, src[pos:span_end], state)
+            _inert_text(inline, src[pos:span_end], state, inert_tokens)
             pos = span_end
         else:
             link_start, link_end, text, _href = link
@@ -104,7 +107,7 @@ def parse_url_link(
                 # "…&amp" then ";": the reference stays whole, in the link as in mistune's
                 link_end, text = link_end + 1, text + ";"
             if link_start > pos:
-                _inert_text(inline, src[pos:link_start], state)
+                _inert_text(inline, src[pos:link_start], state, inert_tokens)
             if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
                 close = text.index("]")
                 text = text[:close]
@@ -117,7 +120,7 @@ def parse_url_link(
             return pos
         nxt = _next_start(src, pos, end)
         if nxt == -1:
-            _inert_text(inline, src[pos:end], state)
+            _inert_text(inline, src[pos:end], state, inert_tokens)
             return end
         start = nxt
 
@@ -135,13 +138,53 @@ def _next_start(src: str, pos: int, end: int) -> int:
         pos = nxt.end()
 
 
-def _inert_text(inline: InlineParser, text: str, state: InlineState) -> None:
+def _inert_text(inline: InlineParser, text: str, state: InlineState, inert_tokens: bool = False) -> None:
     """Text of mistune's own match that the refined link left out: it stays plain, as it is in
-    mistune's link (no ``**b**`` comes alive that mistune alone keeps in the link, issue 21)."""
+    mistune's link (no ``**b**`` comes alive that mistune alone keeps in the link, issue 21).
+    With ``inert_tokens`` it also counts in emphasis as mistune's link token does, one
+    non-text unit: ``*t**http://@*`` keeps mistune's ``<em>t</em>`` where the link is
+    rejected (issue 32)."""
+    if inert_tokens:
+        state.append_token({"type": _INERT, "raw": text})
+        return
     try:
         inline.process_text(text, state, parse_emphasis=False)
     except TypeError:  # mistune before 3.1: emphasis is parsed by its own rule, not in text
         inline.process_text(text, state)
+
+
+#: The type of the tokens ``_inert_text`` appends with ``inert_tokens``: mistune's emphasis reads
+#: them as it reads the link token they stand for; ``_finalize_inert`` makes them text.
+_INERT = "uts58_inert_text"
+
+_Tokens = list[dict[str, Any]]
+
+
+def _finalize_inert(finalize: Callable[[_Tokens, int], _Tokens]) -> Callable[[_Tokens, int], _Tokens]:
+    """mistune's ``InlineParser.finalize_tokens`` (emphasis), then each ``_INERT`` token as text,
+    joined to the text tokens next to it: the renderers and the AST see only mistune's types."""
+
+    def finalize_tokens(tokens: _Tokens, depth: int) -> _Tokens:
+        return _as_text(finalize(tokens, depth))
+
+    return finalize_tokens
+
+
+def _as_text(tokens: _Tokens) -> _Tokens:
+    out: _Tokens = []
+    for token in tokens:
+        kind = token["type"]
+        if kind == _INERT:
+            token = {"type": "text", "raw": token["raw"]}
+            kind = "text"
+        elif kind in ("emphasis", "strong") and "children" in token:
+            # children made from this call's tokens (a link's children were finalized in theirs)
+            token["children"] = _as_text(token["children"])
+        if kind == "text" and out and out[-1]["type"] == "text" and len(out[-1]) == 2 and len(token) == 2:
+            out[-1] = {"type": "text", "raw": out[-1]["raw"] + token["raw"]}
+        else:
+            out.append(token)
+    return out
 
 
 def _append_link(state: InlineState, text: str, decodes_references: bool = False) -> None:
@@ -173,8 +216,14 @@ def url_plugin(*, strict_hosts: bool = False, reject_risky: RejectRisky = False)
             # An HTML renderer with escape=False shows text decoded (mistune's safe_entity).
             renderer = md.renderer
             decodes = getattr(renderer, "escape_enabled", getattr(renderer, "_escape", True)) is False
-            return parse_url_link(inline, m, state, strict_hosts, reject_risky, decodes)
+            return parse_url_link(inline, m, state, strict_hosts, reject_risky, decodes, inert_tokens)
 
+        # mistune 3.4 resolves emphasis over the tokens, after the inline rules, in finalize_tokens
+        # (a token other than text counts as one U+FFFC there); before 3.4 its own rule parses
+        # emphasis on the source, and inert text stays a text token that is not parsed again.
+        inert_tokens = callable(getattr(md.inline, "finalize_tokens", None))
+        if inert_tokens:
+            md.inline.finalize_tokens = _finalize_inert(md.inline.finalize_tokens)  # type: ignore[method-assign]
         md.inline.register("url_link", URL_LINK_PATTERN, parse)
 
     return plugin
