@@ -269,3 +269,42 @@ def test_no_link_where_linkify_its_pretest_fails_on_the_inline_content(text: str
     upgraded.linkify = wrap(upgraded.linkify)
     assert "<a " not in alone.render(text)
     assert upgraded.render(text) == alone.render(text)
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_inline_link_cut_before_a_character_reference_links_nothing_after(html: bool) -> None:
+    """Issue 32 (fuzz, seed 18): linkify-it links ``ftp://t/[&#0;]l·l.co`` whole; UTS #58 ends it at
+    ``&#0`` (the ``#`` starts the fragment, so the ``]`` closes no bracket, §3.5.1).  The inline rule
+    declined it, and the core rule, which reads ``&#0;`` as a token of its own, linked ``ftp://t/[``
+    and ``l·l.co`` inside the library's link.  The inline rule makes the refined link (its text is
+    the source) and nothing after it in the library's match is linked."""
+    plain = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    text = "ftp://t/[&#0;]l·l.co"
+    assert plain.render(text) == (
+        '<p><a href="ftp://t/%5B&amp;#0;%5Dl%C2%B7l.co">ftp://t/[&amp;#0;]l·l.co</a></p>\n'
+    )
+    md = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    assert md.render(text) == '<p><a href="ftp://t/%5B&amp;#0">ftp://t/[&amp;#0</a>;]l·l.co</p>\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        # "&t" is no character reference: text to markdown-it, so no stop for the link
+        ("HTTP://l·l.om/_i&t.cc", '<a href="HTTP://l%C2%B7l.om/_i&amp;t.cc">HTTP://l·l.om/_i&amp;t.cc</a>'),
+        # "&amp;" is one: the link ends before it, where markdown-it decodes it, as before
+        ("HTTP://l·l.om/_i&amp;t", '<a href="HTTP://l%C2%B7l.om/_i">HTTP://l·l.om/_i</a>&amp;t'),
+        # a backslash before a letter is text; before punctuation an escape
+        ("HTTP://l·l.om/a\\b", '<a href="HTTP://l%C2%B7l.om/a%5Cb">HTTP://l·l.om/a\\b</a>'),
+        ("HTTP://l·l.om/a\\*b", '<a href="HTTP://l%C2%B7l.om/a">HTTP://l·l.om/a</a>*b'),
+    ],
+)
+def test_past_the_librarys_match_only_markup_stops_the_link(text: str, after: str) -> None:
+    """Issue 32 (fuzz, seed 18): linkify-it links ``HTTP://l`` then ``l.om/_i&t.cc``; the refined
+    link took ``·l.om/_i`` and stopped at ``&``, and the core rule linked ``t.cc`` inside the
+    library's second link.  Past the library's match the link stops only at a ``&`` or ``\\`` that
+    markdown-it reads as markup."""
+    md = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    assert md.render(text) == f"<p>{after}</p>\n"

@@ -180,6 +180,9 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:)//")
 #: strikethrough (a run of ``* _ ~``, see :func:`_markdown_stop`), links and images, code
 #: spans, backslash escapes, character references.
 _MARKDOWN_STOP = re.compile(r"[<*_~\[\]!`\\&]")
+#: A ``&`` or ``\\`` that markdown-it parses as markup (markdown-it-py's ``entity`` and ``escape``
+#: rules: a character reference's form, a backslash before ASCII punctuation or a line break).
+_MARKDOWN_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)|\\[!-/:-@\[-`{-~\n]")
 _ASCII_PUNCTUATION = frozenset(string.punctuation)
 #: How far after an emphasis opener :func:`_markdown_stop` looks for a closer (then it assumes one).
 _CLOSER_REACH = 1024
@@ -224,7 +227,8 @@ def _markdown_stop(text: str, start: int, end: int) -> int:
     """Where in ``text[start:end]`` (past the library's match) a link must stop so that markdown-it
     still parses the markup there, or ``end``.
 
-    At a ``<``, ``[``, ``]``, ``!``, a backtick, ``\\`` or ``&`` (:data:`_MARKDOWN_STOP`); at a run
+    At a ``<``, ``[``, ``]``, ``!`` or a backtick (:data:`_MARKDOWN_STOP`); at a ``&`` or ``\\`` that
+    starts a character reference or an escape (:data:`_MARKDOWN_REFERENCE`: ``&t`` is text); at a run
     of ``*``, ``_`` or ``~`` only where it may close emphasis, or may open it and a run of the
     same character after it may close it (within :data:`_CLOSER_REACH`): a ``_`` inside a word,
     as in ``…/Lista_ta'_artikli_li``, is text to markdown-it, and stays in the link.
@@ -236,6 +240,11 @@ def _markdown_stop(text: str, start: int, end: int) -> int:
             return end
         at = m.start()
         char = text[at]
+        if char == "&" or char == "\\":
+            if _MARKDOWN_REFERENCE.match(text, at) is not None:
+                return at
+            pos = at + 1  # (text to markdown-it: ``&t``, ``\\a``)
+            continue
         if char not in "*_~":
             return at
         run_end = at + 1
@@ -703,9 +712,14 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         markdown-it's core rule reads that rest as a text token of its own, where the library would
         start a link inside the one it made (``http://e\u200el.io``: ``l.io`` after the U+200E that
         ends the refined link, issue 32 item 5); declined, the core rule links the whole text
-        through ``match()``, which makes no link inside the library's.
+        through ``match()``, which makes no link inside the library's.  Not where the library's
+        match (``backend_text`` starts with it) holds a ``&`` or ``\\``: the core rule reads a
+        character reference or an escape there as a token of its own, so never the whole match
+        (``ftp://t/[&#0;]l·l.co``: ``l·l.co`` in the text token after ``&#0;``); the refined link
+        is made, and the core rule makes no link in the library's match after it
+        (:meth:`_inline_overhang`).
         """
-        if end >= library_end:
+        if end >= library_end or "&" in backend_text[:library_end] or "\\" in backend_text[:library_end]:
             return False
         rest = backend_text[end : _window_end(backend_text, library_end)]
         return any(f.index < library_end - end for f in self._wrapped.match(rest) or [])
