@@ -914,3 +914,43 @@ def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> No
     assert FUZZ.library_form("/\u00b7&#x40;l.c", references=True) == "/a&#x40;l.c"
     assert FUZZ.library_form("/\u00b7&#64;l.c /\u00b7&#x41;l.c", references=True) == "/a&#64;l.c /\u00b7&#x41;l.c"
     assert FUZZ.library_form("/\u00b7&#x40;l.c") == "/\u00b7&#x40;l.c"
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        # seed 19: "%E2%80%AE" split by an empty end tag on both sides, and a U+200F the upgrade shows
+        # as "⟨U+200F⟩" after its link: the same text nodes once that form is read as the character
+        ("linkify_html", "%E2%80</>%AE.\u0440\u0444*\u200f"),
+        # seed 19: U+2066 percent-encoded in the upgrade's link, U+202C after it as written, and a
+        # "%E2%80%AE" written in the text that the library's link end splits
+        ("bleach Cleaner", "x.cc/\u2066)%E2%8&#48;%AE\u202c"),
+        # seed 19: the author's unclosed anchor, reopened by the parser in the next paragraph and cut
+        # there by magiclink's email link (the library's own link closed it in the first)
+        ("magiclink", '<a href="">http://w@\n\nmailto:b@c.c'),
+    ],
+)
+def test_a_comparison_artifact_of_seed_19_is_not_flagged(config: str, text: str) -> None:
+    _skip_unless_available(config)
+    assert FUZZ.findings_of(config, text) == []
+
+
+def test_a_bidi_control_is_allowed_escaped_in_the_upgrade_only() -> None:
+    assert FUZZ.Page("x\u27e8U+200F\u27e9%E2%80%AE", literal=True).text == "x\u200f%E2%80%AE"
+    assert FUZZ._some_bidi_escaped("a%E2%80%AE\u202c", "a\u202e\u202c")
+    assert FUZZ._some_bidi_escaped("a%25E2%2580%25AE", "a\u202e")
+    assert not FUZZ._some_bidi_escaped("a\u202e", "a%E2%80%AE")  # shown live where the library shows text
+    assert not FUZZ._some_bidi_escaped("a%E2%80%AEx", "a\u202e")
+
+
+def test_an_anchor_of_another_href_inside_the_authors_is_still_flagged() -> None:
+    author = '<p><a href="">x</p>\n<p>mailto:b@c.c</p>'
+    cut = '<p><a href="">x</p>\n<p><a href="mailto:b@c.c">b@c.c</a></p>'
+    assert "href points elsewhere" not in _checks(
+        '<p><a href="">x</p>\n<p>mailto:<a href="mailto:b@c.c">b@c.c</a></p>', cut, author_html=author
+    )
+    assert "href points elsewhere" in _checks(
+        '<p><a href="">x</p>\n<p><a href="http://evil.com/">mailto:</a><a href="mailto:b@c.c">b@c.c</a></p>',
+        cut,
+        author_html=author,
+    )

@@ -246,9 +246,26 @@ _BIDI_SHOWN = re.compile(
 )
 
 
+#: The ``⟨U+202E⟩`` form alone: read as the character in a literal page too, where no element's
+#: boundary can split it as it splits a ``%E2%80%AE`` (linkify_html: ``%E2%80</>%AE.рф*\u200f``, seed 19).
+_BIDI_ANGLED = re.compile(r"\u27e8U\+(?:061C|200[EF]|202[A-E]|206[6-9])\u27e9")
+
+
 def _bidi_escaped(text: str) -> str:
     """``text`` with each Bidi_Control character percent-encoded, as the upgrade shows one (UTS #58 §8)."""
     return "".join("".join(f"%{b:02X}" for b in c.encode()) if c in BIDI_CONTROLS else c for c in text)
+
+
+def _some_bidi_escaped(upgraded: str, library: str) -> bool:
+    """Whether ``upgraded`` is ``library`` with some of its Bidi_Control characters percent-encoded, as
+    the upgrade shows one in a link (or ``%25``-encoded, markdown-it): never the other way round."""
+    pattern = "".join(
+        f"(?:{re.escape(c)}|{re.escape(_bidi_escaped(c))}|{re.escape(_bidi_escaped(c).replace('%', '%25'))})"
+        if c in BIDI_CONTROLS
+        else re.escape(c)
+        for c in library
+    )
+    return re.fullmatch(pattern, upgraded) is not None
 
 
 def _bidi_character(m: re.Match[str]) -> str:
@@ -390,7 +407,8 @@ class Page:
                 continue
             if node.nodeType in (node.TEXT_NODE, node.CDATA_SECTION_NODE):
                 if not hidden:
-                    parts.append(node.data if literal else _BIDI_SHOWN.sub(_bidi_character, node.data))
+                    shown = _BIDI_ANGLED if literal else _BIDI_SHOWN
+                    parts.append(shown.sub(_bidi_character, node.data))
                     length += len(parts[-1])
                 raw.append(node.data)
                 raw_length += len(node.data)
@@ -575,8 +593,15 @@ def compare_pages(
         if h is not None and _points_elsewhere(h, t)
     }
     their_links = {(h, t) for page in (lib, author, given) if page for _, _, h, t in page.anchors}
-    for start, _, href, anchor_text in up.anchors:
+    # The author's anchors as the renderer without a linkifier has them: an anchor of the same href
+    # within one is still the author's, cut into pieces by the parser at the upgrade's link nested in it
+    # (magiclink's "<a href="">http://w@\n\nmailto:b@c.c": the unclosed anchor reopened over
+    # "\nmailto:b@c.c" and cut at the email's link, seed 19).
+    authors = [(s, e, h) for s, e, h, _ in author.anchors] if author and up.text == author.text else []
+    for start, end, href, anchor_text in up.anchors:
         if href is None or start in theirs_elsewhere or (href, anchor_text) in their_links:
+            continue
+        if any(h == href and s <= start and end <= e for s, e, h in authors):
             continue
         if href in own_hrefs and not _SHOWN_SCHEME.match(anchor_text):
             continue
@@ -634,6 +659,12 @@ def compare_pages(
                 for html_ in (library_html, author_html, text if given is not None else None, normalized_library_html)
             )
             assert lib is not None
+        elif _some_bidi_escaped(show(literal[0].text), show(literal[1].text)):
+            # The library's text nodes as written, some of their Bidi_Control characters percent-encoded
+            # (in the upgrade's link) and others not (after it), where a "%E2%80%AE" written in the text is
+            # split on one side only (bleach's "x.cc/\u2066)%E2%8</a>&#48;%AE\u202c", seed 19): the
+            # offsets differ, so the anchors are not compared (rare; the checks above ran).
+            return findings
         else:
             as_ended = Page(ended()) if ended is not None else None
             if as_ended is None or as_ended.text != up.text:
