@@ -422,6 +422,18 @@ def test_jinja2_safe_links_nothing_in_a_word_with_a_tag_jinja2_does_not_link(tex
     assert upgraded == text
 
 
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [("2e.com/</p>le.org", ["2e.com/"]), ("see ab.com/</p>cd.com ok", ["ab.com/"]), ("xy.org/<br>yz.org", ["xy.org/"])],
+)
+def test_jinja2_safe_links_no_word_after_a_tag_inside_its_own_link(text: str, linked: list[str]) -> None:
+    """Jinja2 links ``2e.com/</p>le.org`` whole, from the word's start: ``le.org`` after the tag is
+    inside that link, and is not linked on its own (fuzz seed 22, issue 32)."""
+    library, upgraded = _jinja2_pair(text)
+    assert len(_anchors(library)) == 1 and _anchors(library)[0][0].startswith("https://" + linked[0])
+    assert [shown for _, shown in _anchors(upgraded)] == linked
+
+
 def test_jinja2_safe_extra_scheme_after_a_tag_is_not_linked() -> None:
     """``<e>ftp:&#7``: Jinja2 reads the word ``<e>ftp:&#7`` (no ``ftp:`` at its start): no link, and so no
     control in an href (the upgrade linked ``ftp:&#7`` from the text run)."""

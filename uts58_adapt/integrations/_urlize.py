@@ -168,11 +168,13 @@ def in_text(
     ``links_word(word)`` (with ``words_across_tags``): whether the library links anything in
     ``word``, a white-space-delimited word of the markup, tags included, given to it alone.
     The first word of a run joined in the markup to what is before it (no white space
-    between: ``a<p>me.com``, ``<e>ftp:&#7``), and the last one joined to what follows, are
-    also copied as they are unless the library links something in that whole word: the
-    library decides where links start, reading its own words (Jinja2 links nothing in
-    ``a<p>me.com``, though ``<p>`` ends the word a browser shows; issue 32).  Each such word
-    is asked about once per call.
+    between: ``a<p>me.com``, ``<e>ftp:&#7``) is also copied as it is: the library links a
+    word from its start, so a link of that word starts before the run, if it makes one
+    (Jinja2 links nothing in ``a<p>me.com``, though ``<p>`` ends the word a browser shows,
+    and links ``2e.com/</p>le.org`` whole; issue 32).  The last word of a run joined to what
+    follows is copied as it is unless the library links something in that whole word: the
+    library decides where links start, reading its own words.  Each such word is asked
+    about once per call.
 
     The parts of the runs given to ``convert`` go to it in one call, joined by a white-space
     character none of them holds (:func:`_convert_all`; issue 36).
@@ -197,7 +199,9 @@ def in_text(
             if linked is not None:
                 # The library's own words: joined in the markup, tags included.
                 joined_before = start > 0 and not (text[start - 1].isspace() or text[start].isspace())
-                if head == 0 and joined_before and not linked.at(start):
+                if head == 0 and joined_before:
+                    # (the library links a word from its start: a link it makes in this word starts
+                    # before the run, at the tag's side; "2e.com/</p>le.org" is one link, fuzz seed 22)
                     head = _first_word_end(run)
                 joined_after = end < len(text) and not (text[end].isspace() or text[end - 1].isspace())
                 if tail == len(run) and joined_after and not linked.at(end - 1):
