@@ -117,3 +117,24 @@ def test_an_underscore_magiclink_takes_into_its_email_is_no_emphasis_for_a_non_a
     assert "<em>a</em><a " in alone and alone.endswith("</a>/_</p>")
     assert _anchors(md("*a*_\u03c2@e.m/_")) == [("mailto:_\u03c2@e.m", "_\u03c2@e.m")]
     assert md("*a*_\u03c2@e.m/_").endswith("</a>/_</p>")
+
+
+def test_an_underscore_left_before_an_email_closes_no_emphasis() -> None:
+    """magiclink links ``b@c.o`` in ``_)_a&b@c.o`` (its local part holds no ``&``), after a letter,
+    so the second ``_`` closes no emphasis.  UTS #58's address is ``_a&b@c.o`` (§5.2); without
+    its ``_`` the link's placeholder would follow that ``_`` and close the emphasis the first
+    one opens (fuzz seed 23, issue 32)."""
+    alone = markdown.markdown("_)_a&b@c.o", extensions=["pymdownx.magiclink"])
+    assert "<em>" not in alone and _anchors(alone) == [("mailto:b@c.o", "b@c.o")]
+    out = md("_)_a&b@c.o")
+    assert "<em>" not in out and _anchors(out) == [("mailto:_a&b@c.o", "_a&b@c.o")]
+    # with no "_" before it to open emphasis, the "_" stays out of the address, as before
+    assert _anchors(md(")_a&b@c.o")) == [("mailto:a&b@c.o", "a&b@c.o")]
+
+
+def test_an_email_magiclink_links_is_one_that_holds_the_at() -> None:
+    """In ``/r.g@e.m/t@e.c`` magiclink links nothing (``/`` and ``r.`` before its local parts); the
+    probe's ``g@e.m`` overlaps UTS #58's ``e.m/t@e.c`` but is another address (fuzz seed 23)."""
+    assert "<a " not in markdown.markdown("/r.g@e.m/t@e.c", extensions=["pymdownx.magiclink"])
+    assert "<a " not in md("/r.g@e.m/t@e.c")
+    assert _anchors(md("see r.g@e.m/t ok")) == [("mailto:r.g@e.m", "r.g@e.m")]
