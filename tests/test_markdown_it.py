@@ -308,3 +308,22 @@ def test_past_the_librarys_match_only_markup_stops_the_link(text: str, after: st
     md = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable("linkify")
     md.linkify = wrap(md.linkify)
     assert md.render(text) == f"<p>{after}</p>\n"
+
+
+@pytest.mark.parametrize("html", [False, True])
+@pytest.mark.parametrize("reference", ["&#0;", "&amp;", "\\*"])
+def test_no_link_after_a_reference_inside_a_declined_inline_link(html: bool, reference: str) -> None:
+    """Issue 32 (fuzz, seed 23): linkify-it links ``http://例/%E2%80%AE&#0;:l·l.om`` whole.  Its
+    refined link must show the Bidi_Control percent-encoded, so the inline rule declines it, and
+    the core rule reads the text in pieces split at the reference: it linked ``l·l.co`` in the
+    piece after it, inside linkify-it's match.  Only the first piece is linked now."""
+    text = f"http://\u4f8b/%E2%80%AE{reference}:l·l.om"
+    plain = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    assert plain.render(text).count("<a ") == 1
+    md = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    out = md.render(text)
+    assert out.startswith('<p><a href="http://xn--fsq/%E2%80%AE">http://\u4f8b/%25E2%2580%25AE</a>'), out
+    assert out.count("<a ") == 1 and out.endswith(":l·l.om</p>\n"), out
+    # a link of its own after a reference outside the library's match is still linked
+    assert md.render("see &amp; l·l.om").count("<a ") == 1

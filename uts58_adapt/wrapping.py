@@ -432,6 +432,37 @@ def _after_inline_link(text: str) -> str | None:
     return None
 
 
+def _source_before_special(text: str) -> str | None:
+    """The Markdown source of the text tokens before ``text`` back to the last token of another
+    kind (at most :data:`_INLINE_CONTEXT` code points, a character reference or an escape written
+    as in the source), when markdown-it-py's core linkify rule is asking about ``text``, a text
+    token right after a ``text_special`` token; else None.
+
+    The core rule scans a paragraph's tokens from the end, so the tokens before ``text`` are the
+    inline rules' own still (read from its frame, as in :func:`_after_text_special`).
+    """
+    found = _rule_locals("markdown_it.rules_core.linkify")
+    if found is None:
+        return None
+    tokens, i = found.get("tokens"), found.get("i")
+    try:
+        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special"):  # type: ignore[index,operator]
+            return None
+        parts: list[str] = []
+        size, j = 0, i - 1
+        while j >= 0 and size < _INLINE_CONTEXT and tokens[j].type in ("text", "text_special"):  # type: ignore[index]
+            token = tokens[j]  # type: ignore[index]
+            part = token.markup if token.type == "text_special" and token.markup else token.content
+            if not isinstance(part, str):
+                return None
+            parts.append(part)
+            size += len(part)
+            j -= 1
+    except (AttributeError, IndexError, TypeError):
+        return None
+    return "".join(reversed(parts))
+
+
 def _inline_before() -> str | None:
     """The Markdown source before the ``:`` that markdown-it-py's inline linkify rule is at (the
     last ``_INLINE_CONTEXT`` code points of ``state.src``, ending with the scheme), read from its
@@ -766,10 +797,27 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             if dropped > out[0].index and _after_text_special(text):
                 out = [m for m in out if m.index >= dropped]
         if out:
-            inside = self._inline_overhang(text)
+            inside = self._inline_overhang(text) or self._special_overhang(text)
             if inside > out[0].index:
                 out = [m for m in out if m.index >= inside]
         return out
+
+    def _special_overhang(self, text: str) -> int:
+        """How far into ``text`` a match of the library runs that starts in the source before it,
+        where markdown-it-py's core rule asks about ``text`` right after a character reference or
+        an escape (:func:`_source_before_special`); else 0.
+
+        markdown-it's inline rule may decline the library's link (one that must show otherwise than
+        its url: ``http://例/%E2%80%AE&#0;:l·l.om``), and the core rule reads it in pieces, split
+        at ``&#0;``: no link starts in the piece after it inside the library's match, which
+        ``match()`` on the whole source would not start (issue 32, fuzz seed 23).
+        """
+        before = _source_before_special(text)
+        if not before or ANY_SPACE.search.match(text) is not None:
+            return 0
+        whole = candidate_text(before + text[:_WINDOW_REACH])
+        ends = [int(m.last_index) for m in self._wrapped.match(whole) or [] if m.index < len(before) < m.last_index]
+        return max(ends, default=len(before)) - len(before)
 
     def _inline_overhang(self, text: str) -> int:
         """How far into ``text`` the library's match runs, where markdown-it-py's core rule asks about
