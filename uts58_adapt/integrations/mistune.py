@@ -145,7 +145,8 @@ def _inert_text(inline: InlineParser, text: str, state: InlineState, inert_token
     non-text unit: ``*t**http://@*`` keeps mistune's ``<em>t</em>`` where the link is
     rejected (issue 32)."""
     if inert_tokens:
-        state.append_token({"type": _INERT, "raw": text})
+        # ("_autolink": in link text that a "](…)" closes, mistune makes its links text, this too)
+        state.append_token({"type": _INERT, "raw": text, "_autolink": text})
         return
     try:
         inline.process_text(text, state, parse_emphasis=False)
