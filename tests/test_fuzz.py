@@ -954,3 +954,16 @@ def test_an_anchor_of_another_href_inside_the_authors_is_still_flagged() -> None
         cut,
         author_html=author,
     )
+
+
+def test_the_librarys_link_with_its_href_encoded_otherwise_is_not_pointing_elsewhere() -> None:
+    """Seed 24: Django's anchor for ``tel:\\u2066.com/\\u200b`` (its href percent-encodes U+200B,
+    its text shows U+2066 live) at another offset than the upgrade's: the same link once the href
+    is decoded and the Bidi_Control read; another href is still flagged."""
+    _skip_unless_available("django autoescape off")
+    assert FUZZ.findings_of("django autoescape off", "<http://w>tel:\u2066.com/\u200b") == []
+    library = '&lt;x&gt;<a href="http://tel:%E2%81%A6.com/%E2%80%8B">tel:\u2066.com/\u200b</a>'
+    same = '<a href="http://tel:%E2%81%A6.com/\u200b">tel:%E2%81%A6.com/\u200b</a>'
+    other = '<a href="http://evil.com/">tel:%E2%81%A6.com/\u200b</a>'
+    assert "href points elsewhere" not in _checks(same, library)
+    assert "href points elsewhere" in _checks(other, library)

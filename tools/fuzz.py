@@ -592,14 +592,14 @@ def compare_pages(
         for start, _, h, t in page.anchors
         if h is not None and _points_elsewhere(h, t)
     }
-    their_links = {(h, t) for page in (lib, author, given) if page for _, _, h, t in page.anchors}
+    their_links = {_as_shown(h, t) for page in (lib, author, given) if page for _, _, h, t in page.anchors}
     # The author's anchors as the renderer without a linkifier has them: an anchor of the same href
     # within one is still the author's, cut into pieces by the parser at the upgrade's link nested in it
     # (magiclink's "<a href="">http://w@\n\nmailto:b@c.c": the unclosed anchor reopened over
     # "\nmailto:b@c.c" and cut at the email's link, seed 19).
     authors = [(s, e, h) for s, e, h, _ in author.anchors] if author and up.text == author.text else []
     for start, end, href, anchor_text in up.anchors:
-        if href is None or start in theirs_elsewhere or (href, anchor_text) in their_links:
+        if href is None or start in theirs_elsewhere or _as_shown(href, anchor_text) in their_links:
             continue
         if any(h == href and s <= start and end <= e for s, e, h in authors):
             continue
@@ -849,6 +849,15 @@ def _host(url: str) -> str:
         return host.encode("idna").decode("ascii").lower()
     except UnicodeError:
         return host.lower()
+
+
+def _as_shown(href: str | None, text: str) -> tuple[str | None, str]:
+    """An anchor's href and text as a reader follows and reads them: the href percent-decoded, a
+    Bidi_Control character shown percent-encoded read as itself (Django's href encodes a U+200B
+    that the upgrade's keeps, and its text shows U+2066 live: the same link, seed 24)."""
+    from urllib.parse import unquote
+
+    return (None if href is None else unquote(href)), _BIDI_SHOWN.sub(_bidi_character, text)
 
 
 def _points_elsewhere(href: str, shown: str) -> bool:
