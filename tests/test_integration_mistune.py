@@ -130,3 +130,14 @@ def test_a_rejected_link_in_link_text_is_text_as_mistunes_link_is(text: str) -> 
         pytest.skip("mistune before 3.4 parses emphasis on the source")
     library = mistune.create_markdown(plugins=["url"])(text)
     assert md(text) == re.sub(r'<a href="http://@\*">([^<]*)</a>', r"\1", library)
+
+
+@pytest.mark.parametrize("text", ["http://w#[](&gt&#xb;)", "see http://a.com/x&amp;) ok", "http://a.com/(&#x41;)"])
+def test_no_reference_completed_past_mistunes_match_with_escape_false(text: str) -> None:
+    # Fuzz campaign seed 24: mistune's match ends before the ";" of "&#xb;" (its pattern's last
+    # character is no ";"), so "&#xb" and ";)" are shown apart, as written.  A link taking ";)"
+    # (a ")" UTS #58 keeps) made "&#xb;" one reference in its text, which the renderer decodes.
+    library = mistune.create_markdown(plugins=["url"], escape=False)(text)
+    out = md(text, escape=False)
+    shown = re.sub(r"<[^>]*>", "", out)
+    assert shown == re.sub(r"<[^>]*>", "", library), out

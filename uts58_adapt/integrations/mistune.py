@@ -106,6 +106,10 @@ def parse_url_link(
             if link_end < end and completes_reference(src, link_end, text):
                 # "…&amp" then ";": the reference stays whole, in the link as in mistune's
                 link_end, text = link_end + 1, text + ";"
+            elif decodes_references and link_end > end > link_start and completes_reference(src, end, src[link_start:end]):
+                # past mistune's match, a ";" completing the reference the match ends with: the renderer
+                # would decode it in the link's text, where mistune shows "&#xb" and ";" apart (fuzz seed 24)
+                link_end, text = end, src[link_start:end]
             if link_start > pos:
                 _inert_text(inline, src[pos:link_start], state, inert_tokens)
             if state.brackets and "]" in text:  # as mistune's own: the link text ends at "]"
