@@ -280,9 +280,7 @@ def test_inline_link_cut_before_a_character_reference_links_nothing_after(html: 
     the source) and nothing after it in the library's match is linked."""
     plain = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
     text = "ftp://t/[&#0;]l·l.co"
-    assert plain.render(text) == (
-        '<p><a href="ftp://t/%5B&amp;#0;%5Dl%C2%B7l.co">ftp://t/[&amp;#0;]l·l.co</a></p>\n'
-    )
+    assert plain.render(text) == ('<p><a href="ftp://t/%5B&amp;#0;%5Dl%C2%B7l.co">ftp://t/[&amp;#0;]l·l.co</a></p>\n')
     md = MarkdownIt("commonmark", {"linkify": True, "html": html}).enable("linkify")
     md.linkify = wrap(md.linkify)
     assert md.render(text) == '<p><a href="ftp://t/%5B&amp;#0">ftp://t/[&amp;#0</a>;]l·l.co</p>\n'

@@ -57,7 +57,7 @@ from .backends.urlextract import instance_gen_urls, instance_state, not_on_empty
 from .html import BIDI_CONTROLS, _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import PROBE_LOCAL, WORD_CONTEXT, EmailInWord, never_host, scheme_check
+from .refine.acceptance import WORD_CONTEXT, EmailInWord, ascii_local, never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -182,7 +182,9 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:)//")
 _MARKDOWN_STOP = re.compile(r"[<*_~\[\]!`\\&]")
 #: A ``&`` or ``\\`` that markdown-it parses as markup (markdown-it-py's ``entity`` and ``escape``
 #: rules: a character reference's form, a backslash before ASCII punctuation or a line break).
-_MARKDOWN_REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)|\\[!-/:-@\[-`{-~\n]")
+_MARKDOWN_REFERENCE = re.compile(
+    r"&(?:#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)|\\[!-/:-@\[-`{-~\n]"
+)
 _ASCII_PUNCTUATION = frozenset(string.punctuation)
 #: How far after an emphasis opener :func:`_markdown_stop` looks for a closer (then it assumes one).
 _CLOSER_REACH = 1024
@@ -445,13 +447,15 @@ def _source_before_special(text: str) -> str | None:
     if found is None:
         return None
     tokens, i = found.get("tokens"), found.get("i")
+    if tokens is None or not isinstance(i, int):
+        return None
     try:
-        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special"):  # type: ignore[index,operator]
+        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special"):
             return None
         parts: list[str] = []
         size, j = 0, i - 1
-        while j >= 0 and size < _INLINE_CONTEXT and tokens[j].type in ("text", "text_special"):  # type: ignore[index]
-            token = tokens[j]  # type: ignore[index]
+        while j >= 0 and size < _INLINE_CONTEXT and tokens[j].type in ("text", "text_special"):
+            token = tokens[j]
             part = token.markup if token.type == "text_special" and token.markup else token.content
             if not isinstance(part, str):
                 return None
@@ -864,7 +868,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             or _LINKIFY_IT_LOCAL.fullmatch(text, 0, start) is None
         ):
             return 0
-        local = "".join(c if c.isascii() else PROBE_LOCAL for c in backend_text[start:local_end])
+        local = ascii_local(backend_text[start:local_end])
         probe = backend_text[:start] + local + backend_text[local_end:end]
         found = self._wrapped.match(probe) or []
         return int(found[0].last_index) if found and found[0].index == 0 else 0

@@ -35,7 +35,7 @@ from ..backends._html_spans import LibraryLink, anchor_hrefs, anchor_spans
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS, _references
 from ..link import Link
-from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
+from ..refine.acceptance import HostProbe, ascii_host, ascii_local, overlaps_any
 from ..refine.email import mailto_href
 from ..refine.hosts import normalize_separators
 from ..refine.migration import MAX_WORD
@@ -561,7 +561,6 @@ def _starts_inside_its_span(text: str, link: Link) -> bool:
 #: Emails the library did not report asked about in one word at most (more in one word: not linked).
 _ASKED_PER_WORD = 8
 _SPACE = re.compile(r"\s")
-_NOT_ASCII = re.compile("[^\x00-\x7f]")
 
 
 def _emails_in_their_words(
@@ -600,7 +599,7 @@ def _emails_in_their_words(
             continue
         asked[lo] = count + 1
         local, _, domain = link.text.rpartition("@")
-        probe = f"{_NOT_ASCII.sub('a', local)}@{domain}"
+        probe = f"{ascii_local(local)}@{domain}"
         word = _SURROGATE.sub("\ufffd", normalize_separators(text[lo : link.start] + probe + text[link.end : hi]))
         at = link.start - lo
         if overlaps_any(word_spans(word), at, at + len(probe)):

@@ -46,7 +46,7 @@ from docutils.parsers.rst import roles, states
 from docutils.utils import unescape
 
 from ..html import BIDI_CONTROLS
-from ..refine.acceptance import ascii_host
+from ..refine.acceptance import ascii_host, ascii_local
 from ..refine.email import MAILTO
 from ..refine.migration import refine_links
 from ..refine.risk_profile import RejectRisky, reject_risky_value
@@ -93,10 +93,6 @@ _EMAIL_BEFORE = re.compile(r"""[\s<(\["]""")
 
 #: One piece of :meth:`Inliner._implicit`'s result: a node, or text (``True``: emails may be looked for in it).
 _Piece: TypeAlias = "nodes.Node | tuple[str, bool]"
-
-
-#: A character a probe writes ``a`` (a local part as docutils is asked about it).
-_NOT_ASCII_CHAR = re.compile("[^\x00-\x7f]")
 
 
 def _last_word(text: str) -> str:
@@ -388,7 +384,7 @@ class Inliner(states.Inliner):  # type: ignore[misc]
         (from ``start``) is written in ASCII (``HTTP://σ@e.m`` as ``HTTP://a@e.m``: userinfo, no email)."""
         if ":" not in window[:at]:
             return False  # a URL docutils reads starts with its scheme and ":", before the "@"
-        probe = window[:start] + _NOT_ASCII_CHAR.sub("a", window[start:at]) + window[at:]
+        probe = window[:start] + ascii_local(window[start:at]) + window[at:]
         return any(m.start() <= at < m.end() and not m.group("email") for m in self.patterns.uri.finditer(probe))
 
     def _accepts_email(self, probe: str) -> bool:

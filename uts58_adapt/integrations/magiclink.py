@@ -33,7 +33,7 @@ from pymdownx.magiclink import RE_LINK, RE_MAIL, MagiclinkExtension, MagiclinkMa
 
 from ..backends.magiclink import link_matches
 from ..html import BIDI_CONTROLS
-from ..refine.acceptance import email_word_probe
+from ..refine.acceptance import ascii_local, email_word_probe
 from ..refine.email import MAILTO
 from ..refine.hosts import SEPARATORS
 from ..refine.migration import refine_links
@@ -66,7 +66,6 @@ _SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
 _ASCII_DIGITS = frozenset("0123456789")
 #: A "_" that may open Python-Markdown's emphasis (its ``SMART_*`` patterns: not after a letter or digit).
 _UNDERSCORE_OPENER = re.compile(r"(?<!\w)_")
-_NOT_ASCII = re.compile("[^\x00-\x7f]")
 
 
 def _last_opener(data: str, start: int, at: int) -> int | None:
@@ -251,7 +250,7 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             # starts there.
             # (asked with the local part's non-ASCII characters written "a", as magiclink reads the
             # address it links: "_ς@e.m" is its "_a@e.m", from the "_"; fuzz seed 19)
-            own = _MAIL_RE.match(data[: found[0]] + _NOT_ASCII.sub("a", data[found[0] : at]) + data[at:], found[0])
+            own = _MAIL_RE.match(data[: found[0]] + ascii_local(data[found[0] : at]) + data[at:], found[0])
             opener = _last_opener(data, found[0], at)
             if opener is not None and (own is None or own.end() <= at):
                 lo = opener

@@ -106,7 +106,11 @@ def parse_url_link(
             if link_end < end and completes_reference(src, link_end, text):
                 # "…&amp" then ";": the reference stays whole, in the link as in mistune's
                 link_end, text = link_end + 1, text + ";"
-            elif decodes_references and link_end > end > link_start and completes_reference(src, end, src[link_start:end]):
+            elif (
+                decodes_references
+                and link_end > end > link_start
+                and completes_reference(src, end, src[link_start:end])
+            ):
                 # past mistune's match, a ";" completing the reference the match ends with: the renderer
                 # would decode it in the link's text, where mistune shows "&#xb" and ";" apart (fuzz seed 24)
                 link_end, text = end, src[link_start:end]
@@ -226,7 +230,7 @@ def url_plugin(*, strict_hosts: bool = False, reject_risky: RejectRisky = False)
         # emphasis on the source, and inert text stays a text token that is not parsed again.
         inert_tokens = callable(getattr(md.inline, "finalize_tokens", None))
         if inert_tokens:
-            md.inline.finalize_tokens = _finalize_inert(md.inline.finalize_tokens)  # type: ignore[method-assign]
+            md.inline.finalize_tokens = _finalize_inert(md.inline.finalize_tokens)  # type: ignore[method-assign,assignment]
         md.inline.register("url_link", URL_LINK_PATTERN, parse)
 
     return plugin

@@ -22,6 +22,7 @@ Jinja2, mistune, magiclink), which pass the library's own answers as callables:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from ..link import Link
@@ -91,6 +92,14 @@ class HostProbe:
 
 #: Local part used to ask the library whether it would link an email on a domain.
 PROBE_LOCAL = "a"
+_NOT_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def ascii_local(local: str) -> str:
+    """``local`` (an email's local part, or text standing for one) with each non-ASCII character
+    written ``a`` (:data:`PROBE_LOCAL`), the same length: how an email is asked of a library that
+    links only ASCII local parts, where UTS #58 §5.2 decides which characters a local part holds."""
+    return local if local.isascii() else _NOT_ASCII.sub(PROBE_LOCAL, local)
 
 
 def ascii_host(host: str) -> str:
@@ -203,9 +212,7 @@ def email_word_probe(text: str, start: int, end: int) -> tuple[str, int, int]:
     address = text[start:end]
     at = address.rfind("@")
     local = address[:at]
-    if not local.isascii():
-        local = "".join(c if c < "\x80" else PROBE_LOCAL for c in local)
-    word = text[lo:start] + local + address[at:] + text[end:hi]
+    word = text[lo:start] + ascii_local(local) + address[at:] + text[end:hi]
     return normalize_separators(word), start - lo, end - lo
 
 
