@@ -967,3 +967,12 @@ def test_the_librarys_link_with_its_href_encoded_otherwise_is_not_pointing_elsew
     other = '<a href="http://evil.com/">tel:%E2%81%A6.com/\u200b</a>'
     assert "href points elsewhere" not in _checks(same, library)
     assert "href points elsewhere" in _checks(other, library)
+
+
+def test_the_librarys_link_of_the_rest_is_compared_as_shown() -> None:
+    """Seed 25: mistune's link of the rest ``http://w/&#6;\\u2069`` shows U+2069 live, the upgrade's
+    percent-encoded: the same link of the rest, as shown."""
+    _skip_unless_available("mistune")
+    assert FUZZ.findings_of("mistune", "http://_,http://w/&#6;\u2069") == []
+    assert FUZZ._library_starts(FUZZ.CONFIGS["mistune"], "http://w/&#6;\u2069", "http://w/&#6;%E2%81%A9")
+    assert not FUZZ._library_starts(FUZZ.CONFIGS["mistune"], "http://w/&#6;\u2069", "http://v/")

@@ -138,3 +138,15 @@ def test_an_email_magiclink_links_is_one_that_holds_the_at() -> None:
     assert "<a " not in markdown.markdown("/r.g@e.m/t@e.c", extensions=["pymdownx.magiclink"])
     assert "<a " not in md("/r.g@e.m/t@e.c")
     assert _anchors(md("see r.g@e.m/t ok")) == [("mailto:r.g@e.m", "r.g@e.m")]
+
+
+@pytest.mark.parametrize("text", ["__%b@c.m/_", "__#y@z.o`_"])
+def test_a_run_of_underscores_before_an_email_opens_emphasis_as_in_magiclink(text: str) -> None:
+    """The second ``_`` of ``__%b@c.m/_`` opens the emphasis the last ``_`` closes, in magiclink
+    alone; the first is of the same run, and opens nothing it could close (fuzz seed 25, after
+    the seed 23 rule kept the run in the address)."""
+    alone = markdown.markdown(text, extensions=["pymdownx.magiclink"])
+    assert alone.startswith("<p>_<em>"), alone
+    out = md(text)
+    assert out.startswith("<p>_<em>"), out
+    assert len(_anchors(out)) == 1 and not _anchors(out)[0][1].startswith("_")

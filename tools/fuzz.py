@@ -1723,8 +1723,10 @@ def _library_starts(config: Config, rest: str, prefix: str) -> bool:
     sources = [_written(probe, config)]
     if config.author is not None:
         sources.append(probe.replace("<", "&lt;").replace(">", "&gt;"))
+    # (the texts as shown: a Bidi_Control the upgrade's link shows percent-encoded is the character, seed 25)
+    shown = _BIDI_SHOWN.sub(_bidi_character, library_form(prefix))
     return any(
-        s == 0 and h is not None and t.startswith(library_form(prefix))
+        s == 0 and h is not None and _BIDI_SHOWN.sub(_bidi_character, t).startswith(shown)
         for source in dict.fromkeys(sources)
         for s, _, h, t in Page(alone(source)).anchors
     )

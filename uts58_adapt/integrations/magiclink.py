@@ -257,7 +257,10 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
                 while data.startswith("_", lo):
                     lo += 1
                 kept, found = found, self._email_at(data, lo, hi, at)
-                if found is not None and data[found[0] - 1] == "_" and _UNDERSCORE_OPENER.search(data, 0, opener):
+                run = opener  # (the run of "_" that closes is one: "__%b@c.m/_" opens with its second)
+                while run > 0 and data[run - 1] == "_":
+                    run -= 1
+                if found is not None and data[found[0] - 1] == "_" and _UNDERSCORE_OPENER.search(data, 0, run):
                     # Unless the "_" left right before the link would close emphasis that an earlier "_"
                     # opens: Python-Markdown's "_" closes before a character that is no letter or digit, as
                     # the link's placeholder is, where magiclink's own email starts later, after a letter
