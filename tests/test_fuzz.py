@@ -931,6 +931,8 @@ def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> No
         # seed 25: the author's anchor, cut short in the library's page by its link nested in it,
         # where the library's text differs from the author's (markdown-it links "http://`c`")
         ("markdown-it html", 'http://`c`<a href="">:l\u00b7l.co'),
+        # seed 26: the author's anchor of the markup input (bleach), around the link by foster parenting
+        ("bleach", "<a href><table><td><a></a>[HTTP://l\u00b7l.om"),
     ],
 )
 def test_a_comparison_artifact_of_seed_19_is_not_flagged(config: str, text: str) -> None:
