@@ -641,3 +641,24 @@ def test_lenient_label_shortcut_gives_the_plain_answer_on_idnatestv2() -> None:
     labels |= {"a" * 64, "a--b", "xn--", "XN--bcher-kva", "Xn--bcher-kva", "-a", "a-", "a_b", "A"}
     differ = [label for label in labels if lenient_label(label) != plain_lenient_label(label)]
     assert not differ, differ[:20]
+
+
+def test_a_separator_before_no_host_character_is_kept() -> None:
+    """A ``。 ． ｡`` that no host character follows separates no labels: the backend reads it as
+    written (urlextract reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26, issue 32)."""
+    from uts58_adapt.refine.hosts import normalize_separators
+
+    assert normalize_separators("\uff61/l.io/x") == "\uff61/l.io/x"
+    assert normalize_separators("\u4f8b\u3048\u3002jp/\u30d1\u3002 x") == "\u4f8b\u3048.jp/\u30d1\u3002 x"
+    assert normalize_separators("a\u3002\u3002b\uff0e") == "a..b\uff0e"
+
+
+def test_urlextract_starts_no_link_inside_its_span_after_a_lone_separator() -> None:
+    pytest.importorskip("urlextract")
+    from urlextract import URLExtract
+
+    from uts58_adapt import wrap
+
+    text = "\uff61/l.io/[l\u00b7l.co"
+    assert URLExtract().find_urls(text, get_indices=True) == [("l.io/[l\u00b7l.co", (2, 14))]
+    assert all(start == 2 for _, (start, _) in wrap(URLExtract()).find_urls(text, get_indices=True))

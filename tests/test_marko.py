@@ -362,3 +362,20 @@ def test_gfm_patterns_searched_from_near_each_match_find_what_finditer_finds() -
             got = [(m.span(), m.groups()) for m in ours.finditer(text)]
             assert got == [(m.span(), m.groups()) for m in theirs.finditer(text)], text
     assert [m.group() for m in Url.bare_pattern.finditer("x http://a.bc y@d.ef")] == ["http://a.bc", "y@d.ef"]
+
+
+def test_a_www_link_cut_to_a_shape_marko_never_links_stays_text() -> None:
+    """Fuzz seed 26 (issue 32): marko links ``www.a..&`` (href ``http://www.a..&amp;``); UTS #58 ends
+    it at ``www.a``, which marko's ``www`` pattern does not take (no ``.`` after its label): marko
+    would write no ``http://`` before it, and the href was the relative ``www.a``.  It stays text."""
+    assert alone("www.a..&") == '<p><a href="http://www.a..&amp;">www.a..&amp;</a></p>\n'
+    assert upgraded("www.a..&") == "<p>www.a..&amp;</p>\n"
+    assert upgraded("see www.a.b, ok") == '<p>see <a href="http://www.a.b">www.a.b</a>, ok</p>\n'
+
+
+def test_a_reference_without_semicolon_is_shown_as_written() -> None:
+    """Fuzz seed 26: in an autolink's text marko decodes ``&#x202e;`` and shows ``&#x202e`` as written;
+    only the first is a Bidi_Control to show percent-escaped (§8)."""
+    assert "www.r.e/&amp;#x202e&amp;#9</a>" in alone("www.r.e/&#x202e&#9")
+    assert "www.r.e/&amp;#x202e&amp;#9</a>" in upgraded("www.r.e/&#x202e&#9")
+    assert ">www.r.e/%E2%80%AEx</a>" in upgraded("www.r.e/&#x202e;x")

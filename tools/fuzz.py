@@ -755,9 +755,12 @@ def compare_pages(
     for page in (author, given):
         if page is not None:
             authors_pairs |= Counter((h, t) for _, _, h, t in page.anchors)
+    authors_hrefs = {h for h, _ in authors_pairs}
     for s, e, href, anchor_text in up.anchors:
         if up_pairs[href, anchor_text] <= authors_pairs[href, anchor_text]:
             continue
+        if href in authors_hrefs and not anchor_text.strip():
+            continue  # the author's unclosed anchor, reopened by the parser over the white space after a block (seed 26)
         if href is not None and s < e and not _overlaps(s, e, spans):
             if links_alone is not None and (
                 (ended is not None and s in ends and links_alone(anchor_text))

@@ -118,14 +118,29 @@ def is_host_char(ch: str) -> bool:
 
 
 def normalize_separators(text: str) -> str:
-    """Replace ``。`` ``．`` ``｡`` by ``.`` (same length, so offsets are kept).
+    """Replace ``。`` ``．`` ``｡`` by ``.`` where a host character follows (same length, so offsets are kept).
 
     Backends that only know ``.`` find ``普遍适用测试。我爱你`` in the result; the
-    refinement stage then works on the original text.
+    refinement stage then works on the original text.  One that no host character follows
+    separates no labels (``｡/``, ``path。 next``): it stays as written, as the library reads
+    it in the text (urlextract reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26).
     """
     if "\u3002" in text or "\uff0e" in text or "\uff61" in text:
-        return text.translate(SEP_TABLE)
+        out = text.translate(SEP_TABLE)
+        kept = [m.start() for m in _SEPARATOR.finditer(text) if m.end() == len(text) or not is_host_char(text[m.end()])]
+        if kept:
+            pieces: list[str] = []
+            pos = 0
+            for at in kept:
+                pieces += (out[pos:at], text[at])
+                pos = at + 1
+            pieces.append(out[pos:])
+            out = "".join(pieces)
+        return out
     return text
+
+
+_SEPARATOR = re.compile("[\u3002\uff0e\uff61]")
 
 
 _ASTRAL_SEARCH = re.compile("[\U00010000-\U0010ffff]").search
