@@ -114,7 +114,7 @@ if str(REPO) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(REPO))
 
 from uts58_adapt import detect, link_term, minimal_escape  # noqa: E402
-from uts58_adapt.backends import get_backend  # noqa: E402
+from uts58_adapt.backends import BackendUnavailable, get_backend  # noqa: E402
 from uts58_adapt.backends._tlds import icann_tlds  # noqa: E402
 from uts58_adapt.properties import FLAGS  # noqa: E402
 from uts58_adapt.refine.migration import refine_links  # noqa: E402
@@ -777,7 +777,7 @@ def _entry_points() -> list[tuple[str, Callable[[str], object], Callable[[str], 
     ):
         try:
             add()
-        except ImportError as exc:
+        except ModuleNotFoundError as exc:  # (another ImportError is a broken tree: not a missing row)
             print(f"  {add.__name__}: not installed ({exc})")
     return out
 
@@ -980,7 +980,7 @@ def bench_throughput(
     for name in ALL_BACKENDS:
         try:
             get_backend(name)
-        except ImportError as exc:  # an optional extra that is not installed
+        except BackendUnavailable as exc:  # an optional extra that is not installed
             print(f"  detect(backend={name!r}): not installed ({exc})")
             continue
         variants[name] = each(lambda s, b=name: detect(s, backend=b))
