@@ -45,3 +45,18 @@ def test_the_domains_that_start_a_token_are_still_found() -> None:
         ("see a/b x。com ok", "x。com"),
     ]:
         assert [k.text for k in detect(text, backend="urlextract")] == [link]
+
+
+def test_a_scheme_before_a_span_is_not_taken_from_another_span_of_the_library() -> None:
+    """bleach links ``a.om/\\u200bhTtP:`` and the email ``//b.om/@z.co`` after it; the upgrade rejects
+    the first (``-a.om``: its host moved back over ``-``) and read the second as the URL
+    ``hTtP://b.om/@z.co``, with a scheme inside bleach's first link (fuzz seed 27, issue 32).  A
+    link never starts inside another span of the library's."""
+    from uts58_adapt.link import RawLink
+    from uts58_adapt.refine.migration import refine_links
+
+    text = "-a.om/\u200bhTtP://b.om/@z.co"
+    raw = [RawLink(1, 12, "url"), RawLink(12, 24, "email")]
+    assert all(not 1 < link.start < 12 for link in refine_links(text, raw))
+    # the span alone, with no library span around the scheme, takes it in as before
+    assert [link.start for link in refine_links(text, [RawLink(12, 24, "email")])] == [7]

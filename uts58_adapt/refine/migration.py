@@ -359,6 +359,7 @@ def _refine(
     urls: list[tuple[int, int, int, Link]] = []
     seen: set[int] = set()
     covered_end = 0  # raw spans starting inside a URL already found are skipped (linear time)
+    raw_ends: list[int] | None = None  # _running_ends(raw_sorted), on first use
     disjoint = True  # each URL found starts at or after the end of those before it
     lane = _LANE
     lane_match = None  # LANE.get(text).match and _SAFE_RUN.get(text), on first use
@@ -384,6 +385,13 @@ def _refine(
         link_start, _hs, host_end, after_host, scheme, host = found
         if link_start in seen or (link_start < start and _inside_token(text, link_start)):
             continue
+        if link_start < start:
+            # Nor inside another span of the library's, whose start the library decided: bleach's
+            # "a.om/\u200bhTtP:" before its email "//b.om/@z.co" (issue 32, fuzz seed 27).
+            if raw_ends is None:
+                raw_ends = _running_ends(raw_sorted)
+            if _inside_raw(raw_sorted, raw_ends, link_start):
+                continue
         seen.add(link_start)
         if after_host == n or text[after_host] not in "/?#":
             end = after_host  # (what _path_end returns)
@@ -412,8 +420,7 @@ def _refine(
         spans = sorted((u[0], u[1]) for u in urls)
         span_starts = [sp[0] for sp in spans]
         added_end = 0
-        raw_ends: list[int] | None = None  # (and spaces: computed on the first host the library is asked about)
-        spaces: list[int] = []
+        spaces: list[int] | None = None  # (computed on the first host the library is asked about)
         for pos in hits:
             i = bisect.bisect_right(span_starts, pos) - 1
             if pos < added_end or (i >= 0 and pos < spans[i][1]):
@@ -424,6 +431,7 @@ def _refine(
             if accepts_host is not None:
                 if raw_ends is None:
                     raw_ends = _running_ends(raw_sorted)
+                if spaces is None:
                     spaces = _spaces(text)
                 if _inside_raw(raw_sorted, raw_ends, hm.start):
                     continue  # inside a span of the library's, which it read otherwise (``tel:ex。com``)
