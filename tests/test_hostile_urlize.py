@@ -434,6 +434,18 @@ def test_jinja2_safe_links_no_word_after_a_tag_inside_its_own_link(text: str, li
     assert [shown for _, shown in _anchors(upgraded)] == linked
 
 
+def test_jinja2_safe_hostless_link_the_library_reads_otherwise_is_not_pointed_elsewhere() -> None:
+    """Jinja2 links ``tel:>&#10`` (|safe, ``extra_schemes``) whole; read, the upgrade's link is ``tel:>``
+    and a line feed, which Jinja2 links with no ``tel:`` href: its anchor had the href
+    ``https://tel:&gt;%0A`` (fuzz seed 27, issue 32).  No anchor is made then."""
+    policies = {"urlize.extra_schemes": ["tel:", "ftp:"], "urlize.rel": "nofollow"}
+    library, upgraded = _jinja2_pair("tel:>&#10", policies)
+    assert [href for href, _ in _anchors(library)] == ["tel:>\n"]
+    assert all(not href.startswith("https://tel:") for href, _ in _anchors(upgraded)), upgraded
+    # a hostless link Jinja2 keeps its scheme for is linked as before
+    assert [href for href, _ in _anchors(_jinja2_pair("call tel:+1", policies)[1])] == ["tel:+1"]
+
+
 def test_jinja2_safe_extra_scheme_after_a_tag_is_not_linked() -> None:
     """``<e>ftp:&#7``: Jinja2 reads the word ``<e>ftp:&#7`` (no ``ftp:`` at its start): no link, and so no
     control in an href (the upgrade linked ``ftp:&#7`` from the text run)."""

@@ -380,15 +380,15 @@ def _decoded(text: str) -> str:
     return decode_text(text) if "&" in text else text
 
 
-def _library_keeps_scheme(text: str, render_escaped: Callable[[str], str]) -> bool:
-    """Whether the library links all of ``text`` (``scheme:…``, no ``//``) with its scheme in the href.
+def _library_links_with(text: str, render_escaped: Callable[[str], str], prefix: str) -> bool:
+    """Whether the library links ``text`` (``scheme:…``, no ``//``) from its start, one link, its href
+    starting with ``prefix`` (any case).
 
     Jinja2 links ``tel:+1`` with ``extra_schemes=["tel:"]`` and the href ``tel:+1``; Django
     links ``tel:x.com`` as a bare ``.com`` domain, with the href ``http://tel:x.com``.
     """
     found = anchor_hrefs(text, render_escaped(text))
-    scheme = text[: text.index(":") + 1].lower()
-    return len(found) == 1 and found[0][0].start == 0 and found[0][1][: len(scheme)].lower() == scheme
+    return len(found) == 1 and found[0][0].start == 0 and found[0][1][: len(prefix)].lower() == prefix.lower()
 
 
 def _library_accepts_email(
@@ -483,7 +483,7 @@ def _render_link(
     link's text with its character references read (:func:`_decoded`), escaped once, and a
     Bidi_Control character written as a reference (``&#x202e;``) is percent-escaped as a literal one.
     ``render_escaped`` (see :func:`urlize_refined`): asked whether a link ``scheme:…`` without ``//``
-    is linked with that scheme in its href (:func:`_library_keeps_scheme`); otherwise, and without it,
+    is linked with that scheme in its href (:func:`_library_links_with`); otherwise, and without it,
     such a link is a bare domain to the library (Django's ``http://tel:x.com``).
     """
     if not safe_scheme(link.text):
@@ -503,13 +503,17 @@ def _render_link(
         href = mailto_href(local, domain)
     elif _SCHEME_START.match(link.text) or link.text[:7].lower() == "mailto:":
         href = text  # a scheme the library links (refine.acceptance)
-    elif (
-        render_escaped is not None
-        and link.href == link.text  # the library's span kept whole: no host found (``_common.refine``)
-        and _HOSTLESS.match(link.text)
-        and _library_keeps_scheme(text, render_escaped)
-    ):
-        href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
+    elif render_escaped is not None and _HOSTLESS.match(link.text):
+        scheme = link.text[: link.text.index(":") + 1]
+        if link.href == link.text and _library_links_with(text, render_escaped, scheme):
+            # (the library's span kept whole, no host found: ``_common.refine``)
+            href = text  # the library's link with a scheme and no host (Jinja2's ``extra_schemes``: ``tel:+1``)
+        elif _library_links_with(text, render_escaped, default_scheme + scheme):
+            href = default_scheme + text  # a bare domain to the library (Django's ``http://tel:x.com``)
+        else:
+            # Linked with neither: the href would point elsewhere than the text shows (Jinja2's
+            # ``tel:>&#10`` in markup, read ``tel:>`` and a line feed; fuzz seed 27).
+            return None
     else:
         href = default_scheme + text
     if not safe_scheme(href):
