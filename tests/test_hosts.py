@@ -643,14 +643,17 @@ def test_lenient_label_shortcut_gives_the_plain_answer_on_idnatestv2() -> None:
     assert not differ, differ[:20]
 
 
-def test_a_separator_before_no_host_character_is_kept() -> None:
-    """A ``。 ． ｡`` that no host character follows separates no labels: the backend reads it as
-    written (urlextract reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26, issue 32)."""
+def test_a_separator_with_no_host_character_next_to_it_is_kept() -> None:
+    """A ``。 ． ｡`` with no host character on either side belongs to no domain: the backend reads
+    it as written (urlextract reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26, issue 32).
+    One after a domain is its ``.`` (``例子.中国。``: Jinja2 trims a final ``.``, never a ``。``)."""
     from uts58_adapt.refine.hosts import normalize_separators
 
     assert normalize_separators("\uff61/l.io/x") == "\uff61/l.io/x"
-    assert normalize_separators("\u4f8b\u3048\u3002jp/\u30d1\u3002 x") == "\u4f8b\u3048.jp/\u30d1\u3002 x"
-    assert normalize_separators("a\u3002\u3002b\uff0e") == "a..b\uff0e"
+    assert normalize_separators(" \u3002 x/\uff0e/") == " \u3002 x/\uff0e/"
+    assert normalize_separators("\u4f8b\u3048\u3002jp/\u30d1\u3002 x") == "\u4f8b\u3048.jp/\u30d1. x"
+    assert normalize_separators("a\u3002\u3002b\uff0e") == "a..b."
+    assert normalize_separators("\u4f8b\u5b50.\u4e2d\u56fd\u3002") == "\u4f8b\u5b50.\u4e2d\u56fd."
 
 
 def test_urlextract_starts_no_link_inside_its_span_after_a_lone_separator() -> None:

@@ -118,16 +118,21 @@ def is_host_char(ch: str) -> bool:
 
 
 def normalize_separators(text: str) -> str:
-    """Replace ``。`` ``．`` ``｡`` by ``.`` where a host character follows (same length, so offsets are kept).
+    """Replace ``。`` ``．`` ``｡`` by ``.`` next to a host character (same length, so offsets are kept).
 
-    Backends that only know ``.`` find ``普遍适用测试。我爱你`` in the result; the
-    refinement stage then works on the original text.  One that no host character follows
-    separates no labels (``｡/``, ``path。 next``): it stays as written, as the library reads
-    it in the text (urlextract reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26).
+    Backends that only know ``.`` find ``普遍适用测试。我爱你`` in the result, and read
+    ``例子.中国`` in ``例子.中国。`` as they read ``例子.中国.``; the refinement stage then
+    works on the original text.  One with no host character on either side belongs to no
+    domain (``｡/``): it stays as written, as the library reads it in the text (urlextract
+    reads ``./l.io/`` otherwise than ``｡/l.io/``; fuzz seed 26).
     """
     if "\u3002" in text or "\uff0e" in text or "\uff61" in text:
         out = text.translate(SEP_TABLE)
-        kept = [m.start() for m in _SEPARATOR.finditer(text) if m.end() == len(text) or not is_host_char(text[m.end()])]
+        kept = [
+            at
+            for at in (m.start() for m in _SEPARATOR.finditer(text))
+            if (at == 0 or not is_host_char(text[at - 1])) and (at + 1 == len(text) or not is_host_char(text[at + 1]))
+        ]
         if kept:
             pieces: list[str] = []
             pos = 0
