@@ -430,3 +430,14 @@ def test_a_bidi_control_escaped_in_the_link_adds_no_text_after_it(text: str) -> 
     out = upgraded(text)
     assert not re.search(r"</a>[^<]*E2%80", out), out
     assert out.count("%E2%80%") == 2 * out.count("<a ")  # in the href and the text, once each
+
+
+def test_no_email_starts_right_after_a_link_where_docutils_starts_no_markup() -> None:
+    """docutils links ``t@le`` in ``t@le.a&@c.o`` and reads ``.a&@c.o`` after it; the refined link
+    takes ``.a``, and ``&@c.o`` after it starts after a letter, where docutils starts no inline
+    markup: it was linked as a text of its own (fuzz seed 27, issue 32)."""
+    text = "t@le.a&@c.o"
+    assert plain(text).count("<a ") == 1
+    assert plain("&@c.o").count("<a ") == 1  # the test can fail: alone, it is an email
+    out = upgraded(text)
+    assert out.count("<a ") == 1 and "mailto:t&#64;le.a" in out, out

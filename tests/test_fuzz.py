@@ -939,6 +939,9 @@ def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> No
         # seed 27: Jinja2 shows "a@c.o" for "mailto:a@c.o" and breaks the author's tag "<ftp:!。"
         # into text and a link; the upgrade keeps the tag: each difference one of the two references
         ("jinja2 safe extra_schemes policy", "mailto:a@c.o <ftp:!\u3002"),
+        # seed 27: the library's own link "e.co", nested in the author's anchor that the library's
+        # "HTTP://u" (rejected by the upgrade: no host) closed
+        ("markdown-it html", '<a f="">HTTP://u@<svg>e.co'),
     ],
 )
 def test_a_comparison_artifact_of_seed_19_is_not_flagged(config: str, text: str) -> None:

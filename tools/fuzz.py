@@ -554,6 +554,12 @@ def compare_pages(
             for s, _, href, shown in up.nested_anchors
             if href is not None
         )
+    if up_nested > nested and up.text == lib.text:
+        # The library's own link, at the same place, nested in the author's unclosed anchor that the
+        # library's link before it closed, which the upgrade rejects (markdown-it with html:
+        # '<a f="">HTTP://u@<svg>e.co', seed 27): the library nests it so on text without that link.
+        theirs = {(s, e, h) for s, e, h, _ in lib.anchors if h is not None}
+        up_nested -= sum((s, e, h) in theirs for s, e, h, _ in up.nested_anchors)
     if up_nested > nested:
         findings.append(("nested anchor", "a in a"))
     # The promise (docs/hostile-input.md, UTS #58 §8) is about every link the upgrade shows, the
