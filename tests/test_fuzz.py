@@ -942,6 +942,8 @@ def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> No
         # seed 27: the library's own link "e.co", nested in the author's anchor that the library's
         # "HTTP://u" (rejected by the upgrade: no host) closed
         ("markdown-it html", '<a f="">HTTP://u@<svg>e.co'),
+        # seed 28: the author's anchor, its text shown with magiclink's hide_protocol
+        ("magiclink options", '<a href=""><marquee>HTTP://e\uff61[![]()]()http://a..m'),
     ],
 )
 def test_a_comparison_artifact_of_seed_19_is_not_flagged(config: str, text: str) -> None:

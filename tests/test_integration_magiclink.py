@@ -150,3 +150,15 @@ def test_a_run_of_underscores_before_an_email_opens_emphasis_as_in_magiclink(tex
     out = md(text)
     assert out.startswith("<p>_<em>"), out
     assert len(_anchors(out)) == 1 and not _anchors(out)[0][1].startswith("_")
+
+
+@pytest.mark.parametrize("text", ["_)_&b@c.e", "_\u2069_&b@c.e"])
+def test_an_underscore_that_closes_emphasis_in_magiclink_stays_out_of_the_address(text: str) -> None:
+    """Before ``&`` the second ``_`` closes the emphasis in magiclink alone (its ``(?!\\w)``): the
+    seed 23 rule (keep the ``_`` in the address) applies only before a letter or digit, where it
+    closes nothing in magiclink (fuzz seed 28, issue 32)."""
+    alone = markdown.markdown(text, extensions=["pymdownx.magiclink"])
+    assert alone.startswith("<p><em>"), alone
+    out = md(text)
+    assert out.startswith("<p><em>"), out
+    assert [shown for _, shown in _anchors(out)] == ["&b@c.e"]

@@ -727,7 +727,7 @@ def compare_pages(
             and not set(up.text[ls:s]) <= BIDI_CONTROLS
             # (not the author's own anchor around it: markdown-it with html on '<a href="">[l·l.co')
             and (ls, lib_href) not in authored
-            and not any(h == lib_href and t.startswith(shown) for h, t in authored_texts)
+            and not any(h == lib_href and show(t).startswith(show(shown)) for h, t in authored_texts)
         ]
         fresh = (
             re.match(r"[A-Za-z][A-Za-z0-9+.\-]*://", anchor_text)

@@ -66,6 +66,8 @@ _SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
 _ASCII_DIGITS = frozenset("0123456789")
 #: A "_" that may open Python-Markdown's emphasis (its ``SMART_*`` patterns: not after a letter or digit).
 _UNDERSCORE_OPENER = re.compile(r"(?<!\w)_")
+#: A character after which a "_" closes no Python-Markdown emphasis (its ``(?!\w)``).
+_WORD_START = re.compile(r"\w")
 
 
 def _last_opener(data: str, start: int, at: int) -> int | None:
@@ -260,11 +262,17 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
                 run = opener  # (the run of "_" that closes is one: "__%b@c.m/_" opens with its second)
                 while run > 0 and data[run - 1] == "_":
                     run -= 1
-                if found is not None and data[found[0] - 1] == "_" and _UNDERSCORE_OPENER.search(data, 0, run):
+                if (
+                    found is not None
+                    and data[found[0] - 1] == "_"
+                    and _WORD_START.match(data, found[0])
+                    and _UNDERSCORE_OPENER.search(data, 0, run)
+                ):
                     # Unless the "_" left right before the link would close emphasis that an earlier "_"
                     # opens: Python-Markdown's "_" closes before a character that is no letter or digit, as
                     # the link's placeholder is, where magiclink's own email starts later, after a letter
                     # ("_)_a&b@c.o": magiclink links "b@c.o"; the address keeps its "_", §5.2; fuzz seed 23).
+                    # Before "&" it closes it in magiclink too ("_)_&b@c.e", seed 28).
                     found = kept
         if found is None or _MAIL_NOT_BEFORE.match(data, found[1]):
             # magiclink's pattern ends an address only at a word boundary, before neither "-"
