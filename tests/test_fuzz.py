@@ -944,6 +944,9 @@ def test_the_library_is_asked_with_references_as_the_source_decodes_them() -> No
         ("markdown-it html", '<a f="">HTTP://u@<svg>e.co'),
         # seed 28: the author's anchor, its text shown with magiclink's hide_protocol
         ("magiclink options", '<a href=""><marquee>HTTP://e\uff61[![]()]()http://a..m'),
+        # seed 28: the author's unclosed anchor reopened in the next paragraph and cut short there by
+        # the library's own link nested in it
+        ("cmarkgfm unsafe", 'http://e&#xe;x<a href="">g@.m\n\n]http://e'),
     ],
 )
 def test_a_comparison_artifact_of_seed_19_is_not_flagged(config: str, text: str) -> None:
