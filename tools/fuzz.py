@@ -319,8 +319,8 @@ _DOT_REFERENCE = re.compile(r"&#(?:[xX]0*(?:3002|[fF][fF]0[eE]|[fF][fF]61)|0*(?:
 
 
 def library_form(text: str, references: bool = False) -> str:
-    """``text`` as the library is asked about it (same length): ideographic full stops written ``.``
-    (the library decides the host in its ``.`` form, issue 32 item 4) and the non-ASCII characters
+    """``text`` as the library is asked about it (same length): ideographic full stops next to a host
+    character written ``.`` (the library decides the host in its ``.`` form, issue 32 item 4) and the non-ASCII characters
     of an email's local part written ``a`` (UTS #58 §3.6 refines local parts; the library decides
     the domain).  With ``references`` (an input in which character references are decoded: markup,
     Markdown), an ideographic full stop written as one (``&#xff61;``) is written ``&#00046;``."""
@@ -334,7 +334,11 @@ def library_form(text: str, references: bool = False) -> str:
 
     if references:
         text = _DOT_REFERENCE.sub(lambda m: "&#" + "0" * (len(m.group()) - 5) + "46;", text)
-    return (_LOCAL_PART_REFERENCES if references else _LOCAL_PART).sub(ascii_local, text.translate(IDEOGRAPHIC_DOTS))
+    # (the "." form as the backends are given it: a full stop with no host character on either
+    # side belongs to no domain and stays as written, ``refine.hosts.normalize_separators``; seed 28)
+    from uts58_adapt.refine.hosts import normalize_separators
+
+    return (_LOCAL_PART_REFERENCES if references else _LOCAL_PART).sub(ascii_local, normalize_separators(text))
 
 
 #: Every check of ``compare_pages`` and ``compare_spans``.
