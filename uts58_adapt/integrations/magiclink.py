@@ -64,8 +64,6 @@ _LOCAL_MAX = 256
 #: Where it does not match, the domain after that "@" is one label (see ``_one_label_domain``).
 _SEPARATOR_AHEAD = re.compile(f"[^@\\s{SEPARATORS}]*[{SEPARATORS}]")
 _ASCII_DIGITS = frozenset("0123456789")
-#: A "_" that may open Python-Markdown's emphasis (its ``SMART_*`` patterns: not after a letter or digit).
-_UNDERSCORE_OPENER = re.compile(r"(?<!\w)_")
 #: A character after which a "_" closes no Python-Markdown emphasis (its ``(?!\w)``).
 _WORD_START = re.compile(r"\w")
 
@@ -258,22 +256,16 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
                 lo = opener
                 while data.startswith("_", lo):
                     lo += 1
-                kept, found = found, self._email_at(data, lo, hi, at)
-                run = opener  # (the run of "_" that closes is one: "__%b@c.m/_" opens with its second)
-                while run > 0 and data[run - 1] == "_":
-                    run -= 1
-                if (
-                    found is not None
-                    and data[found[0] - 1] == "_"
-                    and _WORD_START.match(data, found[0])
-                    and _UNDERSCORE_OPENER.search(data, 0, run)
-                ):
-                    # Unless the "_" left right before the link would close emphasis that an earlier "_"
-                    # opens: Python-Markdown's "_" closes before a character that is no letter or digit, as
-                    # the link's placeholder is, where magiclink's own email starts later, after a letter
-                    # ("_)_a&b@c.o": magiclink links "b@c.o"; the address keeps its "_", §5.2; fuzz seed 23).
-                    # Before "&" it closes it in magiclink too ("_)_&b@c.e", seed 28).
-                    found = kept
+                found = self._email_at(data, lo, hi, at)
+                if found is not None and data[found[0] - 1] == "_" and _WORD_START.match(data, found[0]):
+                    # The "_" left right before the link is before a letter or digit, where it closes no
+                    # emphasis in magiclink, whose own email starts later (or is none); before the link's
+                    # placeholder it may close one (Python-Markdown's "(?!\w)"), with it in the address
+                    # open one: no start keeps magiclink's emphasis, and the address is not linked
+                    # ("_)_a&b@c.o", "_>__a%b@c.c/__", "_`>_a%b@c.c/_"; fuzz seeds 23 to 29).
+                    own = _MAIL_RE.match(data[: found[0]] + ascii_local(data[found[0] : at]) + data[at:], found[0])
+                    if own is None or own.end() <= at:
+                        return None, None, None
         if found is None or _MAIL_NOT_BEFORE.match(data, found[1]):
             # magiclink's pattern ends an address only at a word boundary, before neither "-"
             # nor "@": "a@b.com_x_" is no email for it (and with the "_" left after a link,
