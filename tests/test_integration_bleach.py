@@ -275,3 +275,24 @@ def test_unterminated_reference_is_text_as_bleach_shows_it() -> None:
     assert "&amp;#x202e" in cleaner.clean("see x。com/&#x202e ok")
     # a terminated reference to a Bidi_Control character is still shown escaped (§8)
     assert "%E2%80%AE" in uts58_adapt.wrap(Linker()).linkify("x.com/a&#x202e;b")
+
+
+@pytest.mark.parametrize("cleaner", [False, True])
+def test_no_email_whose_local_part_goes_on_into_a_reference_before_it(cleaner: bool) -> None:
+    """bleach keeps ``&#xc1;`` as a token of its own before ``ς@e.om``: a reader sees ``Áς@e.om``,
+    whose local part (§5.2) goes on into the reference, and bleach links no email there.  The
+    upgrade linked ``ς@e.om`` (fuzz seed 29, issue 32); ``&lt;`` is no Link_Email character."""
+    import functools
+
+    import bleach
+
+    def run(text: str, upgrade: bool) -> str:
+        if cleaner:
+            base = uts58_adapt.wrap(bleach_linkifier.LinkifyFilter) if upgrade else bleach_linkifier.LinkifyFilter
+            return str(bleach.Cleaner(filters=[functools.partial(base, parse_email=True)]).clean(text))
+        linker = bleach_linkifier.Linker(parse_email=True)
+        return str((uts58_adapt.wrap(linker) if upgrade else linker).linkify(text))
+
+    assert "<a " not in run("&#xc1;\u03c2@e.om ok", False)
+    assert "<a " not in run("&#xc1;\u03c2@e.om ok", True)
+    assert "mailto:%CF%82@e.om" in run("&lt;\u03c2@e.om&gt; ok", True)

@@ -1746,6 +1746,15 @@ def _library_starts(config: Config, rest: str, prefix: str) -> bool:
     sources = [_written(probe, config)]
     if config.author is not None:
         sources.append(probe.replace("<", "&lt;").replace(">", "&gt;"))
+        # (and a control the page shows as the reference it was written as: mistune escape=False
+        # shows "&#xd;" as a CR, which the page reads as LF, and raw would end the line; seed 29)
+        sources.append(
+            re.sub(
+                "[\x00-\x08\x0a-\x1f\x7f]",
+                lambda m: f"&#{13 if m.group() == chr(10) else ord(m.group())};",
+                sources[-1],
+            )
+        )
     # (the texts as shown: a Bidi_Control the upgrade's link shows percent-encoded is the character, seed 25)
     shown = _BIDI_SHOWN.sub(_bidi_character, library_form(prefix))
     return any(

@@ -13,7 +13,7 @@ from ..backends._html5_text import decode_text
 from ..backends.base import RawLink
 from ..html import BIDI_CONTROLS, FORBIDDEN_SCHEMES, _escape_bidi
 from ..link import Link
-from ..properties import FLAGS, HARD, TERM_MASK
+from ..properties import FLAGS, HARD, TERM_MASK, is_link_email
 from ..refine.acceptance import EmailCheck, HostCheck, SchemeProbe, scheme_check
 from ..refine.hosts import default_scheme_ok
 from ..refine.migration import refine_links, refine_span
@@ -120,6 +120,8 @@ def refine(
         accepts_email=accepts_email,
         accepts_host=accepts_host,
     )
+    if hard_references and "&" in text:
+        links = [link for link in links if link.kind != "email" or not after_email_reference(text, link.start)]
     if accepts_email is None:
         links = [link for link in links if link.kind != "email" or _own_mailto(text, raw, link)]
     elif any(link.text[:2] == "//" for link in links):
@@ -210,6 +212,24 @@ _MISSING = (-1, -1, "", "")  # what _memo.get gives for a window not in it
 def clear_memo() -> None:
     """Empty :func:`refine_at`'s memo (benchmarks time the work, not the memo)."""
     _memo.clear()
+
+
+#: A character reference ending where an email starts (read backwards from the start: ``;`` first).
+_REFERENCE_BEFORE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});\Z")
+
+
+def after_email_reference(text: str, start: int) -> bool:
+    """Whether the email starting at ``text[start]`` (HTML text, references unread) follows a
+    character reference to a Link_Email character: the local part a reader sees goes on into it
+    (``&#xc1;ς@e.om`` shows ``Áς@e.om``; UTS #58 §5.2 reads the ``;`` of the reference), so the
+    address is not linked (bleach's Cleaner, fuzz seed 29, issue 32).  ``&lt;a@b.c&gt;`` is linked."""
+    if start == 0 or text[start - 1] != ";":
+        return False
+    m = _REFERENCE_BEFORE.search(text, max(0, start - 40), start)
+    if m is None:
+        return False
+    decoded = html.unescape(m.group())
+    return len(decoded) == 1 and decoded != m.group() and is_link_email(decoded)
 
 
 def refine_at(

@@ -39,7 +39,7 @@ from ..backends.bleach import bleach_find
 from ..html import BIDI_CONTROLS
 from ..refine.acceptance import HostProbe, ascii_host, overlaps_any
 from ..refine.risk_profile import RejectRisky, reject_risky_value
-from ._common import escape_bidi, refine, safe_scheme, with_entity_end
+from ._common import after_email_reference, escape_bidi, refine, safe_scheme, with_entity_end
 
 __all__ = ["LinkifyFilter", "UTS58Linker", "UTS58LinkifyFilter", "clear_memo", "wrap_filter", "wrap_linker"]
 
@@ -118,6 +118,23 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
     registrable-domain rule, ``wrap(LinkifyFilter, reject_risky=True)`` the one with §8's checks.
     """
 
+    def __init__(self, source: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(source, *args, **kwargs)
+        self.source = self._tracked(self.source)  # type: ignore[has-type]
+
+    def _tracked(self, source: Any) -> Iterator[Token]:
+        """``source``, each token's previous one kept in ``_before`` while it is handled: bleach gives
+        ``handle_links`` one text token at a time, and a character reference before it is a token of
+        its own (``Entity``), which the local part of an email may go on into (``&#xc1;ς@e.om``)."""
+        previous: Token | None = None
+        for token in source:
+            self._before = previous
+            previous = token
+            yield token
+
+    #: The token before the one being handled (see ``_tracked``).
+    _before: Token | None = None
+
     def handle_email_addresses(self, src_iter: Iterator[Token]) -> Iterator[Token]:
         return src_iter  # emails are handled with the URLs, in handle_links
 
@@ -179,6 +196,8 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 yield token
                 continue
             text = token["data"]
+            entity = self._before if self._before is not None and self._before.get("type") == "Entity" else None
+            before = f"&{entity.get('name', '')};" if entity is not None else ""
             raw = bleach_find(self, text, parse_email)
             if not raw and "@" not in text and text.isascii():
                 yield token  # no span, no email, no "。" domain: nothing for the refinement
@@ -193,6 +212,8 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 accepts_host=self._accepts_host,
                 hard_references=True,
             )
+            if before and links and links[0].start == 0 and after_email_reference(before + text, len(before)):
+                links = links[1:]  # an email whose local part goes on into the reference before it (&#xc1;ς@e.om)
             if not links:
                 yield token
                 continue
