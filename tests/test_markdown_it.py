@@ -325,3 +325,18 @@ def test_no_link_after_a_reference_inside_a_declined_inline_link(html: bool, ref
     assert out.count("<a ") == 1 and out.endswith(":l·l.om</p>\n"), out
     # a link of its own after a reference outside the library's match is still linked
     assert md.render("see &amp; l·l.om").count("<a ") == 1
+
+
+@pytest.mark.parametrize("text", ["http://t/**l·l.om**\u202a", "see http://t/**l·l.om**\u202a ok"])
+def test_no_link_inside_emphasis_within_the_librarys_match(text: str) -> None:
+    """Issue 32 (fuzz, seed 29): linkify-it links ``http://t/**l·l.om**\\u202a`` whole; the upgrade's
+    link ends before ``**`` (emphasis markdown-it parses on), and the core rule linked ``l·l.om``
+    inside the strong emphasis, inside linkify-it's match.  It is text now; a link of its own
+    inside emphasis is still linked."""
+    plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    assert plain.render(text).count("<a ") == 1
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    md.linkify = wrap(md.linkify)
+    out = md.render(text)
+    assert out.count("<a ") == 1 and "<strong>l·l.om</strong>" in out, out
+    assert md.render("see **l·l.om** ok").count("<a ") == 1

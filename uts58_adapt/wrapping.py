@@ -424,21 +424,39 @@ def _after_inline_link(text: str) -> str | None:
     if found is None:
         return None
     tokens, i = found.get("tokens"), found.get("i")
+    if tokens is None or not isinstance(i, int):
+        return None
     try:
-        if i >= 3 and tokens[i].content == text and tokens[i - 1].type == "link_close":  # type: ignore[index,operator]
-            close, shown = tokens[i - 1], tokens[i - 2]  # type: ignore[index,operator]
+        if i < 3 or tokens[i].content != text:
+            return None
+        # (and the emphasis that opens right after the link, its delimiters written as in the source:
+        # "http://t/" then "**" then "l·l.om", fuzz seed 29)
+        k, between = i - 1, ""
+        while k > 2 and tokens[k].type in _EMPHASIS_OPEN and len(between) < _INLINE_CONTEXT:
+            between = tokens[k].markup + between
+            k -= 1
+        if tokens[k].type == "link_close":
+            close, shown = tokens[k], tokens[k - 1]
             if close.markup == "linkify" and shown.type == "text" and isinstance(shown.content, str):
-                return shown.content
+                return shown.content + between if isinstance(between, str) else None
     except (AttributeError, IndexError, TypeError):
         pass
     return None
 
 
-def _source_before_special(text: str) -> str | None:
+#: The tokens of markdown-it-py's emphasis (and strikethrough) that open it.
+_EMPHASIS_OPEN = frozenset({"em_open", "strong_open", "s_open"})
+#: The inline tokens, other than text, whose source is their ``markup``: a character reference or an
+#: escape, an emphasis delimiter that opens.
+_SOURCE_MARKUP = _EMPHASIS_OPEN | {"text_special"}
+
+
+def _source_before(text: str) -> str | None:
     """The Markdown source of the text tokens before ``text`` back to the last token of another
-    kind (at most :data:`_INLINE_CONTEXT` code points, a character reference or an escape written
-    as in the source), when markdown-it-py's core linkify rule is asking about ``text``, a text
-    token right after a ``text_special`` token; else None.
+    kind (at most :data:`_INLINE_CONTEXT` code points, a character reference, an escape or an
+    emphasis delimiter written as in the source), when markdown-it-py's core linkify rule is asking
+    about ``text``, a text token right after a ``text_special`` token or an emphasis that opens
+    (``http://t/**l·l.om**``, fuzz seed 29); else None.
 
     The core rule scans a paragraph's tokens from the end, so the tokens before ``text`` are the
     inline rules' own still (read from its frame, as in :func:`_after_text_special`).
@@ -450,13 +468,13 @@ def _source_before_special(text: str) -> str | None:
     if tokens is None or not isinstance(i, int):
         return None
     try:
-        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special"):
+        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type in _SOURCE_MARKUP):
             return None
         parts: list[str] = []
         size, j = 0, i - 1
-        while j >= 0 and size < _INLINE_CONTEXT and tokens[j].type in ("text", "text_special"):
+        while j >= 0 and size < _INLINE_CONTEXT and (tokens[j].type == "text" or tokens[j].type in _SOURCE_MARKUP):
             token = tokens[j]
-            part = token.markup if token.type == "text_special" and token.markup else token.content
+            part = token.content if token.type == "text" or not token.markup else token.markup
             if not isinstance(part, str):
                 return None
             parts.append(part)
@@ -808,15 +826,15 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 
     def _special_overhang(self, text: str) -> int:
         """How far into ``text`` a match of the library runs that starts in the source before it,
-        where markdown-it-py's core rule asks about ``text`` right after a character reference or
-        an escape (:func:`_source_before_special`); else 0.
+        where markdown-it-py's core rule asks about ``text`` right after a character reference, an
+        escape or an emphasis that opens (:func:`_source_before`); else 0.
 
         markdown-it's inline rule may decline the library's link (one that must show otherwise than
         its url: ``http://例/%E2%80%AE&#0;:l·l.om``), and the core rule reads it in pieces, split
         at ``&#0;``: no link starts in the piece after it inside the library's match, which
         ``match()`` on the whole source would not start (issue 32, fuzz seed 23).
         """
-        before = _source_before_special(text)
+        before = _source_before(text)
         if not before or ANY_SPACE.search.match(text) is not None:
             return 0
         whole = candidate_text(before + text[:_WINDOW_REACH])
