@@ -378,13 +378,14 @@ def _mapped_host_url(match: Match, link: Link) -> str:
     return url[: len(url) - len(text)] + text[:host_start] + mapped + tail
 
 
-def _rule_locals(module_name: str) -> dict[str, Any] | None:
+def _rule_locals(module_name: str, skip: int = 2) -> dict[str, Any] | None:
     """The local variables of markdown-it-py's ``linkify`` rule in ``module_name``, when that
-    rule is among the ``_RULE_DEPTH`` frames above the caller of the caller; else None."""
+    rule is among the ``_RULE_DEPTH`` frames above the caller of the caller (``skip``: the
+    frames below that one, this function's included); else None."""
     code = getattr(getattr(sys.modules.get(module_name), "linkify", None), "__code__", None)
     if code is None:
         return None
-    frame: FrameType | None = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(skip)
     for _ in range(_RULE_DEPTH):
         if frame is None:
             return None
@@ -392,6 +393,19 @@ def _rule_locals(module_name: str) -> dict[str, Any] | None:
             return frame.f_locals
         frame = frame.f_back
     return None
+
+
+def _core_tokens(text: str) -> tuple[Any, int] | None:
+    """The ``tokens`` and ``i`` of markdown-it-py's core linkify rule, read from its frame, when it
+    is asking about ``text`` (``tokens[i]``, a text token); else None (another caller asks)."""
+    found = _rule_locals("markdown_it.rules_core.linkify", 3)  # (the frames as its callers' own)
+    tokens, i = (None, None) if found is None else (found.get("tokens"), found.get("i"))
+    if tokens is None or not isinstance(i, int):
+        return None
+    try:
+        return (tokens, i) if tokens[i].content == text else None
+    except (AttributeError, IndexError, TypeError):
+        return None
 
 
 def _after_text_special(text: str) -> bool:
@@ -403,12 +417,12 @@ def _after_text_special(text: str) -> bool:
     ``tokens`` and ``i`` from its frame (a few calls up: ``test`` or ``match``, then ``_match``).
     False where markdown-it-py is not imported or another caller asks.
     """
-    found = _rule_locals("markdown_it.rules_core.linkify")
+    found = _core_tokens(text)
     if found is None:
         return False
-    tokens, i = found.get("tokens"), found.get("i")
+    tokens, i = found
     try:
-        return bool(i > 0 and tokens[i].content == text and tokens[i - 1].type == "text_special")  # type: ignore[index,operator]
+        return bool(i > 0 and tokens[i - 1].type == "text_special")
     except (AttributeError, IndexError, TypeError):
         return False
 
@@ -420,14 +434,12 @@ def _after_inline_link(text: str) -> str | None:
     The core rule scans a paragraph's tokens from the end: a ``linkify`` link before the token it
     is at is the inline rule's (read from the rule's frame, as in :func:`_after_text_special`).
     """
-    found = _rule_locals("markdown_it.rules_core.linkify")
+    found = _core_tokens(text)
     if found is None:
         return None
-    tokens, i = found.get("tokens"), found.get("i")
-    if tokens is None or not isinstance(i, int):
-        return None
+    tokens, i = found
     try:
-        if i < 3 or tokens[i].content != text:
+        if i < 3:
             return None
         # (and the emphasis that opens right after the link, its delimiters written as in the source:
         # "http://t/" then "**" then "l·l.om", fuzz seed 29)
@@ -461,14 +473,12 @@ def _source_before(text: str) -> str | None:
     The core rule scans a paragraph's tokens from the end, so the tokens before ``text`` are the
     inline rules' own still (read from its frame, as in :func:`_after_text_special`).
     """
-    found = _rule_locals("markdown_it.rules_core.linkify")
+    found = _core_tokens(text)
     if found is None:
         return None
-    tokens, i = found.get("tokens"), found.get("i")
-    if tokens is None or not isinstance(i, int):
-        return None
+    tokens, i = found
     try:
-        if not (i > 0 and tokens[i].content == text and tokens[i - 1].type in _SOURCE_MARKUP):
+        if not (i > 0 and tokens[i - 1].type in _SOURCE_MARKUP):
             return None
         parts: list[str] = []
         size, j = 0, i - 1
