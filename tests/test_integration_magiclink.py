@@ -165,3 +165,11 @@ def test_an_underscore_that_closes_emphasis_in_magiclink_stays_out_of_the_addres
     out = md(text)
     assert out.startswith("<p><em>"), out
     assert [shown for _, shown in _anchors(out)] == ["&b@c.e"]
+
+
+def test_a_reference_python_markdown_keeps_stays_whole_in_the_link() -> None:
+    """magiclink links ``ftp://x/&lta;>`` whole, and Python-Markdown writes ``&lta;`` as it is, which
+    a browser reads ``<a;``.  The refined link ended before the ``;``, and its ``&lta`` came out
+    ``&amp;lta``: the reference stays whole in the link, as ``&amp;`` does (fuzz seed 31)."""
+    assert "ftp://x/&lta;&gt;</a>" in markdown.markdown("ftp://x/&lta;>", extensions=["pymdownx.magiclink"])
+    assert md("ftp://x/&lta;>") == '<p><a href="ftp://x/&lta;">ftp://x/&lta;</a>&gt;</p>'

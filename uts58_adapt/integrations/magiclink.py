@@ -55,6 +55,8 @@ _LINK_STOP = re.compile(r"[\s<\x02\x03*_~^&]")
 _MAIL_DELIMITERS = re.compile(r".*[*~^=]", re.DOTALL)
 #: An ``&`` that Python-Markdown's serializer writes ``&amp;`` (``markdown.serializers.RE_AMP``).
 _AMP = re.compile(r"&(?!(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+);)", re.IGNORECASE)
+#: The start of a reference that the serializer keeps as it is once a ``;`` follows (``RE_AMP``'s lookahead).
+_KEPT_REFERENCE_END = re.compile(r"&(?:\#[0-9]+|\#x[0-9a-f]+|[0-9a-z]+)\Z", re.IGNORECASE)
 #: What an email never ends before: magiclink's ``RE_MAIL`` ends with ``[a-z]\b(?![-@])``.
 _MAIL_NOT_BEFORE = re.compile(r"[\w@-]")
 _LAST_SPACE = re.compile(r".*\s", re.DOTALL)
@@ -132,8 +134,11 @@ class RefinedLinkPattern(MagiclinkPattern):  # type: ignore[misc]
             # comes alive that magiclink alone would have kept in its link, issue 21).
             return _inert(data[start:end]), start, end
         link_start, link_end, text, _href = link
-        if link_end < end and completes_reference(data, link_end, text):
-            # "…&amp" then ";": the reference stays whole, in the link as in magiclink's
+        if link_end < end and (
+            completes_reference(data, link_end, text) or (data[link_end] == ";" and _KEPT_REFERENCE_END.search(text))
+        ):
+            # "…&amp" then ";": the reference stays whole, in the link as in magiclink's (so does
+            # "&lta;", which Python-Markdown writes as it is and a browser reads "<a;"; fuzz seed 31)
             link_end, text = link_end + 1, text + ";"
         if link_start != start or link_end != end:
             el.text = AtomicString(text)
