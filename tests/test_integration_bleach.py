@@ -296,3 +296,6 @@ def test_no_email_whose_local_part_goes_on_into_a_reference_before_it(cleaner: b
     assert "<a " not in run("&#xc1;\u03c2@e.om ok", False)
     assert "<a " not in run("&#xc1;\u03c2@e.om ok", True)
     assert "mailto:%CF%82@e.om" in run("&lt;\u03c2@e.om&gt; ok", True)
+    # a URL after the reference is linked as bleach links it (the rule is the email's local part)
+    assert 'href="http://x.com"' in run("&#xc1;x.com ok", False)
+    assert 'href="http://x.com"' in run("&#xc1;x.com ok", True)

@@ -212,7 +212,13 @@ class UTS58LinkifyFilter(_BleachLinkifyFilter):  # type: ignore[misc]
                 accepts_host=self._accepts_host,
                 hard_references=True,
             )
-            if before and links and links[0].start == 0 and after_email_reference(before + text, len(before)):
+            if (
+                before
+                and links
+                and links[0].kind == "email"
+                and links[0].start == 0
+                and after_email_reference(before + text, len(before))
+            ):
                 links = links[1:]  # an email whose local part goes on into the reference before it (&#xc1;ς@e.om)
             if not links:
                 yield token
