@@ -70,6 +70,12 @@ _ASCII_DIGITS = frozenset("0123456789")
 _WORD_START = re.compile(r"\w")
 
 
+def _own_email(data: str, start: int, at: int) -> re.Match[str] | None:
+    """magiclink's own email pattern at ``data[start]``, the local part up to the "@" at ``at`` with
+    its non-ASCII characters written ``a``, as magiclink reads the address it links."""
+    return _MAIL_RE.match(data[:start] + ascii_local(data[start:at]) + data[at:], start)
+
+
 def _last_opener(data: str, start: int, at: int) -> int | None:
     """The last ``_`` in ``data[start:at]`` that may open emphasis: at ``start``, or after a
     character that is neither a letter nor a digit (``a_b`` is no emphasis), or None."""
@@ -255,7 +261,7 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
             # starts there.
             # (asked with the local part's non-ASCII characters written "a", as magiclink reads the
             # address it links: "_ς@e.m" is its "_a@e.m", from the "_"; fuzz seed 19)
-            own = _MAIL_RE.match(data[: found[0]] + ascii_local(data[found[0] : at]) + data[at:], found[0])
+            own = _own_email(data, found[0], at)
             opener = _last_opener(data, found[0], at)
             if opener is not None and (own is None or own.end() <= at):
                 lo = opener
@@ -268,7 +274,7 @@ class RefinedMailPattern(MagiclinkMailPattern):  # type: ignore[misc]
                     # placeholder it may close one (Python-Markdown's "(?!\w)"), with it in the address
                     # open one: no start keeps magiclink's emphasis, and the address is not linked
                     # ("_)_a&b@c.o", "_>__a%b@c.c/__", "_`>_a%b@c.c/_"; fuzz seeds 23 to 29).
-                    own = _MAIL_RE.match(data[: found[0]] + ascii_local(data[found[0] : at]) + data[at:], found[0])
+                    own = _own_email(data, found[0], at)
                     if own is None or own.end() <= at:
                         return None, None, None
         if found is None or _MAIL_NOT_BEFORE.match(data, found[1]):
