@@ -450,7 +450,7 @@ def _after_inline_link(text: str) -> str | None:
         if tokens[k].type == "link_close":
             close, shown = tokens[k], tokens[k - 1]
             if close.markup == "linkify" and shown.type == "text" and isinstance(shown.content, str):
-                return shown.content + between if isinstance(between, str) else None
+                return shown.content + between
     except (AttributeError, IndexError, TypeError):
         pass
     return None
