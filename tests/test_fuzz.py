@@ -999,3 +999,51 @@ def test_the_librarys_link_of_the_rest_is_compared_as_shown() -> None:
     assert FUZZ.findings_of("mistune", "http://_,http://w/&#6;\u2069") == []
     assert FUZZ._library_starts(FUZZ.CONFIGS["mistune"], "http://w/&#6;\u2069", "http://w/&#6;%E2%81%A9")
     assert not FUZZ._library_starts(FUZZ.CONFIGS["mistune"], "http://w/&#6;\u2069", "http://v/")
+
+
+def test_the_librarys_rendering_with_its_links_ended_is_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 31: markdown-it links ``ftp://c/![?][r]`` whole; UTS #58 ends the link at ``ftp://c/![?``
+    and markdown-it reads the rest, ``][r]``, as a reference link to the author's ``h://``.  That is
+    the library's own rendering with its link ended so (``ended``), byte for byte: no finding.  An
+    upgrade that adds the same anchor where the ended rendering has none is still flagged."""
+    _skip_unless_available("markdown-it")
+    text = "ftp://c/![?][r]\n\n[r]: h://"
+    assert FUZZ.findings_of("markdown-it", text) == []
+    config = FUZZ.CONFIGS["markdown-it"]
+    upgraded, alone = config.make()
+    planted = FUZZ.Config(
+        lambda: (lambda t: upgraded(t).replace("<p>", '<p><a href="h://">r</a>', 1), alone),
+        author=config.author,
+        library=config.library,
+        vocabulary=config.vocabulary,
+        ended=config.ended,
+    )
+    monkeypatch.setitem(FUZZ.CONFIGS, "planted", planted)
+    assert ("new href scheme", "h") in FUZZ.findings_of("planted", text)
+    # the checks about every link shown stay: a live Bidi_Control in the ended rendering's own link
+    assert "bidi control in link text" in FUZZ.EVERY_LINK_CHECKS
+
+
+def test_magiclinks_shortened_link_is_compared_as_the_link_it_shortens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """magiclink with ``social_url_shortener`` links ``https://x.com/a>`` whole; UTS #58 ends the
+    link before ``>``, and magiclink shows ``https://x.com/a`` as the mention ``@a`` (its class and
+    title): the library's own shortening, as it renders that href alone.  An anchor with a class
+    and title the library does not give that href is still flagged."""
+    _skip_unless_available("magiclink options")
+    assert FUZZ.findings_of("magiclink options", "see https://x.com/a> ok") == []
+    config = FUZZ.CONFIGS["magiclink options"]
+    upgraded, alone = config.make()
+    forged = '<a class="magiclink magiclink-x magiclink-mention" href="https://x.com/b" title="X User: a">@a</a>'
+    planted = FUZZ.Config(
+        lambda: (lambda t: upgraded(t).replace("see ", f"see {forged}", 1), alone),
+        shown=config.shown,
+        author=config.author,
+        markup_input=config.markup_input,
+        library=config.library,
+        vocabulary=config.vocabulary,
+        unshorten=True,
+    )
+    monkeypatch.setitem(FUZZ.CONFIGS, "planted", planted)
+    found = FUZZ.findings_of("planted", "see https://x.com/a> ok")
+    assert ("new anchor attribute", "class") in found
+    assert FUZZ._unshortened(forged, alone) == forged

@@ -1103,6 +1103,9 @@ class Config:
     #: (UTS #58 §10.1; docs/decisions.md, cmark-gfm): ``links_alone`` asks so too.
     ascii_email_domain: bool = False
     ended: Callable[[], Render] | None = None
+    #: The library shortens links (magiclink's ``*_url_shortener``): its shortened anchors are compared
+    #: as the links they shorten (:func:`_unshortened`), on both sides.
+    unshorten: bool = False
     built: tuple[Callable[[str], Any], Callable[[str], Any], Any, Render | None] | None = field(
         default=None, repr=False
     )
@@ -1538,6 +1541,7 @@ CONFIGS: dict[str, Config] = {
     "magiclink options": Config(
         _magiclink(hide_protocol=True, repo_url_shortener=True, social_url_shortener=True, repo_url_shorthand=True),
         shown=lambda t: _HIDDEN_SCHEME.sub("", t),
+        unshorten=True,
         author=_magiclink_author(hide_protocol=True),
         markup_input=True,
         library="pymdownx",
@@ -1672,6 +1676,9 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
         return [("hang", f"over {HANG_SECONDS:g} s")]
     except Exception as exc:
         return [("raises", type(exc).__name__)]
+    if config.unshorten:
+        library_out, upgraded_out = _unshortened(library_out, alone), _unshortened(upgraded_out, alone)
+        normalized_out = None if normalized_out is None else _unshortened(normalized_out, alone)
 
     def links_alone(shown: str) -> bool:
         return _links_alone(config, shown)
@@ -1717,8 +1724,54 @@ def findings_of(name: str, text: str, checks: Iterable[str] = CHECKS) -> list[tu
             _ended_output(config, text),
             library_starts,
         )
+    if found and config.kind != "spans" and _is_ended_rendering(config, text, upgraded_out):
+        # The upgrade's output is, byte for byte, the library's own rendering once UTS #58 ends its
+        # links (``ended``): what the renderer makes of the rest of a link it swallowed is its own
+        # reading of the author's Markdown (markdown-it's "][r]" after "ftp://c/![?", a reference
+        # link to the author's definition, seed 31). Only the checks about every link shown stay.
+        found = [f for f in found if f[0] in EVERY_LINK_CHECKS]
     chosen = set(checks)
     return [f for f in found if f[0] in chosen]
+
+
+#: The checks that hold for every link shown, the library's own included (docs/hostile-input.md):
+#: kept where the upgrade's output is the library's ``ended`` rendering (:func:`findings_of`).
+EVERY_LINK_CHECKS = frozenset({"bidi control in link text", "raw character in href"})
+
+
+def _is_ended_rendering(config: Config, text: str, upgraded_out: str) -> bool:
+    """Whether ``upgraded_out`` is the ``ended`` rendering of ``text`` (:class:`EndedLinkify`), byte for byte."""
+    render = config.ended_render()
+    if render is None:
+        return False
+    try:
+        return bool(render(text) == upgraded_out)
+    except Exception:
+        return False
+
+
+#: An anchor of magiclink's link shorteners, as it writes one (class, href, title; its text shortened).
+_SHORTENED = re.compile(r'<a class="magiclink[^"]*" href="([^"]*)" title="[^"]*">([^<]*)</a>')
+
+
+def _unshortened(html_: str, alone: Render) -> str:
+    """``html_`` with each of magiclink's shortened anchors written as the link it shortens: its href,
+    shown without the scheme (``hide_protocol``), where the library alone renders that href, as
+    its whole text, to that very anchor (so the shortening is the library's own, with its class
+    and title: magiclink shows the upgrade's ``https://x.com/a``, ended before ``>``, as the
+    mention ``@a``).  Any other anchor is left as it is, and compared as the library writes it."""
+
+    def plain(m: re.Match[str]) -> str:
+        href = m.group(1)
+        try:
+            theirs = alone(html.unescape(href))
+        except Exception:
+            return m.group()
+        if theirs != f"<p>{m.group()}</p>":
+            return m.group()
+        return f'<a href="{href}">{_HIDDEN_SCHEME.sub("", href)}</a>'
+
+    return _SHORTENED.sub(plain, html_) if "magiclink" in html_ else html_
 
 
 def _links_alone(config: Config, shown: str) -> bool:
