@@ -1047,3 +1047,31 @@ def test_magiclinks_shortened_link_is_compared_as_the_link_it_shortens(monkeypat
     found = FUZZ.findings_of("planted", "see https://x.com/a> ok")
     assert ("new anchor attribute", "class") in found
     assert FUZZ._unshortened(forged, alone) == forged
+
+
+def test_the_librarys_dot_form_link_counts_where_the_texts_differ_in_length_elsewhere() -> None:
+    """Seed 33: Django's filter with autoescape off splits ``el.com/'i<bt.com`` at ``'`` and ``<``
+    and links ``el.com/`` and ``bt.com``; the upgrade links ``el。com/'i`` and reads ``<bt。com`` as
+    a tag.  Its link starts with the library's ``.``-form link (the texts differ only after it):
+    no invented link.  A link where the ``.`` form has none is still one."""
+    text = "el。com/'i <bt。com"
+    library = text
+    normalized = '<a href="http://el.com/">el.com/</a>\'i <<a href="http://bt.com">bt.com</a>'
+    ours = '<a href="http://el。com/&#x27;i">el。com/&#x27;i</a> <bt。com'
+    invented = 'el。com/\'<a href="http://i.com/">i</a> <bt。com'
+    options = {"text": text, "normalized_library_html": normalized, "plain_text": True}
+    assert "invented link" not in _checks(ours, library, **options)
+    assert "invented link" in _checks(invented, library, **options)
+
+
+def test_a_local_parts_character_written_as_a_reference_is_asked_as_a() -> None:
+    """Seeds 30, 31 and 33: cmark-gfm decodes ``/&#xc3;@e.m`` to ``/Ã@e.m``; the library is asked
+    with the local part's non-ASCII character written ``a`` (UTS #58 §5.2 decides the local part),
+    here the reference written as one to ``a``, of the same length.  References outside the local
+    part, or to ASCII characters, stay as written."""
+    assert FUZZ.library_form("see /&#xc3;@e.m ok", references=True) == "see /&#x61;@e.m ok"
+    assert FUZZ.library_form("a&sigma;@e.c", references=True) == "a&#x061;@e.c"
+    assert FUZZ.library_form("&#xc3; &#x62;@e.c", references=True) == "&#xc3; &#x62;@e.c"
+    assert FUZZ.library_form("/&#xc3;@e.m") == "/&#xc3;@e.m"  # (plain text: no reference is decoded)
+    _skip_unless_available("cmarkgfm")
+    assert FUZZ.findings_of("cmarkgfm", "see /&#xc3;@e.m ok") == []

@@ -318,6 +318,35 @@ def _local_part(run: str) -> str:
 _DOT_REFERENCE = re.compile(r"&#(?:[xX]0*(?:3002|[fF][fF]0[eE]|[fF][fF]61)|0*(?:12290|65294|65377));")
 
 
+#: A character reference, or one character (:func:`_ascii_local_references`).
+_REFERENCE_OR_CHARACTER = re.compile(r"&#[xX][0-9A-Fa-f]+;|&#[0-9]+;|&[A-Za-z][A-Za-z0-9]*;|.", re.DOTALL)
+
+
+def _ascii_local_references(run: str) -> str:
+    """``run`` (the text before an "@", in markup or Markdown, which decode character references)
+    with each non-ASCII character of its local part written ``a``, a reference to one written as a
+    reference to ``a`` of the same length (``/&#xc3;@e.m`` is asked as ``/&#x61;@e.m``: cmark-gfm
+    reads the local part ``/Ã``, seeds 30-33).  The local part is read as :func:`_local_part` reads
+    it, each reference as the character it decodes to."""
+    from uts58_adapt.properties import is_link_email
+
+    tokens = _REFERENCE_OR_CHARACTER.findall(run)
+    start = len(tokens)
+    while start:
+        token = tokens[start - 1]
+        decoded = html.unescape(token) if len(token) > 1 else token
+        if len(decoded) != 1 or not is_link_email(decoded):
+            break
+        start -= 1
+    written = "".join(tokens[:start])
+    for token in tokens[start:]:
+        if len(token) > 1:
+            written += token if html.unescape(token).isascii() else "&#x" + "61".zfill(len(token) - 4) + ";"
+        else:
+            written += token if token < "\x80" else "z" if _OPEN_HEX_REFERENCE.search(written) else "a"
+    return written
+
+
 def library_form(text: str, references: bool = False) -> str:
     """``text`` as the library is asked about it (same length): ideographic full stops next to a host
     character written ``.`` (the library decides the host in its ``.`` form, issue 32 item 4) and the non-ASCII characters
@@ -326,6 +355,8 @@ def library_form(text: str, references: bool = False) -> str:
     Markdown), an ideographic full stop written as one (``&#xff61;``) is written ``&#00046;``."""
 
     def ascii_local(m: re.Match[str]) -> str:
+        if references and "&" in m.group(0):
+            return _ascii_local_references(m.group(0))
         local = _local_part(m.group(0))
         written = m.group(0)[: len(m.group(0)) - len(local)]
         for c in local:
@@ -694,8 +725,20 @@ def compare_pages(
         spans += [(s, e) for s, e, _, _ in author.anchors]
     if given is not None and up.text == given.text:
         spans += [(s, e) for s, e, _, _ in given.anchors]
-    if normalized is not None and len(normalized.text) == len(up.text):
-        spans += [(s, e) for s, e, _, _ in normalized.anchors]
+    # The library's anchors on the text's "." form, at the offsets of the same characters in the
+    # upgrade's text (its full stops compared as "."): where the texts differ in length elsewhere
+    # (Django with autoescape off splits "'i<bt.com" at "<" and links "bt.com", which the upgrade
+    # reads as a tag "<bt。com", seed 33), a link starting with the library's "." form link is its.
+    normalized_anchors = (
+        []
+        if normalized is None
+        else normalized.anchors
+        if len(normalized.text) == len(up.text)
+        else _moved(
+            normalized.anchors, normalized.text.translate(IDEOGRAPHIC_DOTS), up.text.translate(IDEOGRAPHIC_DOTS)
+        )
+    )
+    spans += [(s, e) for s, e, _, _ in normalized_anchors]
     if not invented:
         return findings
     ended_page: list[Page] = [as_ended] if as_ended is not None else []
@@ -745,10 +788,8 @@ def compare_pages(
         # The library's link starts there too (the upgrade's may only end earlier, or be the library's own):
         # the library's "inside" is then an enclosing anchor of the author's, not a start moved in.
         # So does a link the library makes there on the text's "." form (its anchors at the same offsets).
-        theirs_too = any(ls == s and h is not None for ls, _, h, _ in lib_anchors) or (
-            normalized is not None
-            and len(normalized.text) == len(up.text)
-            and any(ls == s and h is not None for ls, _, h, _ in normalized.anchors)
+        theirs_too = any(ls == s and h is not None for ls, _, h, _ in lib_anchors) or any(
+            ls == s and h is not None for ls, _, h, _ in normalized_anchors
         )
         if href is not None and _scheme(href) != "mailto" and inside and not fresh and not theirs_too:
             # So does the library's link once its link before ends where the upgrade ends it.
