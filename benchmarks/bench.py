@@ -260,6 +260,7 @@ def forget() -> None:
     from uts58_adapt import wrapping
 
     wrapping._PROBE_ANSWERS.clear()  # the wrappers' answers to their instance's probes
+    wrapping._SCHEME_ANSWERS.clear()  # (linkify-it's: the hosts of the text, asked with a scheme)
     # the inline integrations' memo of refined spans (mistune, magiclink), the urlize probes (Django, Jinja2),
     # bleach's scheme probes
     for module in (

@@ -169,3 +169,23 @@ def test_refinement_path_without_an_extension(monkeypatch: pytest.MonkeyPatch) -
     assert bench.refinement_path() == "pure Python (UTS58_ADAPT_PURE=1)"
     monkeypatch.setattr(uts58_adapt, "compiled", "uts58_adapt._refine_c", raising=False)
     assert "compiled" in bench.refinement_path()
+
+
+def test_forget_empties_the_wrappers_answers() -> None:
+    """bench.py times text the process has not read before (issue 36): ``forget()`` empties every
+    answer a wrapper keeps about the hosts of the text it read (the linkify-it wrapper's scheme
+    probes were kept across rounds, so a repeated round timed them as memo hits)."""
+    from linkify_it import LinkifyIt
+    from urlextract import URLExtract
+
+    from uts58_adapt import wrap, wrapping
+
+    bench = load_module("bench", REPO / "benchmarks" / "bench.py")
+    linkify, extract = wrap(LinkifyIt()), wrap(URLExtract())
+    text = "see http://пример.рф/a and https://bücher.de/x, mail σ@example.com"
+    assert linkify.match(text)
+    extract.find_urls(text)
+    assert any(answers for _, answers in wrapping._SCHEME_ANSWERS.values())
+    bench.forget()
+    assert not any(answers for _, answers in wrapping._SCHEME_ANSWERS.values())
+    assert not any(any(kept) for _, kept in wrapping._PROBE_ANSWERS.values())
