@@ -5,7 +5,9 @@ Identical output is required, at two levels (docs/compiled.md):
 - each compiled function against its pure twin (``_dispatch.PURE``), at every offset of:
   the official files (LinkDetectionTest.txt, LinkFormattingTest.txt, IdnaTestV2.txt's
   hosts), the bundled sample corpus, the benchmark's dense corpus, the repetitive shapes
-  of tests/test_linear_time.py and generated hostile text (hypothesis);
+  of tests/test_linear_time.py and generated hostile text (hypothesis); the Punycode twins
+  (``labels.a_label``, ``labels.punycode_length``) on every non-ASCII label of
+  IdnaTestV2.txt, of the benchmark's corpora and of generated labels of every plane;
 - end to end: ``detect()`` with both backends, ``minimal_escape`` and ``format_url`` on the
   same texts, in two fresh processes, one with ``UTS58_ADAPT_PURE=1``.
 
@@ -33,9 +35,10 @@ from hypothesis import strategies as st
 
 import uts58_adapt
 from uts58_adapt.properties import BRACKET, FLAGS
-from uts58_adapt.refine import _dispatch, host_chars, migration, part_escaping, termination
+from uts58_adapt.refine import _dispatch, host_chars, labels, migration, part_escaping, termination
+from uts58_adapt.refine.hosts import SEP_TABLE
 
-from conftest import REPO, dense_paragraphs, plain_text, require_data, sample_lines
+from conftest import REPO, dense_paragraphs, load_module, plain_text, require_data, sample_lines
 
 REQUIRE = "UTS58_REQUIRE_COMPILED"
 
@@ -195,11 +198,16 @@ def test_the_extension_runs_unless_pure_python_is_asked_for(ext: ModuleType) -> 
         assert migration._path_end is ext.path_end
         assert host_chars.host_run_end is ext.host_run_end
         assert part_escaping.minimal_escape_part is ext.minimal_escape_part
+        assert labels.a_label is ext.a_label
+        assert labels.punycode_length is ext.punycode_length
     else:
         assert termination.terminate_unchecked is pure("termination.terminate_unchecked")
+        assert labels.a_label is pure("labels.a_label")
     assert sorted(_dispatch.PURE) == [
         "host_chars.host_run_end",
         "host_chars.host_run_start",
+        "labels.a_label",
+        "labels.punycode_length",
         "migration._email_start",
         "migration._path_end",
         "part_escaping.minimal_escape_part",
@@ -282,6 +290,134 @@ def test_the_compiled_functions_check_their_arguments(ext: ModuleType) -> None:
     assert ext.host_run_end("abc", 7) == pure("host_chars.host_run_end")("abc", 7) == 7
     with pytest.raises(TypeError):
         ext.host_run_end(b"abc", 0)
+
+
+# --- Punycode: labels.a_label and labels.punycode_length ------------------------------------------
+
+#: RFC 3492 §7.1's samples (A), (B), (D), (L), (M): upper case basic code points kept as they are.
+RFC3492_SAMPLES = [
+    ("\u0644\u064a\u0647\u0645\u0627\u0628\u062a\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064a\u061f",
+     "egbpdaj6bu4bxfgehfvwxn"),
+    ("他们为什么不说中文", "ihqwcrb4cv8a8dqg056pqjye"),
+    ("Pro\u010dprost\u011bnemluv\u00ed\u010desky", "Proprostnemluvesky-uyb24dma41a"),
+    ("3年B組金八先生", "3B-ww4c5e180e575a65lsy2b"),
+    ("安室奈美恵-with-SUPER-MONKEYS", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"),
+]  # fmt: skip
+
+
+def check_punycode(ext: ModuleType, label: str) -> None:
+    """``a_label`` and ``punycode_length`` (whole, and stopped where strict_label stops) against the pure twins."""
+    assert ext.a_label(label) == pure("labels.a_label")(label), f"a_label({label!r})"
+    for stop in (None, 59, 5, 0):
+        got = ext.punycode_length(label, stop)
+        assert got == pure("labels.punycode_length")(label, stop), f"punycode_length({label!r}, {stop})"
+
+
+def idna_labels() -> list[str]:
+    """Every non-ASCII label of IdnaTestV2.txt's source, toUnicode and toASCII columns (split at
+    every UTS #46 separator), and each whole column that is not ASCII."""
+    from test_idna_conformance import cases
+
+    found: set[str] = set()
+    for case in cases():
+        for text in (case.source, case.to_unicode, case.to_ascii):
+            found.add(text)
+            found.update(text.translate(SEP_TABLE).split("."))
+    return sorted(label for label in found if not label.isascii())
+
+
+def corpus_labels() -> list[str]:
+    """The non-ASCII labels of every run of host characters in the benchmark's dense corpora
+    (each point of corpus_dense.POINTS, at bench.py's seeds) and the bundled sample corpus."""
+    module = load_module("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
+    texts = sample_lines()
+    for k, mix in enumerate(module.POINTS.values()):
+        texts += module.dense_lines(30_000, 58 + 101 * (k + 1), mix)[0]
+    found: set[str] = set()
+    for text in texts:
+        i = 0
+        while i < len(text):
+            end = pure("host_chars.host_run_end")(text, i)
+            if end > i:
+                found.update(text[i:end].translate(SEP_TABLE).split("."))
+                i = end
+            else:
+                i += 1
+    return sorted(label for label in found if not label.isascii())
+
+
+def test_a_label_is_the_codec_and_rfc_3492() -> None:
+    """The pure reference: the ``punycode`` codec after ``xn--``, ASCII labels as they are, and
+    RFC 3492's own samples; the compiled twin gives the same (when it is built)."""
+    a_label = pure("labels.a_label")
+    for label in ["bücher", "Bücher-X", "παράδειγμα", "例え", "\udc80", "a\ud800B", "\U0010ffff" * 3, "-ü-"]:
+        assert a_label(label) == "xn--" + label.encode("punycode").decode("ascii")
+    for label in ["", "a", "ABC", "xn--bcher-kva", "a-b", "\x7f"]:
+        assert a_label(label) is label
+    assert a_label("bücher") == "xn--bcher-kva" and a_label("例え") == "xn--r8jz45g"
+    twins = [a_label] + ([_dispatch.extension.a_label] if _dispatch.extension is not None else [])
+    for unicode, punycode in RFC3492_SAMPLES:
+        for twin in twins:
+            assert twin(unicode) == "xn--" + punycode, unicode
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(max_size=70))
+def test_a_label_is_the_codec_on_generated_labels(label: str) -> None:
+    expected = label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
+    assert pure("labels.a_label")(label) == expected
+
+
+def test_punycode_on_idna_labels(ext: ModuleType) -> None:
+    found = idna_labels()
+    assert len(found) > 4000
+    for label in found:
+        check_punycode(ext, label)
+
+
+def test_punycode_on_the_benchmark_corpus_hosts(ext: ModuleType) -> None:
+    found = corpus_labels()
+    assert len(found) > 1000
+    for label in found:
+        check_punycode(ext, label)
+
+
+def test_punycode_on_shapes(ext: ModuleType) -> None:
+    """Each plane's extremes, surrogates (the codec takes them), long and repeated labels (the
+    largest deltas, many bias adaptations, more than the compiled stack buffer) and basic code
+    points only (``punycode_length``: the codec's ``abc-``; ``a_label``: the label itself)."""
+    shapes = ["", "a", "ABC-", "\x7f", "\x80", "\udc80", "a\ud800B", "\U0010ffff", "\U0010ffff\x80" * 40]
+    shapes += [chr(plane << 16 | low) for plane in range(17) for low in (0, 0xFFFF)]
+    shapes += ["ü" * 300, "a" * 100 + "例", "例" * 1000, "".join(map(chr, range(0x10FFFF, 0x10FFFF - 3000, -7)))]
+    for label in shapes + [s.upper() + "Ab-" + s for s in shapes] + [p for p, _ in RFC3492_SAMPLES]:
+        check_punycode(ext, label)
+
+
+#: Labels of every plane but the surrogates, with ASCII mixed in (upper case too).
+_ANY_LABEL = st.lists(
+    st.one_of(
+        st.characters(min_codepoint=0, max_codepoint=0x7F),
+        st.characters(blacklist_categories=("Cs",)),
+        st.characters(min_codepoint=0x10000, blacklist_categories=("Cs",)),
+    ),
+    max_size=64,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_ANY_LABEL)
+def test_punycode_on_generated_labels(label: str) -> None:
+    check_punycode(_load_extension(), label)
+
+
+def test_the_punycode_twins_check_their_arguments(ext: ModuleType) -> None:
+    for name in ("a_label", "punycode_length"):
+        with pytest.raises(TypeError):
+            getattr(ext, name)(b"abc")
+        with pytest.raises(TypeError):
+            getattr(ext, name)(None)
+    for stop in (-(10**30), -1, 10**30):
+        assert ext.punycode_length("例え", stop) == pure("labels.punycode_length")("例え", stop)
 
 
 # --- End to end, in two processes ------------------------------------------------------------------

@@ -8,7 +8,8 @@ reference (``_dispatch.PURE`` names them; tests/test_compiled.py requires identi
 - :func:`path_end`: ``migration._path_end`` (§10.1: the end of a URL after its host);
 - :func:`email_start_window`: ``migration._email_start`` (§5.2 on a bounded window);
 - :func:`host_run_end`, :func:`host_run_start`: ``host_chars``'s (UTS #46 §4, IDNA2008);
-- :func:`minimal_escape_part`: ``part_escaping.minimal_escape_part``, §4.1.
+- :func:`minimal_escape_part`: ``part_escaping.minimal_escape_part``, §4.1;
+- :func:`a_label`, :func:`punycode_length`: ``labels``' (UTS #46 §4.2 ToASCII, RFC 3492 §6.3).
 
 No table is compiled in: :func:`set_tables` receives the properties of the Unicode version
 in use (``properties.FLAGS``, ``properties.BRACKET``, from ``$UTS58_UNICODE_VERSION``'s
@@ -17,6 +18,7 @@ code point, built from the same version's ``_idna_tables``), called on the first
 host character.
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 
 
@@ -24,10 +26,11 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+    bint PyUnicode_IS_ASCII(object o)
 
 
 #: Bumped whenever a signature or a meaning changes: ``_dispatch`` ignores a stale build.
-ABI = 1
+ABI = 2
 
 # The Link_Term codes and the bits of properties.FLAGS (properties.py checks them against
 # every version's tables; _dispatch checks them against these).
@@ -412,3 +415,173 @@ def minimal_escape_part(str text not None, int part, bint last=False):
     else:
         output.append(text[copied_already:])
     return "".join(output)
+
+
+# --- Punycode (RFC 3492): base 36, tmin 1, tmax 26, skew 38, damp 700, initial bias 72, initial n 0x80.
+
+cdef inline unsigned long long _adapt(unsigned long long delta, unsigned long long points, bint first) noexcept nogil:
+    """RFC 3492 §6.1, bias adaptation."""
+    cdef unsigned long long k = 0
+    delta = delta // 700 if first else delta // 2
+    delta += delta // points
+    while delta > 455:  # ((base - tmin) * tmax) // 2
+        delta //= 35
+        k += 36
+    return k + 36 * delta // (delta + 38)
+
+
+cdef inline char _digit(unsigned long long d) noexcept nogil:
+    """The basic code point of digit ``d``: ``a``-``z`` for 0-25, ``0``-``9`` for 26-35 (lower case)."""
+    return <char> (0x61 + d if d < 26 else 0x16 + d)
+
+
+cdef inline Py_ssize_t _integer(unsigned long long q, unsigned long long bias, char* out) noexcept nogil:
+    """RFC 3492 §3.3: ``q`` as a generalized variable-length integer, written at ``out``; its length.
+
+    Each digit but the last divides what is left by ``36 - t >= 10``: at most 21 digits.
+    """
+    cdef Py_ssize_t j = 0
+    cdef unsigned long long k = 36
+    cdef unsigned long long t
+    while True:
+        t = 1 if k <= bias else (26 if k >= bias + 26 else k - bias)
+        if q < t:
+            break
+        out[j] = _digit(t + (q - t) % (36 - t))
+        j += 1
+        q = (q - t) // (36 - t)
+        k += 36
+    out[j] = _digit(q)
+    return j + 1
+
+
+cdef enum:
+    STACK_A_LABEL = 512  # bytes on the stack: labels of up to 19 code points
+    MAX_INTEGER = 24  # bytes for one delta (at most 21 digits)
+
+
+def a_label(str label not None):
+    """``labels.a_label``: ``label`` if ASCII, else ``"xn--"`` and its Punycode (RFC 3492 §6.3).
+
+    The encoder of RFC 3492 §6.3 over the code points, as Python's ``punycode`` codec writes
+    it (the basic code points as they are, the digits in lower case), in 64-bit integers: a
+    delta is below ``0x110000 * (len(label) + 2)``, which cannot overflow for a label shorter
+    than 2**40 code points (longer ones, which fit in no memory, are left to the codec).
+    """
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(label)
+    cdef int kind
+    cdef void* data
+    cdef char stack_buffer[STACK_A_LABEL]
+    cdef char* out = stack_buffer
+    cdef Py_ssize_t size, pos, i
+    cdef unsigned long long basic = 0, h, delta = 0, bias = 72
+    cdef unsigned int c, m, cur = 0x80  # code points (Py_UCS4 arithmetic would make str objects)
+    if PyUnicode_IS_ASCII(label):
+        return label
+    if n >= (<Py_ssize_t> 1) << 40:
+        return "xn--" + label.encode("punycode").decode("ascii")
+    kind = PyUnicode_KIND(label)
+    data = PyUnicode_DATA(label)
+    size = 5 + n * MAX_INTEGER
+    if size > STACK_A_LABEL:
+        out = <char*> PyMem_Malloc(size)
+        if out == NULL:
+            raise MemoryError()
+    try:
+        out[0] = 0x78  # "xn--"
+        out[1] = 0x6E
+        out[2] = 0x2D
+        out[3] = 0x2D
+        pos = 4
+        for i in range(n):  # the basic code points, in order, then "-" when there is one
+            c = PyUnicode_READ(kind, data, i)
+            if c < 0x80:
+                out[pos] = <char> c
+                pos += 1
+        basic = pos - 4
+        if basic:
+            out[pos] = 0x2D
+            pos += 1
+        h = basic
+        while h < <unsigned long long> n:
+            m = 0x110000  # the smallest code point not handled yet
+            for i in range(n):
+                c = PyUnicode_READ(kind, data, i)
+                if cur <= c < m:
+                    m = c
+            delta += (m - cur) * (h + 1)
+            cur = m
+            for i in range(n):
+                c = PyUnicode_READ(kind, data, i)
+                if c < cur:
+                    delta += 1
+                elif c == cur:
+                    pos += _integer(delta, bias, out + pos)
+                    bias = _adapt(delta, h + 1, h == basic)
+                    delta = 0
+                    h += 1
+            delta += 1
+            cur += 1
+        return out[:pos].decode("ascii")
+    finally:
+        if out != stack_buffer:
+            PyMem_Free(out)
+
+
+def punycode_length(str label not None, stop=None):
+    """``labels.punycode_length``: ``len(label.encode("punycode"))``, counted (RFC 3492 §6.3).
+
+    The loop of :func:`a_label`, counting the digits instead of writing them; with ``stop``,
+    the count ends as soon as it exceeds ``stop``, at the same digit as the pure function's.
+    """
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(label)
+    cdef int kind = PyUnicode_KIND(label)
+    cdef void* data = PyUnicode_DATA(label)
+    cdef Py_ssize_t i
+    cdef unsigned long long basic = 0, h, delta = 0, bias = 72, q, k, t
+    cdef long long length, limit = 0
+    cdef bint stops = stop is not None
+    cdef unsigned int c, m, cur = 0x80
+    if n >= (<Py_ssize_t> 1) << 40:
+        raise OverflowError("the label is too long to count in 64 bits")
+    if stops:
+        if stop >= (<long long> 1) << 62:
+            stops = False  # no count reaches it
+        else:
+            limit = -1 if stop < 0 else stop  # every count of a digit is above a negative stop
+    for i in range(n):
+        if PyUnicode_READ(kind, data, i) < 0x80:
+            basic += 1
+    length = basic + 1 if basic else 0  # the basic code points and "-"
+    h = basic
+    while h < <unsigned long long> n:
+        m = 0x110000
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if cur <= c < m:
+                m = c
+        delta += (m - cur) * (h + 1)
+        cur = m
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c < cur:
+                delta += 1
+            elif c == cur:
+                q = delta
+                k = 36
+                while True:
+                    t = 1 if k <= bias else (26 if k >= bias + 26 else k - bias)
+                    if q < t:
+                        break
+                    length += 1
+                    q = (q - t) // (36 - t)
+                    k += 36
+                length += 1
+                if stops and length > limit:
+                    return length
+                bias = _adapt(delta, h + 1, h == basic)
+                delta = 0
+                h += 1
+        delta += 1
+        cur += 1
+    return length

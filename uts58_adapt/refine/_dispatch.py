@@ -27,7 +27,7 @@ ENV = "UTS58_ADAPT_PURE"
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The ABI of ``_compiled.pyx`` this code calls (a stale build of another is not used).
-_ABI = 1
+_ABI = 2
 
 
 def _load() -> ModuleType | None:

@@ -29,6 +29,7 @@ from ..link import Link
 from ..properties import FLAGS, INCLUDE, TERM_MASK
 from .email import MAILTO
 from .hosts import SchemeCheck, normalize_separators
+from .labels import a_label
 
 __all__ = [
     "EmailCheck",
@@ -106,9 +107,7 @@ def ascii_host(host: str) -> str:
     """``host`` (a validated Unicode host) with its non-ASCII labels as ``xn--`` labels, for a probe."""
     if host.isascii():
         return host
-    return ".".join(
-        label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in host.split(".")
-    )
+    return ".".join(map(a_label, host.split(".")))
 
 
 def scheme_check(probe: SchemeProbe | None, fallback: SchemeCheck | None = None) -> SchemeCheck:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..public_suffixes import icann_suffixes
 from .host_chars import MAX_HOST, SEP_TABLE, SEPARATORS, host_run_end, label_class
-from .labels import bidi_domain_ok, lenient_label, punycode_length, strict_label
+from .labels import a_label, bidi_domain_ok, lenient_label, punycode_length, strict_label
 from .whatwg import DOTTED_IPV4, IPV4_NUMBER, whatwg_ipv4
 
 __all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain", "separator_tld_hits", "strict_domain"]
@@ -25,7 +25,7 @@ __all__ = ["ascii_form", "domain_unicode", "email_domain_end", "lenient_domain",
 
 def ascii_form(labels: list[str]) -> str:
     """The ASCII form of valid Unicode labels (UTS #46 ToASCII after validation): ``xn--`` A-labels."""
-    return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels)
+    return ".".join(map(a_label, labels))
 
 
 def _ascii_length(labels: list[str]) -> int:

@@ -19,8 +19,10 @@ from functools import lru_cache
 import idna
 
 from ..properties import FLAGS, INCLUDE, TERM_MASK
+from ._dispatch import choose
 
 __all__ = [
+    "a_label",
     "bidi_domain_ok",
     "contexto_cut",
     "lenient_char",
@@ -85,6 +87,21 @@ def strict_label(label: str) -> str | None:
         return mapped
     except (idna.IDNAError, UnicodeError, ValueError, IndexError):
         return None
+
+
+def a_label(label: str) -> str:
+    """The ASCII form of one label: ``label`` if it is ASCII, else its ``xn--`` A-label.
+
+    UTS #46 §4.2 (ToASCII) on a label that passed validation: a label with a non-ASCII
+    code point is converted to Punycode and written after ``"xn--"`` (RFC 3492 §6.3, the
+    encoding procedure, as Python's ``punycode`` codec runs it: the basic code points
+    copied as they are, upper case included, the digits in lower case); an ASCII label is
+    kept as it is.  The one rule of the host stage (``domains.ascii_form``) and of the URLs
+    the probes give a library (``acceptance.ascii_host``); compiled (``_compiled.a_label``).
+    """
+    if label.isascii():
+        return label
+    return "xn--" + label.encode("punycode").decode("ascii")
 
 
 def punycode_length(label: str, stop: int | None = None) -> int:
@@ -283,3 +300,7 @@ def bidi_domain_ok(labels: list[str]) -> bool:
         return all(idna.check_bidi(label, check_ltr=True) for label in labels)
     except (idna.IDNAError, UnicodeError, ValueError, IndexError):
         return False
+
+
+a_label = choose(a_label)
+punycode_length = choose(punycode_length)
