@@ -1075,3 +1075,28 @@ def test_a_local_parts_character_written_as_a_reference_is_asked_as_a() -> None:
     assert FUZZ.library_form("/&#xc3;@e.m") == "/&#xc3;@e.m"  # (plain text: no reference is decoded)
     _skip_unless_available("cmarkgfm")
     assert FUZZ.findings_of("cmarkgfm", "see /&#xc3;@e.m ok") == []
+
+
+def test_an_email_whose_local_part_uts58_starts_earlier_is_linked_alone_on_its_ascii_domain() -> None:
+    """Seed 35: cmark-gfm links ``a@xn--4db.m`` in ``/a@xn--4db.m`` (its local part starts after the
+    ``/``); the upgrade links ``/מ@ם。m``, UTS #58's longer local part (§5.2), as it links ``/Ã@e.m``
+    over cmark-gfm's ``a@e.m``.  Where cmark-gfm links no email there, it is still no link of its."""
+    _skip_unless_available("cmarkgfm")
+    config = FUZZ.CONFIGS["cmarkgfm"]
+    assert FUZZ._links_alone(config, "/מ@ם。m")
+    assert not FUZZ._links_alone(config, "/מ@ם")
+    assert FUZZ.findings_of("cmarkgfm", "/מ&#x40;ם。m") == []
+
+
+def test_a_span_whose_url_the_library_normalized_stays_where_it_is() -> None:
+    """Seed 35: linkify-it's span of ``www.evil.com/`` (0, 13) has the url ``http://www.evil.com/``,
+    which the text holds later, whole: the span is where its text is, not moved to that later
+    URL.  An upgrade's span that overlaps neither is still an invented link."""
+    text = 'www.evil\uff0ecom/"* http://www.evil\uff0ecom/'
+    library = [(16, 31, "http://www.evil")]
+    dotted = [(0, 13, "http://www.evil.com/"), (16, 36, "http://www.evil.com/")]
+    upgraded = [(0, 15, 'http://www.evil\uff0ecom/"*'), (16, 36, "http://www.evil\uff0ecom/")]
+    assert FUZZ.compare_spans(text, upgraded, library, dotted, {"http"}) == []
+    assert FUZZ._located("xx www.e.com", 3, 12, "http://www.e.com") == (3, 12)
+    invented = FUZZ.compare_spans(text, upgraded, library, dotted[1:], {"http"})
+    assert ("invented link", "ideographic full stop") in invented

@@ -1056,6 +1056,8 @@ def _located(text: str, start: int, end: int, url: str) -> tuple[int, int]:
     where a URL begins the text); the URL is then looked for near them."""
     if text[start:end] == url or (start >= 0 and not url):
         return start, end
+    if 0 <= start < end and url.endswith(text[start:end]):
+        return start, end  # (the url the library normalized: "http://" before a fuzzy "www.evil.com/", seed 35)
     found = text.find(url, max(0, start - len(url)))
     return (found, found + len(url)) if found >= 0 else (max(0, start), max(0, end))
 
@@ -1827,7 +1829,12 @@ def _links_alone(config: Config, shown: str) -> bool:
     ascii_probe = _ascii_email(probe) if config.ascii_email_domain else None
     if ascii_probe is None:
         return False
-    return any(t == ascii_probe for _, _, _, t in Page(alone(_written(ascii_probe, config))).anchors)
+    # (whole, or its end: the library's local part may start later, where UTS #58 §5.2 reads a longer
+    # one, as on the text's "." form for an ASCII domain: cmark-gfm's "a@xn--4db.m" in "/a@xn--4db.m")
+    return any(
+        t == ascii_probe or (ascii_probe.endswith(t) and t.find("@") > 0)
+        for _, _, _, t in Page(alone(_written(ascii_probe, config))).anchors
+    )
 
 
 def _library_starts(config: Config, rest: str, prefix: str) -> bool:
