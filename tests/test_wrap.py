@@ -498,3 +498,47 @@ def test_a_host_moved_back_never_starts_inside_the_librarys_other_link(text: str
     md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     md.linkify = wrap(md.linkify)
     assert "xn--ll-0ea" not in md.render(text)
+
+
+def test_a_scheme_probe_answered_from_the_librarys_own_match_is_the_librarys_answer() -> None:
+    """Issue 36: the scheme check of issue 21.1 asks linkify-it about ``scheme//host/``; where one of
+    its own matches in the text is ``scheme://host`` then a port, path, query or fragment, the
+    answer is read from it (``_linked_probes``).  Each such answer is the one linkify-it gives
+    when asked (on the dense corpora and on hostile shapes); a match with userinfo or an IP
+    literal answers nothing."""
+    import random
+
+    from uts58_adapt.wrapping import _linked_probes
+
+    from conftest import REPO, load_module
+
+    corpus_dense = load_module("corpus_dense", REPO / "benchmarks" / "corpus_dense.py")
+    texts = []
+    for point in ("scheme-idn", "very-dense", "cjk-arabic"):
+        texts += corpus_dense.dense_lines(20_000, 7, corpus_dense.POINTS[point])[0]
+    rng = random.Random(36)
+    pieces = ["http://", "HTTPS://", "ftp://", "//", "a.com", "пример.рф", "ｘ.com", ":80", "/p", "?q", "#f",
+              "@", "[::1]", "u:p@", ".", "-", "_", "。", "\u202e", "&amp;", "*", ")", " ", "xn--80ak6aa92e.com"]  # fmt: skip
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+    linkify = LinkifyIt()
+    wrapper = wrap(LinkifyIt())
+    answered = 0
+    for text in texts:
+        for url in _linked_probes(linkify.match(text) or [], text):
+            scheme = url[: url.index("//")]
+            assert wrapper._accepts_scheme(scheme, url), (text, url)
+            answered += 1
+    assert answered > 500
+    assert _linked_probes(linkify.match("see http://u:p@a.com/ and http://[::1]/") or [], "") == set()
+    text = "see http://u:p@a.com/ and http://[::1]/"
+    assert _linked_probes(linkify.match(text) or [], text) == set()
+
+
+def test_a_validator_of_the_users_is_always_asked() -> None:
+    """A schema with a validator of the user's own may read the text around a match: its scheme
+    check is asked of the instance, never read from a match in context."""
+    linkify = LinkifyIt().add("git:", {"validate": lambda self, text, pos: 5 if text[pos - 5 : pos] == " git:" else 0})
+    users = wrap(linkify)
+    assert users._scheme_probe([], "") == users._accepts_scheme
+    default = wrap(LinkifyIt())
+    assert default._scheme_probe([], "") != default._accepts_scheme

@@ -42,7 +42,7 @@ import re
 import string
 import sys
 import weakref
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
@@ -57,7 +57,7 @@ from .backends.urlextract import instance_gen_urls, instance_state, not_on_empty
 from .html import BIDI_CONTROLS, _escape_bidi
 from .link import Link
 from .properties import FLAGS, HARD, TERM_MASK
-from .refine.acceptance import WORD_CONTEXT, EmailInWord, ascii_local, never_host, scheme_check
+from .refine.acceptance import WORD_CONTEXT, EmailInWord, ascii_host, ascii_local, never_host, scheme_check
 from .refine.email import mailto_href
 from .refine.hosts import SEPARATORS
 from .refine.migration import candidate_text, refine_links
@@ -957,7 +957,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
                             refine_text,
                             raw,
                             strict_hosts=self._strict_hosts,
-                            scheme_ok=scheme_check(self._accepts_scheme),
+                            scheme_ok=scheme_check(self._scheme_probe(refinable, backend_text)),
                             accepts_email=EmailInWord(self._accepts_email_in),
                             accepts_host=never_host,  # (the instance was given the text in its "." form)
                         )
@@ -1038,6 +1038,23 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             out.append(link)
         return out
 
+    def _scheme_probe(self, matches: Sequence[Match], backend_text: str) -> Callable[[str, str], bool]:
+        """:meth:`_accepts_scheme`, answered without asking the library where one of its ``matches``
+        in ``backend_text`` is the probe's URL in context (:func:`_linked_probes`), where every
+        schema is validated by linkify-it's own validators (``instance_anchor``: a validator of
+        the user's may read the text around a match)."""
+        if instance_anchor(self._wrapped) is None:
+            return self._accepts_scheme
+        linked: set[str] | None = None
+
+        def probe(scheme: str, url: str) -> bool:
+            nonlocal linked
+            if linked is None:
+                linked = _linked_probes(matches, backend_text)
+            return url in linked or self._accepts_scheme(scheme, url)
+
+        return probe
+
     def _starts_scheme_after(self, before: str, scheme: str) -> bool:
         """Whether the wrapped instance links ``scheme//example.com/`` right after the character ``before``
         (kept with ``_accepts_scheme``'s answers, under a key no probe of its has)."""
@@ -1062,6 +1079,39 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
             answer = any(m.index == len(before) and str(m.schema).lower() == scheme for m in found[:2])
             entry[1][key] = answer
         return answer
+
+
+#: A host as linkify-it's match writes it after ``scheme://``: up to its port, path, query or fragment
+#: (no userinfo, no IP literal: ``@`` and ``[`` are not taken).
+_LINKED_HOST = re.compile(r"[^/?#:@\[\]]+(?=[/?#:]|\Z)")
+
+
+_AUTHORITY_END = re.compile(r"[/?#]|\Z")
+
+
+def _linked_probes(matches: Sequence[Match], text: str) -> set[str]:
+    """The probe URLs (``scheme//host/``, the host's ``xn--`` form) that linkify-it links, told by its
+    own ``matches`` in ``text``: a match with that scheme whose span is ``scheme://host`` then a port,
+    path, query or fragment.  linkify-it validates the ``//host`` after a scheme by the same pattern
+    alone as in context (the probe's path ``/`` is one it takes), so it links the probe: the
+    refinement's scheme check (issue 21.1) is answered without asking it again."""
+    out = set()
+    for m in matches:
+        schema = str(m.schema).lower()
+        start = int(m.index) + len(schema)
+        if schema[-1:] != ":" or schema == _MAILTO or text[start : start + 2] != "//":
+            continue
+        span = text[: int(m.last_index)]
+        found = _LINKED_HOST.match(span, start + 2)
+        if found is None or "@" in span[start + 2 : _AUTHORITY_END.search(span, start + 2).start()]:  # type: ignore[union-attr]
+            continue  # (no host there, or userinfo before it)
+        host = found.group().lower()
+        # (only a host of letter-or-digit labels with inner hyphens: the form a validated host has)
+        if all(
+            label and label.replace("-", "").isalnum() and label[0] != "-" != label[-1] for label in host.split(".")
+        ):
+            out.add(f"{schema}//{ascii_host(host)}/")
+    return out
 
 
 def _not_cut_forward(links: list[Link]) -> list[Link]:
