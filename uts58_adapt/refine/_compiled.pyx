@@ -436,7 +436,8 @@ cdef inline char _digit(unsigned long long d) noexcept nogil:
 
 
 cdef inline Py_ssize_t _integer(unsigned long long q, unsigned long long bias, char* out) noexcept nogil:
-    """RFC 3492 §3.3: ``q`` as a generalized variable-length integer, written at ``out``; its length.
+    """RFC 3492 §3.3: ``q`` as a generalized variable-length integer, written at ``out`` (only
+    counted where ``out`` is NULL); its length.
 
     Each digit but the last divides what is left by ``36 - t >= 10``: at most 21 digits.
     """
@@ -447,12 +448,48 @@ cdef inline Py_ssize_t _integer(unsigned long long q, unsigned long long bias, c
         t = 1 if k <= bias else (26 if k >= bias + 26 else k - bias)
         if q < t:
             break
-        out[j] = _digit(t + (q - t) % (36 - t))
+        if out != NULL:
+            out[j] = _digit(t + (q - t) % (36 - t))
         j += 1
         q = (q - t) // (36 - t)
         k += 36
-    out[j] = _digit(q)
+    if out != NULL:
+        out[j] = _digit(q)
     return j + 1
+
+
+cdef long long _deltas(
+    int kind, void* data, Py_ssize_t n, unsigned long long basic, char* out, long long length, long long limit, bint stops
+) noexcept nogil:
+    """RFC 3492 §6.3's main loop over the ``n`` code points of a label with ``basic`` basic ones:
+    the deltas' digits written at ``out`` (counted only where ``out`` is NULL) after the
+    ``length`` characters before them; the length then.  With ``stops``, the count ends as soon
+    as it exceeds ``limit`` (at the end of a delta's digits, as ``labels.punycode_length``'s)."""
+    cdef Py_ssize_t i
+    cdef unsigned long long h = basic, delta = 0, bias = 72
+    cdef unsigned int c, m, cur = 0x80  # code points (Py_UCS4 arithmetic would make str objects)
+    while h < <unsigned long long> n:
+        m = 0x110000  # the smallest code point not handled yet
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if cur <= c < m:
+                m = c
+        delta += (m - cur) * (h + 1)
+        cur = m
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c < cur:
+                delta += 1
+            elif c == cur:
+                length += _integer(delta, bias, out + length if out != NULL else NULL)
+                if stops and length > limit:
+                    return length
+                bias = _adapt(delta, h + 1, h == basic)
+                delta = 0
+                h += 1
+        delta += 1
+        cur += 1
+    return length
 
 
 cdef enum:
@@ -474,8 +511,8 @@ def a_label(str label not None):
     cdef char stack_buffer[STACK_A_LABEL]
     cdef char* out = stack_buffer
     cdef Py_ssize_t size, pos, i
-    cdef unsigned long long basic = 0, h, delta = 0, bias = 72
-    cdef unsigned int c, m, cur = 0x80  # code points (Py_UCS4 arithmetic would make str objects)
+    cdef unsigned long long basic
+    cdef unsigned int c
     if PyUnicode_IS_ASCII(label):
         return label
     if n >= (<Py_ssize_t> 1) << 40:
@@ -502,26 +539,7 @@ def a_label(str label not None):
         if basic:
             out[pos] = 0x2D
             pos += 1
-        h = basic
-        while h < <unsigned long long> n:
-            m = 0x110000  # the smallest code point not handled yet
-            for i in range(n):
-                c = PyUnicode_READ(kind, data, i)
-                if cur <= c < m:
-                    m = c
-            delta += (m - cur) * (h + 1)
-            cur = m
-            for i in range(n):
-                c = PyUnicode_READ(kind, data, i)
-                if c < cur:
-                    delta += 1
-                elif c == cur:
-                    pos += _integer(delta, bias, out + pos)
-                    bias = _adapt(delta, h + 1, h == basic)
-                    delta = 0
-                    h += 1
-            delta += 1
-            cur += 1
+        pos = <Py_ssize_t> _deltas(kind, data, n, basic, out, pos, 0, False)
         return out[:pos].decode("ascii")
     finally:
         if out != stack_buffer:
@@ -531,17 +549,16 @@ def a_label(str label not None):
 def punycode_length(str label not None, stop=None):
     """``labels.punycode_length``: ``len(label.encode("punycode"))``, counted (RFC 3492 §6.3).
 
-    The loop of :func:`a_label`, counting the digits instead of writing them; with ``stop``,
-    the count ends as soon as it exceeds ``stop``, at the same digit as the pure function's.
+    The loop of :func:`a_label` (``_deltas``), counting the digits instead of writing them; with
+    ``stop``, the count ends as soon as it exceeds ``stop``, at the same digit as the pure function's.
     """
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(label)
     cdef int kind = PyUnicode_KIND(label)
     cdef void* data = PyUnicode_DATA(label)
     cdef Py_ssize_t i
-    cdef unsigned long long basic = 0, h, delta = 0, bias = 72, q, k, t
-    cdef long long length, limit = 0
+    cdef unsigned long long basic = 0
+    cdef long long limit = 0
     cdef bint stops = stop is not None
-    cdef unsigned int c, m, cur = 0x80
     if n >= (<Py_ssize_t> 1) << 40:
         raise OverflowError("the label is too long to count in 64 bits")
     if stops:
@@ -552,36 +569,4 @@ def punycode_length(str label not None, stop=None):
     for i in range(n):
         if PyUnicode_READ(kind, data, i) < 0x80:
             basic += 1
-    length = basic + 1 if basic else 0  # the basic code points and "-"
-    h = basic
-    while h < <unsigned long long> n:
-        m = 0x110000
-        for i in range(n):
-            c = PyUnicode_READ(kind, data, i)
-            if cur <= c < m:
-                m = c
-        delta += (m - cur) * (h + 1)
-        cur = m
-        for i in range(n):
-            c = PyUnicode_READ(kind, data, i)
-            if c < cur:
-                delta += 1
-            elif c == cur:
-                q = delta
-                k = 36
-                while True:
-                    t = 1 if k <= bias else (26 if k >= bias + 26 else k - bias)
-                    if q < t:
-                        break
-                    length += 1
-                    q = (q - t) // (36 - t)
-                    k += 36
-                length += 1
-                if stops and length > limit:
-                    return length
-                bias = _adapt(delta, h + 1, h == basic)
-                delta = 0
-                h += 1
-        delta += 1
-        cur += 1
-    return length
+    return _deltas(kind, data, n, basic, NULL, basic + 1 if basic else 0, limit, stops)  # (the basic ones and "-")
