@@ -1084,8 +1084,7 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
 #: A host as linkify-it's match writes it after ``scheme://``: up to its port, path, query or fragment
 #: (no userinfo, no IP literal: ``@`` and ``[`` are not taken).
 _LINKED_HOST = re.compile(r"[^/?#:@\[\]]+(?=[/?#:]|\Z)")
-
-
+#: Where the authority ends (its userinfo, host and port).
 _AUTHORITY_END = re.compile(r"[/?#]|\Z")
 
 
@@ -1101,9 +1100,9 @@ def _linked_probes(matches: Sequence[Match], text: str) -> set[str]:
         start = int(m.index) + len(schema)
         if schema[-1:] != ":" or schema == _MAILTO or text[start : start + 2] != "//":
             continue
-        span = text[: int(m.last_index)]
-        found = _LINKED_HOST.match(span, start + 2)
-        if found is None or "@" in span[start + 2 : _AUTHORITY_END.search(span, start + 2).start()]:  # type: ignore[union-attr]
+        end = int(m.last_index)  # (searched up to it: no copy of the text per match)
+        found = _LINKED_HOST.match(text, start + 2, end)
+        if found is None or "@" in text[start + 2 : _AUTHORITY_END.search(text, start + 2, end).start()]:  # type: ignore[union-attr]
             continue  # (no host there, or userinfo before it)
         host = found.group().lower()
         # (only a host of letter-or-digit labels with inner hyphens: the form a validated host has)
