@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from urlextract import URLExtract
 from urlextract.urlextract_core import URLExtractError
 
+from uts58_adapt import wrapping
 from uts58_adapt.wrapping import LinkifyItWrapper, URLExtractWrapper, wrap
 
 GREEK = "see example.com/αβ(γ/δ)ρς end"
@@ -538,7 +539,11 @@ def test_a_validator_of_the_users_is_always_asked() -> None:
     """A schema with a validator of the user's own may read the text around a match: its scheme
     check is asked of the instance, never read from a match in context."""
     linkify = LinkifyIt().add("git:", {"validate": lambda self, text, pos: 5 if text[pos - 5 : pos] == " git:" else 0})
-    users = wrap(linkify)
-    assert users._scheme_probe([], "") == users._accepts_scheme
-    default = wrap(LinkifyIt())
-    assert default._scheme_probe([], "") != default._accepts_scheme
+    text = "see http://a.com/ ok"
+    users, default = wrap(linkify), wrap(LinkifyIt())
+    # (a probe the text's own match answers: asked of the instance only where the validators are not its own)
+    kept = wrapping._SCHEME_ANSWERS
+    for wrapper in (users, default):
+        assert wrapper._scheme_probe(linkify.match(text) or [], text)("http:", "http://a.com/")
+    assert kept.get(linkify) is not None and "http://a.com/" in kept[linkify][1]
+    assert kept.get(default._wrapped) is None or "http://a.com/" not in kept[default._wrapped][1]

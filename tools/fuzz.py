@@ -301,36 +301,26 @@ _LOCAL_PART_REFERENCES = re.compile(r"[^\s@<>]+?(?=@|&#[xX]0*40;|&#0*64;)")
 _OPEN_HEX_REFERENCE = re.compile(r"&#[xX][0-9A-Fa-f]*$")
 
 
-def _local_part(run: str) -> str:
-    """The end of ``run`` (the text before an "@") that UTS #58 §5.2 reads as a local part: its
-    Link_Email characters (``\u202eftp://x#@…`` has the local part ``//x#``: ":" and U+202E are
-    no Link_Email characters)."""
-    from uts58_adapt.properties import is_link_email
-
-    start = len(run)
-    while start and is_link_email(run[start - 1]):
-        start -= 1
-    return run[start:]
-
-
 #: An ideographic full stop written as a character reference (markup and Markdown decode it):
 #: ``library_form(text, references=True)`` writes it ``&#00046;``, a "." of the same length.
 _DOT_REFERENCE = re.compile(r"&#(?:[xX]0*(?:3002|[fF][fF]0[eE]|[fF][fF]61)|0*(?:12290|65294|65377));")
 
 
-#: A character reference, or one character (:func:`_ascii_local_references`).
+#: A character reference, or one character (:func:`_ascii_local`).
 _REFERENCE_OR_CHARACTER = re.compile(r"&#[xX][0-9A-Fa-f]+;|&#[0-9]+;|&[A-Za-z][A-Za-z0-9]*;|.", re.DOTALL)
 
 
-def _ascii_local_references(run: str) -> str:
-    """``run`` (the text before an "@", in markup or Markdown, which decode character references)
-    with each non-ASCII character of its local part written ``a``, a reference to one written as a
+def _ascii_local(run: str, references: bool) -> str:
+    """``run`` (the text before an "@") with each non-ASCII character of its local part written
+    ``a``.  The local part is the end of ``run`` that UTS #58 §5.2 reads as one: its Link_Email
+    characters (``\u202eftp://x#@…`` has the local part ``//x#``: ":" and U+202E are no Link_Email
+    characters).  With ``references`` (markup or Markdown, which decode them), each reference is
+    read as the character it decodes to, and one to a non-ASCII character is written as a
     reference to ``a`` of the same length (``/&#xc3;@e.m`` is asked as ``/&#x61;@e.m``: cmark-gfm
-    reads the local part ``/Ã``, seeds 30-33).  The local part is read as :func:`_local_part` reads
-    it, each reference as the character it decodes to."""
+    reads the local part ``/Ã``, seeds 30-33)."""
     from uts58_adapt.properties import is_link_email
 
-    tokens = _REFERENCE_OR_CHARACTER.findall(run)
+    tokens = _REFERENCE_OR_CHARACTER.findall(run) if references and "&" in run else list(run)
     start = len(tokens)
     while start:
         token = tokens[start - 1]
@@ -343,6 +333,7 @@ def _ascii_local_references(run: str) -> str:
         if len(token) > 1:
             written += token if html.unescape(token).isascii() else "&#x" + "61".zfill(len(token) - 4) + ";"
         else:
+            # (a hexadecimal reference left open before it: "&#xς" is asked as "&#xz", not "&#xa")
             written += token if token < "\x80" else "z" if _OPEN_HEX_REFERENCE.search(written) else "a"
     return written
 
@@ -355,13 +346,7 @@ def library_form(text: str, references: bool = False) -> str:
     Markdown), an ideographic full stop written as one (``&#xff61;``) is written ``&#00046;``."""
 
     def ascii_local(m: re.Match[str]) -> str:
-        if references and "&" in m.group(0):
-            return _ascii_local_references(m.group(0))
-        local = _local_part(m.group(0))
-        written = m.group(0)[: len(m.group(0)) - len(local)]
-        for c in local:
-            written += c if c < "\x80" else "z" if _OPEN_HEX_REFERENCE.search(written) else "a"
-        return written
+        return _ascii_local(m.group(0), references)
 
     if references:
         text = _DOT_REFERENCE.sub(lambda m: "&#" + "0" * (len(m.group()) - 5) + "46;", text)

@@ -1043,14 +1043,13 @@ class LinkifyItWrapper(_Wrapper, LinkifyIt):
         in ``backend_text`` is the probe's URL in context (:func:`_linked_probes`), where every
         schema is validated by linkify-it's own validators (``instance_anchor``: a validator of
         the user's may read the text around a match)."""
-        if instance_anchor(self._wrapped) is None:
-            return self._accepts_scheme
         linked: set[str] | None = None
 
         def probe(scheme: str, url: str) -> bool:
             nonlocal linked
-            if linked is None:
-                linked = _linked_probes(matches, backend_text)
+            if linked is None:  # (on the first probe only: most texts ask none)
+                own = instance_anchor(self._wrapped) is not None
+                linked = _linked_probes(matches, backend_text) if own else set()
             return url in linked or self._accepts_scheme(scheme, url)
 
         return probe
